@@ -1,0 +1,6 @@
+"""Allow `python -m figlint`."""
+
+from figlint.cli import main
+
+if __name__ == "__main__":  # pragma: no cover - thin entry point
+    main()

@@ -1,0 +1,162 @@
+"""Command line: `figlint PATH...` (check), `figlint rules`, `figlint explain CODE`, `figlint config --show`.
+
+Start-up stays light: only click and figlint's own small modules are imported
+before a command runs; PyMuPDF, OpenCV, OCR and litellm load inside the routes
+that need them. Errors the user can fix are one line on stderr with exit 2.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from figlint import __version__
+from figlint.errors import FiglintError
+
+FORMAT_CHOICES = ["text", "json"]
+
+
+class DefaultGroup(click.Group):
+    """A group whose first argument, when it is not a subcommand, is a path for `check`."""
+
+    def parse_args(self, ctx, args):
+        if args and args[0] not in self.commands and args[0] not in ("--help", "-h", "--version"):
+            args = ["check", *args]
+        return super().parse_args(ctx, args)
+
+
+def _fail(message: str) -> None:
+    click.echo(f"figlint: error: {message}", err=True)
+    sys.exit(2)
+
+
+@click.group(cls=DefaultGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="figlint")
+def main() -> None:
+    """Lint the figures of a scientific paper: `figlint paper.pdf` or `figlint main.tex`.
+
+    Exit codes: 0 no findings at or above the fail level, 1 findings at or
+    above it, 2 usage or input error.
+    """
+
+
+@main.command()
+@click.argument("paths", nargs=-1, required=True)
+@click.option("--format", "fmt", type=click.Choice(FORMAT_CHOICES), default="text", show_default=True,
+              help="Report format.")
+@click.option("--output", "-o", type=click.Path(dir_okay=False, writable=True), help="Write the report to FILE.")
+@click.option("--select", help="Comma-separated rule codes, prefixes (FL1) or names to run instead of the defaults.")
+@click.option("--extend-select", help="Comma-separated rules to run in addition to the defaults.")
+@click.option("--ignore", help="Comma-separated rule codes, prefixes or names to skip.")
+@click.option("--fail-on", type=click.Choice(["error", "warning", "note"]),
+              help="Lowest severity that makes the exit code 1 (default: warning).")
+@click.option("--config", "config_file", type=click.Path(dir_okay=False),
+              help="Configuration file (default: [tool.figlint] in pyproject.toml, else .figlint.toml).")
+def check(paths, fmt, output, select, extend_select, ignore, fail_on, config_file):
+    """Lint PATHS: compiled PDFs, main .tex files or paper directories."""
+    try:
+        from figlint.config import load_config, validate_codes
+
+        cfg = load_config(config_file, list(paths))
+        for attr, raw, key in (("select", select, "--select"), ("ignore", ignore, "--ignore"),
+                               ("extend_select", extend_select, "--extend-select")):
+            if raw is not None:
+                tokens = [t.strip() for t in raw.split(",") if t.strip()]
+                validate_codes(tokens, key)
+                setattr(cfg, attr, tokens)
+        if fail_on:
+            cfg.fail_on = fail_on
+        from figlint.engine import run
+        from figlint.report import render
+
+        result = run(list(paths), cfg)
+        text = render(fmt, result)
+    except FiglintError as exc:
+        _fail(str(exc))
+    if output:
+        try:
+            with open(output, "w", encoding="utf-8") as fh:
+                fh.write(text)
+        except OSError as exc:
+            _fail(f"cannot write {output}: {exc.strerror}")
+    else:
+        click.echo(text, nl=False)
+    for r in result.results:
+        if r.error:
+            click.echo(f"figlint: error: {r.error}", err=True)
+    sys.exit(result.exit_code())
+
+
+@main.command("rules")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+def rules_cmd(fmt):
+    """List every rule: code, name, family, default level, enabled by default."""
+    from figlint.rules.registry import all_rules
+
+    rules = all_rules()
+    if fmt == "json":
+        import json
+
+        click.echo(json.dumps([
+            {"code": r.code, "name": r.name, "family": r.family, "severity": r.severity,
+             "enabled": r.default_enabled, "dimension": r.dimension, "cap": r.cap,
+             "summary": r.summary} for r in rules], indent=2))
+        return
+    for r in rules:
+        on = "on" if r.default_enabled else "off"
+        click.echo(f"{r.code}  {r.name:<26} {r.family:<11} {r.severity:<8} {on:<4} {r.summary}")
+
+
+@main.command()
+@click.argument("code")
+def explain(code):
+    """Print the documentation of rule CODE (e.g. FL201 or generic-caption)."""
+    from figlint.rules.registry import all_rules
+
+    for r in all_rules():
+        if code.upper() == r.code or code.lower() == r.name:
+            click.echo(rule_page(r))
+            return
+    _fail(f"unknown rule '{code}' (see `figlint rules`)")
+
+
+def rule_page(r) -> str:
+    """The Markdown page of a rule (also written under rules/ by scripts/gen_rule_pages.py)."""
+    sec = r.doc_sections()
+    lines = [f"# {r.code} {r.name}", "", sec.get("summary", ""), ""]
+    meta = [f"family: {r.family}", f"default severity: {r.severity}",
+            f"enabled by default: {'yes' if r.default_enabled else 'no'}"]
+    if r.dimension:
+        meta.append(f"dimension: {r.dimension}")
+    if r.cap is not None:
+        meta.append(f"caps {r.dimension} at {r.cap}")
+    if r.taxonomy:
+        meta.append(f"taxonomy: {r.taxonomy}")
+    if r.options:
+        meta.append("options: " + ", ".join(f"`{k}` (default {v!r})" for k, v in r.options.items()))
+    lines += [f"- {m}" for m in meta] + [""]
+    for name in ("What it does", "Why is this bad?", "Example", "Use instead"):
+        if sec.get(name):
+            lines += [f"## {name}", "", sec[name], ""]
+    return "\n".join(lines).rstrip() + "\n"
+
+
+@main.command("config")
+@click.option("--show", is_flag=True, required=True, help="Print the effective configuration.")
+@click.option("--config", "config_file", type=click.Path(dir_okay=False))
+@click.argument("path", required=False, default=".")
+def config_cmd(show, config_file, path):
+    """Show the effective configuration for PATH (default: the current directory)."""
+    try:
+        from figlint.config import load_config
+
+        cfg = load_config(config_file, [path])
+    except FiglintError as exc:
+        _fail(str(exc))
+    for key, value in cfg.effective().items():
+        click.echo(f"{key} = {value!r}")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

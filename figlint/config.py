@@ -1,0 +1,179 @@
+"""Configuration: `[tool.figlint]` in pyproject.toml, else `.figlint.toml`, else defaults.
+
+Files are searched from the first input's directory upwards (stopping at a git
+root). Command-line flags override the file. Every key is checked: an unknown
+key, a wrong type or an unknown rule code is a UsageError that names it.
+Rule options are flat, kebab-case keys declared by the rules (`min-dpi`).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from figlint.errors import UsageError
+from figlint.model import SEVERITIES
+
+GENERAL_KEYS = {
+    "select": list,
+    "ignore": list,
+    "extend-select": list,
+    "fail-on": str,
+}
+
+
+@dataclass
+class Config:
+    select: list[str] | None = None  # None: the default-enabled rules
+    ignore: list[str] = field(default_factory=list)
+    extend_select: list[str] = field(default_factory=list)
+    fail_on: str = "warning"
+    options: dict[str, Any] = field(default_factory=dict)
+    source: str | None = None  # file the configuration came from
+
+    def effective(self) -> dict[str, Any]:
+        """The configuration as `figlint config --show` prints it."""
+        from figlint.rules.registry import option_defaults
+
+        out: dict[str, Any] = {
+            "source": self.source or "(defaults)",
+            "select": self.select if self.select is not None else ["(default rules)"],
+            "ignore": self.ignore,
+            "extend-select": self.extend_select,
+            "fail-on": self.fail_on,
+        }
+        for key, (_code, default) in sorted(option_defaults().items()):
+            out[key] = self.options.get(key, default)
+        return out
+
+
+def find_config_file(start: Path) -> tuple[Path, dict] | None:
+    """The nearest pyproject.toml with [tool.figlint], or .figlint.toml, above `start`."""
+    here = start.resolve()
+    if here.is_file():
+        here = here.parent
+    for directory in [here, *here.parents]:
+        pyproject = directory / "pyproject.toml"
+        if pyproject.is_file():
+            data = _read_toml(pyproject)
+            if "figlint" in data.get("tool", {}):
+                return pyproject, data["tool"]["figlint"]
+        dotfile = directory / ".figlint.toml"
+        if dotfile.is_file():
+            return dotfile, _unwrap(_read_toml(dotfile))
+        if (directory / ".git").exists():
+            break
+    return None
+
+
+def _read_toml(path: Path) -> dict:
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        raise UsageError(f"cannot read configuration {path}: {exc}") from None
+
+
+def _unwrap(data: dict) -> dict:
+    """Accept both a bare .figlint.toml and one that repeats [tool.figlint]."""
+    return data.get("tool", {}).get("figlint", data) if "tool" in data else data
+
+
+def load_config(config_file: str | None, inputs: list[str]) -> Config:
+    if config_file:
+        path = Path(config_file)
+        if not path.is_file():
+            raise UsageError(f"configuration file not found: {config_file}")
+        data = _read_toml(path)
+        table = data["tool"]["figlint"] if "figlint" in data.get("tool", {}) else _unwrap(data)
+        return from_table(table, str(path))
+    start = Path(inputs[0]) if inputs else Path.cwd()
+    found = find_config_file(start if start.exists() else Path.cwd())
+    if found is None:
+        return Config()
+    path, table = found
+    return from_table(table, str(path))
+
+
+def from_table(table: dict, source: str | None = None) -> Config:
+    from figlint.rules.registry import option_defaults
+
+    options = option_defaults()
+    cfg = Config(source=source)
+    where = f" in {source}" if source else ""
+    for key, value in table.items():
+        if key in GENERAL_KEYS:
+            expected = GENERAL_KEYS[key]
+            if not isinstance(value, expected) or (expected is list and not all(isinstance(v, str) for v in value)):
+                kind = "a list of strings" if expected is list else "a string"
+                raise UsageError(f"configuration key '{key}'{where} must be {kind}")
+            if key == "select":
+                cfg.select = list(value)
+            elif key == "ignore":
+                cfg.ignore = list(value)
+            elif key == "extend-select":
+                cfg.extend_select = list(value)
+            elif key == "fail-on":
+                cfg.fail_on = check_level(value, key)
+        elif key in options:
+            default = options[key][1]
+            cfg.options[key] = _coerce(key, value, default, where)
+        else:
+            raise UsageError(f"unknown configuration key '{key}'{where}")
+    validate_codes(cfg.select or [], "select")
+    validate_codes(cfg.ignore, "ignore")
+    validate_codes(cfg.extend_select, "extend-select")
+    return cfg
+
+
+def check_level(value: str, key: str = "fail-on") -> str:
+    if value not in SEVERITIES:
+        raise UsageError(f"'{key}' must be one of {', '.join(SEVERITIES)}, not '{value}'")
+    return value
+
+
+def _coerce(key: str, value: Any, default: Any, where: str) -> Any:
+    if isinstance(default, bool):
+        ok = isinstance(value, bool)
+    elif isinstance(default, (int, float)):
+        ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+    else:
+        ok = isinstance(value, type(default))
+    if not ok:
+        raise UsageError(
+            f"configuration key '{key}'{where} must be {type(default).__name__}, not {value!r}"
+        )
+    if isinstance(default, str) and default in SEVERITIES:
+        check_level(value, key)
+    return value
+
+
+def matches(token: str, code: str, name: str) -> bool:
+    token = token.strip()
+    return token == "ALL" or code.startswith(token.upper()) or token.lower() == name
+
+
+def validate_codes(tokens: list[str], key: str) -> None:
+    from figlint.rules.registry import all_rules
+
+    rules = all_rules()
+    for token in tokens:
+        if not any(matches(token, r.code, r.name) for r in rules):
+            raise UsageError(f"unknown rule code or name '{token}' in {key}")
+
+
+def enabled_rules(cfg: Config):
+    """Rules that run: selected (or default) plus extend-select, minus ignore."""
+    from figlint.rules.registry import all_rules
+
+    out = []
+    for r in all_rules():
+        if cfg.select is not None:
+            on = any(matches(t, r.code, r.name) for t in cfg.select)
+        else:
+            on = r.default_enabled
+        on = on or any(matches(t, r.code, r.name) for t in cfg.extend_select)
+        if on and not any(matches(t, r.code, r.name) for t in cfg.ignore):
+            out.append(r)
+    return out

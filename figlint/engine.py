@@ -1,0 +1,110 @@
+"""The engine: ingest each input, run the enabled rules, decide what is reported.
+
+Checking (rules), deciding (select/ignore, severities, fail level) and
+formatting (report/) are separate: rules only yield findings, the engine
+filters and orders them, reporters only read a RunResult. One bad figure or
+rule never sinks the run: an exception inside a rule becomes an FL009 finding.
+"""
+
+from __future__ import annotations
+
+import traceback
+from dataclasses import dataclass, field
+
+from figlint.config import Config, enabled_rules
+from figlint.errors import InputError
+from figlint.model import Finding, Location, Paper, Problem, severity_rank
+from figlint.rules.registry import Context, Rule, iter_enabled
+
+
+@dataclass
+class PaperResult:
+    path: str
+    paper: Paper | None = None
+    findings: list[Finding] = field(default_factory=list)
+    error: str | None = None  # set when the input could not be read at all
+
+
+@dataclass
+class RunResult:
+    results: list[PaperResult]
+    config: Config
+
+    @property
+    def findings(self) -> list[Finding]:
+        return [f for r in self.results for f in r.findings]
+
+    def exit_code(self) -> int:
+        if any(r.error for r in self.results):
+            return 2
+        threshold = severity_rank(self.config.fail_on)
+        return 1 if any(severity_rank(f.severity) >= threshold for f in self.findings) else 0
+
+
+def run(paths: list[str], config: Config) -> RunResult:
+    rules = enabled_rules(config)
+    return RunResult([lint_path(p, config, rules) for p in paths], config)
+
+
+def lint_path(path: str, config: Config, rules: list[Rule] | None = None) -> PaperResult:
+    rules = enabled_rules(config) if rules is None else rules
+    enabled = {r.code for r in rules}
+    try:
+        from figlint.ingest import load
+
+        paper = load(path)
+    except InputError as exc:
+        result = PaperResult(path=path, error=str(exc))
+        if "FL001" in enabled:
+            result.findings.append(_problem_finding(Problem("FL001", str(exc), Location(file=path))))
+        return result
+    findings = [_problem_finding(p) for p in paper.problems if p.code in enabled]
+    findings += lint_paper(paper, config, rules)
+    findings.sort(key=Finding.sort_key)
+    return PaperResult(path=path, paper=paper, findings=findings)
+
+
+def lint_paper(paper: Paper, config: Config, rules: list[Rule]) -> list[Finding]:
+    findings: list[Finding] = []
+    for rule in iter_enabled(rules, paper.route):
+        ctx = Context(rule, paper, config.options)
+        if rule.scope == "paper":
+            findings += _guarded(rule, ctx, paper, None)
+        else:
+            for fig in paper.figures:
+                findings += _guarded(rule, ctx, fig, fig.number)
+    return findings
+
+
+def _guarded(rule: Rule, ctx: Context, target, figure: str | None) -> list[Finding]:
+    try:
+        return list(rule.check(target, ctx) or ())
+    except Exception as exc:  # noqa: BLE001 - one rule must never sink the run
+        where = traceback.extract_tb(exc.__traceback__)[-1]
+        what = f"figure {figure}" if figure else "the paper"
+        return [
+            Finding(
+                code="FL009",
+                rule="internal-error",
+                severity="warning",
+                message=f"rule {rule.code} ({rule.name}) failed on {what}: "
+                f"{type(exc).__name__}: {exc} [{where.name}:{where.lineno}]",
+                location=Location(file=ctx.paper.path),
+                figure=figure,
+            )
+        ]
+
+
+def _problem_finding(problem: Problem) -> Finding:
+    from figlint.rules.registry import get_rule
+
+    rule = get_rule(problem.code)
+    return Finding(
+        code=rule.code,
+        rule=rule.name,
+        severity=rule.severity,
+        message=problem.message,
+        location=problem.location,
+        figure=problem.figure,
+        origin="input",
+    )

@@ -1,0 +1,249 @@
+"""The records every stage shares: Paper, Figure, Caption, CitingSite, Finding, Scores.
+
+Plain dataclasses (cheap to import, easy to serialise). Ingestion fills them,
+binding attaches captions and citing sites, rules read them and emit Findings,
+the judge adds Scores, and reporters only read. Coordinates are PDF points
+(1/72 in) in PyMuPDF's page space: origin top-left, y grows downward.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+BBox = tuple[float, float, float, float]
+
+SEVERITIES = ("note", "warning", "error")  # ordered, lowest first
+DIMENSIONS = (
+    "visual_clarity",
+    "structure_layout",
+    "caption_consistency",
+    "context_consistency",
+    "misleading_risk",
+)
+DIMENSION_ABBREV = {
+    "visual_clarity": "VC",
+    "structure_layout": "SL",
+    "caption_consistency": "C",
+    "context_consistency": "CTX",
+    "misleading_risk": "MR",
+}
+
+
+def severity_rank(level: str) -> int:
+    return SEVERITIES.index(level)
+
+
+@dataclass
+class Location:
+    """Where something is: a source file and line, and/or a PDF page and box."""
+
+    file: str | None = None  # path as the user gave it / relative to the paper root
+    line: int | None = None  # 1-based
+    column: int | None = None  # 1-based
+    page: int | None = None  # 1-based physical PDF page
+    bbox: BBox | None = None
+
+    def short(self) -> str:
+        parts = [self.file or "?"]
+        if self.line is not None:
+            parts.append(str(self.line))
+            if self.column is not None:
+                parts.append(str(self.column))
+        text = ":".join(parts)
+        if self.page is not None and self.line is None:
+            text += f" (page {self.page})"
+        return text
+
+
+@dataclass
+class TextSpan:
+    """A run of text inside a figure, with its printed size."""
+
+    text: str
+    size: float  # font size in pt as printed
+    font: str = ""
+    bbox: BBox = (0.0, 0.0, 0.0, 0.0)
+    color: int | None = None  # sRGB as 0xRRGGBB
+
+
+@dataclass
+class RasterImage:
+    """A raster image placed in a figure, with its resolution as printed."""
+
+    width_px: int
+    height_px: int
+    bbox: BBox  # displayed box in points
+    dpi_x: float  # pixels per inch at the displayed size
+    dpi_y: float
+    xref: int | None = None
+    name: str = ""
+    digest: str = ""  # content hash, for caches
+
+    @property
+    def effective_dpi(self) -> float:
+        return min(self.dpi_x, self.dpi_y)
+
+
+@dataclass
+class Drawing:
+    """One vector path (or a merged group) inside a figure."""
+
+    bbox: BBox
+    stroke: tuple[float, ...] | None = None  # RGB 0..1
+    fill: tuple[float, ...] | None = None
+    width: float | None = None  # line width in pt
+    items: int = 0  # number of path segments
+
+
+@dataclass
+class Caption:
+    """The caption as printed: its label ("Figure 3"), the text after it, where it is."""
+
+    text: str  # caption body, without the "Figure 3:" prefix
+    label: str = ""  # e.g. "Figure 3", "Fig. S1"
+    location: Location = field(default_factory=Location)
+    short: str | None = None  # \caption[short]{long}: the short form
+
+
+@dataclass
+class CitingSite:
+    """One place in the body text that mentions a figure."""
+
+    paragraph: str
+    sentence: str
+    mention: str  # the text that mentions the figure, e.g. "Figure 3(b)", "Figs. 2 and 3"
+    location: Location = field(default_factory=Location)
+    via: str = "text"  # "text" (printed "Figure N"), "link" (PDF link annotation), "ref" (LaTeX macro)
+    macro: str | None = None  # \ref, \cref, ... for the LaTeX route
+    panels: list[str] = field(default_factory=list)  # subpanels named, e.g. ["b"]
+    order: float | None = None  # position in reading order across the document, when known
+
+
+@dataclass
+class Subpanel:
+    label: str  # "a", "b", ...
+    bbox: BBox | None = None
+    caption: str = ""
+
+
+@dataclass
+class Figure:
+    """One figure: image region I, caption c, citing text T, metadata m."""
+
+    number: str  # as printed: "3", "A2", "S1"
+    page: int | None = None  # 1-based physical PDF page
+    bbox: BBox | None = None  # graphics region in points (without the caption)
+    caption: Caption | None = None
+    sites: list[CitingSite] = field(default_factory=list)
+    labels: list[str] = field(default_factory=list)
+    subpanels: list[Subpanel] = field(default_factory=list)
+    location: Location = field(default_factory=Location)  # source location when known
+    spans: list[TextSpan] = field(default_factory=list)
+    images: list[RasterImage] = field(default_factory=list)
+    drawings: list[Drawing] = field(default_factory=list)
+    graphics: list[str] = field(default_factory=list)  # graphics files (LaTeX route / file input)
+    env: str | None = None  # figure, figure*, wrapfigure, captionof, ...
+    in_appendix: bool = False
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def key(self) -> str:
+        return f"Figure {self.number}"
+
+    @property
+    def has_caption(self) -> bool:
+        return self.caption is not None and bool(self.caption.text.strip())
+
+    @property
+    def has_context(self) -> bool:
+        return bool(self.sites)
+
+    @property
+    def kind(self) -> str:
+        """raster, vector, mixed or empty — what the figure region is made of."""
+        has_raster = bool(self.images)
+        has_vector = bool(self.drawings) or bool(self.spans)
+        if has_raster and has_vector:
+            return "mixed"
+        return "raster" if has_raster else ("vector" if has_vector else "empty")
+
+    def gated_dimensions(self) -> list[str]:
+        """L1 gating: which rubric dimensions this figure's evidence allows."""
+        if not self.has_caption and not self.has_context:
+            return []
+        dims = list(DIMENSIONS)
+        if not self.has_caption:
+            dims.remove("caption_consistency")
+        if not self.has_context:
+            dims.remove("context_consistency")
+        return dims
+
+
+@dataclass
+class Problem:
+    """Something ingestion could not do; the engine turns it into an FL0xx finding."""
+
+    code: str
+    message: str
+    location: Location = field(default_factory=Location)
+    figure: str | None = None
+
+
+@dataclass
+class Paper:
+    path: str  # the input as given
+    route: str  # "pdf", "latex", "image"
+    pages: int = 0
+    body_font_size: float | None = None
+    page_size: tuple[float, float] | None = None
+    figures: list[Figure] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+    pdf_path: str | None = None
+    root: str | None = None  # paper directory (LaTeX route)
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    def figure(self, number: str) -> Figure | None:
+        for fig in self.figures:
+            if fig.number == number:
+                return fig
+        return None
+
+
+@dataclass
+class Finding:
+    code: str
+    rule: str  # kebab-case rule name
+    severity: str  # note | warning | error
+    message: str
+    location: Location = field(default_factory=Location)
+    figure: str | None = None  # figure number
+    evidence: dict[str, Any] = field(default_factory=dict)
+    dimension: str | None = None  # rubric dimension it affects
+    cap: int | None = None  # cap it imposes on that dimension
+    taxonomy: str | None = None  # misleading-figure taxonomy label
+    origin: str | None = None  # "figure" or "text"
+
+    def sort_key(self) -> tuple:
+        loc = self.location
+        return (loc.file or "", loc.page or 0, loc.line or 0, loc.column or 0, self.code)
+
+
+@dataclass
+class Scores:
+    visual_clarity: float | None = None
+    structure_layout: float | None = None
+    caption_consistency: float | None = None
+    context_consistency: float | None = None
+    misleading_risk: float | None = None
+    reasons: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def overall(self) -> float | None:
+        vals = [getattr(self, d) for d in DIMENSIONS if getattr(self, d) is not None]
+        return round(sum(vals) / len(vals), 2) if vals else None
+
+
+def to_dict(obj: Any) -> Any:
+    """Dataclass -> JSON-ready dict (tuples become lists)."""
+    return asdict(obj)

@@ -1,0 +1,184 @@
+"""FL3xx: how the text refers to each figure (CTX dimension)."""
+
+from __future__ import annotations
+
+import re
+
+from figlint.model import CitingSite, Figure, Paper
+from figlint.rules.registry import Context, rule
+from figlint.text import POINTER_WORDS, content_words
+
+_MENTION_RE = re.compile(
+    r"\b(?:fig(?:ure)?s?\.?|panels?)\s*~?\s*[A-Z]?\d+(?:\.\d+)?(?:\s*\(?[a-z]\)?)?"
+    r"(?:\s*(?:,|and|&|-|–|to)\s*[A-Z]?\d+(?:\s*\(?[a-z]\)?)?)*",
+    re.IGNORECASE,
+)
+
+
+def site_order(site: CitingSite, paper: Paper) -> tuple:
+    """Reading-order key: the ingester's order when known, else page, column, y."""
+    if site.order is not None:
+        return (0, site.order, 0.0)
+    loc = site.location
+    page = loc.page or 0
+    if loc.bbox is None:
+        return (1, page, 0.0, loc.line or 0)
+    width = paper.page_size[0] if paper.page_size else 612.0
+    column = 1 if loc.bbox[0] > width / 2 else 0
+    return (1, page, column, loc.bbox[1])
+
+
+def is_bare_pointer(site: CitingSite, max_claim_words: int) -> bool:
+    """True when the sentence only points at the figure ("see Figure 3", "shown in Fig. 3")."""
+    sentence = site.sentence or site.paragraph
+    if site.mention:
+        sentence = sentence.replace(site.mention, " ")
+    sentence = _MENTION_RE.sub(" ", sentence)
+    claim = content_words(sentence, POINTER_WORDS)
+    return len(claim) <= max_claim_words
+
+
+@rule("FL301", "uncited-figure", severity="warning", dimension="context_consistency",
+      options={"appendix-severity": "warning"})
+def uncited_figure(fig: Figure, ctx: Context):
+    """Figure is never cited in the text.
+
+    What it does:
+    Reports a numbered figure that no `\\ref`-style command and no printed "Figure N"
+    in the body text refers to. Appendix figures can be given another severity with
+    `appendix-severity`.
+
+    Why is this bad?
+    A figure the text never points to is either unneeded or a claim the paper forgot to
+    make. Readers do not know when to look at it, and many venues require every figure to
+    be referenced.
+
+    Example:
+    `\\label{fig:ablation}` on a figure, and no `\\ref{fig:ablation}` anywhere.
+
+    Use instead:
+    Cite it where its evidence is used: "Figure~\\ref{fig:ablation} shows that removing
+    the retriever costs 7 points of recall."
+    """
+    if not fig.number or fig.sites:
+        return
+    severity = ctx.option("appendix-severity") if fig.in_appendix else None
+    yield ctx.finding(
+        f"{fig.key} is never cited in the text",
+        figure=fig,
+        severity=severity,
+        evidence={"labels": fig.labels, "in_appendix": fig.in_appendix},
+        origin="text",
+    )
+
+
+@rule(
+    "FL302",
+    "bare-pointer-citation",
+    severity="warning",
+    dimension="context_consistency",
+    cap=6,
+    options={"max-claim-words": 2},
+)
+def bare_pointer(fig: Figure, ctx: Context):
+    """Figure is cited only by bare pointers ("see Figure 3") that say nothing about it.
+
+    What it does:
+    Reads every sentence that cites the figure; after removing the reference and pointer
+    words (*see, shown, illustrated, overview, results, ...*), a sentence with at most
+    `max-claim-words` content words left is a bare pointer. Reports the figure when all
+    its citations are bare pointers, and caps context consistency (CTX) at 6.
+
+    Why is this bad?
+    The text should tell the reader what to take from the figure. "Results are shown in
+    Figure 3." leaves the reader to guess which trend matters and whether it supports the
+    paper's claim.
+
+    Example:
+    `The overall pipeline is shown in Figure~\\ref{fig:pipeline}.`
+
+    Use instead:
+    `As Figure~\\ref{fig:pipeline} shows, the retriever runs once per document, so its cost
+    is amortised over all questions.`
+    """
+    if not fig.sites:
+        return
+    limit = int(ctx.option("max-claim-words"))
+    if all(is_bare_pointer(s, limit) for s in fig.sites):
+        first = fig.sites[0]
+        yield ctx.finding(
+            f"{fig.key} is cited only by bare pointers ({len(fig.sites)} site"
+            f"{'s' if len(fig.sites) != 1 else ''}), e.g. \"{first.sentence.strip()[:100]}\": "
+            "say what the reader should see in it",
+            figure=fig,
+            location=first.location if first.location.line else None,
+            evidence={"sentences": [s.sentence for s in fig.sites]},
+            origin="text",
+        )
+
+
+@rule(
+    "FL303",
+    "citation-order",
+    severity="note",
+    scope="paper",
+    dimension="context_consistency",
+    options={"max-page-distance": 2},
+)
+def citation_order(paper: Paper, ctx: Context):
+    """Figure is first cited far from where it appears, or out of numbering order.
+
+    What it does:
+    Compares the page where each figure appears with the page of its first citation and
+    reports figures more than `max-page-distance` pages apart (either way). Also reports a
+    figure whose first citation comes before the first citation of a lower-numbered
+    figure. Appendix figures are not checked.
+
+    Why is this bad?
+    Readers meet figures by number and look for the discussion nearby. A figure pages
+    away from its first mention makes them flip back and forth; an out-of-order first
+    citation means the figures are numbered in a different order from the argument.
+
+    Example:
+    Figure 5 is on page 3 but first cited on page 7; or the text cites Figure 4 before
+    it ever mentions Figure 3.
+
+    Use instead:
+    Move the figure environment next to the paragraph that first cites it (`[t]`
+    placement near that paragraph), and cite figures first in their numbering order.
+    """
+    max_distance = int(ctx.option("max-page-distance"))
+    main = [f for f in paper.figures if f.number and not f.in_appendix and f.sites]
+    firsts = {}
+    for fig in main:
+        firsts[fig.number] = min(fig.sites, key=lambda s: site_order(s, paper))
+    for fig in main:
+        first = firsts[fig.number]
+        if fig.page and first.location.page:
+            distance = first.location.page - fig.page
+            if abs(distance) > max_distance:
+                where = "before" if distance > 0 else "after"
+                yield ctx.finding(
+                    f"{fig.key} appears on page {fig.page}, {abs(distance)} pages {where} its "
+                    f"first citation (page {first.location.page})",
+                    figure=fig,
+                    evidence={"figure_page": fig.page, "first_citation_page": first.location.page},
+                    origin="text",
+                )
+    ordered = [f for f in paper.figures if f.number and not f.in_appendix]
+    for i, fig in enumerate(ordered):
+        if fig.number not in firsts:
+            continue
+        mine = site_order(firsts[fig.number], paper)
+        for earlier in ordered[:i]:
+            other = firsts.get(earlier.number)
+            if other is not None and site_order(other, paper) > mine:
+                yield ctx.finding(
+                    f"{fig.key} is first cited before {earlier.key}: figures are numbered "
+                    "in a different order from the text",
+                    figure=fig,
+                    location=firsts[fig.number].location if firsts[fig.number].location.line else None,
+                    evidence={"cited_before": earlier.number, "sentence": firsts[fig.number].sentence},
+                    origin="text",
+                )
+                break

@@ -1,0 +1,191 @@
+"""The rule registry: one small unit per rule, declared with @rule.
+
+A rule is a function over one figure (scope "figure") or the whole paper
+(scope "paper") that yields Findings through its context. Its code, name,
+family, default severity, rubric dimension, cap and options are declared in
+the decorator; its docstring (What it does / Why is this bad? / Example /
+Use instead) is the rule's documentation, from which `figlint explain`, the
+rule pages under rules/ and SARIF rules[] are generated. Codes never change
+meaning: a retired code is kept out of reuse in RETIRED.
+"""
+
+from __future__ import annotations
+
+import inspect
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Iterator
+
+from figlint.model import Figure, Finding, Location, Paper
+
+FAMILIES = {
+    "FL0": "tool",
+    "FL1": "visual",
+    "FL2": "caption",
+    "FL3": "references",
+    "FL4": "misleading",
+    "FL5": "reasoning",
+    "FL6": "accessibility",
+    "FL7": "judge",
+}
+DOC_SECTIONS = ("What it does", "Why is this bad?", "Example", "Use instead")
+RETIRED: set[str] = set()
+
+
+@dataclass(frozen=True)
+class Rule:
+    code: str
+    name: str
+    severity: str
+    check: Callable[..., Iterable[Finding] | None] | None
+    scope: str = "figure"  # "figure", "paper", or "engine" (emitted by the engine itself)
+    dimension: str | None = None
+    cap: int | None = None
+    taxonomy: str | None = None
+    options: dict[str, Any] = field(default_factory=dict)
+    default_enabled: bool = True
+    routes: tuple[str, ...] = ("pdf", "latex", "image")
+    groups: tuple[str, ...] = ()
+
+    @property
+    def family(self) -> str:
+        return FAMILIES[self.code[:3]]
+
+    @property
+    def doc(self) -> str:
+        return inspect.cleandoc(self.check.__doc__ or "") if self.check else ""
+
+    def doc_sections(self) -> dict[str, str]:
+        """Split the docstring into its summary and the four named sections."""
+        sections: dict[str, list[str]] = {"summary": []}
+        current = "summary"
+        for line in self.doc.splitlines():
+            stripped = line.strip().rstrip(":")
+            if stripped in DOC_SECTIONS:
+                current = stripped
+                sections[current] = []
+            else:
+                sections[current].append(line)
+        return {k: "\n".join(v).strip() for k, v in sections.items()}
+
+    @property
+    def summary(self) -> str:
+        return self.doc_sections()["summary"].split("\n\n")[0].replace("\n", " ")
+
+
+_REGISTRY: dict[str, Rule] = {}
+
+
+def rule(
+    code: str,
+    name: str,
+    *,
+    severity: str = "warning",
+    scope: str = "figure",
+    dimension: str | None = None,
+    cap: int | None = None,
+    taxonomy: str | None = None,
+    options: dict[str, Any] | None = None,
+    default_enabled: bool = True,
+    routes: tuple[str, ...] = ("pdf", "latex", "image"),
+    groups: tuple[str, ...] = (),
+) -> Callable:
+    """Register the decorated function as rule `code`."""
+
+    def wrap(fn: Callable) -> Callable:
+        if code in _REGISTRY or code in RETIRED:
+            raise ValueError(f"rule code {code} is already taken")
+        _REGISTRY[code] = Rule(
+            code=code,
+            name=name,
+            severity=severity,
+            check=fn,
+            scope=scope,
+            dimension=dimension,
+            cap=cap,
+            taxonomy=taxonomy,
+            options=dict(options or {}),
+            default_enabled=default_enabled,
+            routes=routes,
+            groups=groups,
+        )
+        return fn
+
+    return wrap
+
+
+def all_rules() -> list[Rule]:
+    """Every registered rule, sorted by code (imports the rule modules once)."""
+    from figlint.rules import load_all
+
+    load_all()
+    return [_REGISTRY[c] for c in sorted(_REGISTRY)]
+
+
+def get_rule(code: str) -> Rule:
+    all_rules()
+    return _REGISTRY[code]
+
+
+def option_defaults() -> dict[str, tuple[str, Any]]:
+    """option name -> (rule code, default value), across all rules."""
+    out: dict[str, tuple[str, Any]] = {}
+    for r in all_rules():
+        for key, default in r.options.items():
+            out[key] = (r.code, default)
+    return out
+
+
+class Context:
+    """What a rule sees besides its figure: the paper, its options, a finding factory."""
+
+    def __init__(self, rule: Rule, paper: Paper, options: dict[str, Any]):
+        self.rule = rule
+        self.paper = paper
+        self.options = options
+
+    def option(self, key: str) -> Any:
+        return self.options.get(key, self.rule.options[key])
+
+    def finding(
+        self,
+        message: str,
+        *,
+        figure: Figure | None = None,
+        location: Location | None = None,
+        evidence: dict[str, Any] | None = None,
+        severity: str | None = None,
+        cap: int | None = None,
+        taxonomy: str | None = None,
+        origin: str | None = None,
+    ) -> Finding:
+        r = self.rule
+        if location is None:
+            location = figure_location(figure) if figure is not None else Location(file=self.paper.path)
+        return Finding(
+            code=r.code,
+            rule=r.name,
+            severity=severity or r.severity,
+            message=message,
+            location=location,
+            figure=figure.number if figure is not None else None,
+            evidence=evidence or {},
+            dimension=r.dimension,
+            cap=cap if cap is not None else r.cap,
+            taxonomy=taxonomy or r.taxonomy,
+            origin=origin,
+        )
+
+
+def figure_location(fig: Figure) -> Location:
+    """The best place to point at for a figure: its source line, else its page box."""
+    loc = fig.location
+    if loc.file and loc.line:
+        return Location(file=loc.file, line=loc.line, column=loc.column, page=fig.page, bbox=fig.bbox)
+    box = fig.bbox or (fig.caption.location.bbox if fig.caption else None)
+    return Location(file=loc.file, page=fig.page, bbox=box)
+
+
+def iter_enabled(rules: Iterable[Rule], route: str) -> Iterator[Rule]:
+    for r in rules:
+        if route in r.routes and r.check is not None and r.scope != "engine":
+            yield r

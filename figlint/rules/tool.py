@@ -1,0 +1,120 @@
+"""FL0xx: problems with the input or with figlint itself, emitted by the engine.
+
+These rules have no check function of their own: ingestion reports Problems
+and the engine turns them into findings with these codes, so that they can be
+documented, listed, selected and ignored like every other rule.
+"""
+
+from figlint.rules.registry import rule
+
+
+@rule("FL001", "unreadable-input", severity="error", scope="engine")
+def unreadable_input():
+    """Input cannot be read: missing, not a PDF/LaTeX/image file, corrupt or encrypted.
+
+    What it does:
+    Reports an input figlint could not open at all. The run goes on with the
+    other inputs and exits with code 2.
+
+    Why is this bad?
+    Nothing in that input was checked; a green run would be a false comfort.
+
+    Example:
+    `figlint paper.pdf` on a PDF truncated by an interrupted upload.
+
+    Use instead:
+    Recompile the paper, or decrypt it (`qpdf --decrypt in.pdf out.pdf`), and lint the result.
+    """
+
+
+@rule("FL003", "path-outside-paper", severity="error", scope="engine", routes=("latex",))
+def path_outside_paper():
+    """An `\\input`/`\\include` points outside the paper's directory tree.
+
+    What it does:
+    Refuses to read a file that leaves the paper's root directory and reports
+    where it was asked for.
+
+    Why is this bad?
+    figlint never reads outside the paper: a source that pulls in
+    `../../etc/passwd` is either a mistake or an attempt to exfiltrate files.
+
+    Example:
+    `\\input{../../shared/macros}`
+
+    Use instead:
+    Keep every included file inside the paper's directory (copy shared macros in).
+    """
+
+
+@rule("FL004", "include-cycle", severity="error", scope="engine", routes=("latex",))
+def include_cycle():
+    """`\\input`/`\\include` files include each other in a cycle.
+
+    What it does:
+    Detects a file that (directly or indirectly) includes itself and stops following it.
+
+    Why is this bad?
+    LaTeX would recurse until it runs out of memory; the paper cannot compile.
+
+    Example:
+    `a.tex` has `\\input{b}` and `b.tex` has `\\input{a}`.
+
+    Use instead:
+    Remove the back-reference.
+    """
+
+
+@rule("FL005", "missing-include", severity="error", scope="engine", routes=("latex",))
+def missing_include():
+    """An `\\input`/`\\include`d file does not exist.
+
+    What it does:
+    Reports the missing file with the line that asks for it; the rest of the paper is still linted.
+
+    Why is this bad?
+    The paper will not compile, and figures or citations in that file are missing from the check.
+
+    Example:
+    `\\input{sections/results}` with no `sections/results.tex`.
+
+    Use instead:
+    Add the file or fix the path.
+    """
+
+
+@rule("FL006", "unparsable-source", severity="warning", scope="engine", routes=("latex",))
+def unparsable_source():
+    """Part of a LaTeX source could not be parsed (e.g. unbalanced braces) or decoded.
+
+    What it does:
+    Reports the file and line where parsing gave up; what could be read is still linted.
+
+    Why is this bad?
+    Figures or citations after that point may be missed by every other rule.
+
+    Example:
+    A caption with an unclosed brace: `\\caption{Results {of the run}`.
+
+    Use instead:
+    Balance the braces (the LaTeX log will point at the same place); save files as UTF-8.
+    """
+
+
+@rule("FL009", "internal-error", severity="warning", scope="engine")
+def internal_error():
+    """figlint failed on one figure or rule; the rest of the run went on.
+
+    What it does:
+    Catches an unexpected error inside one rule or one figure's analysis and reports it
+    instead of stopping the run.
+
+    Why is this bad?
+    That figure was not fully checked. It is a bug in figlint, not in your paper.
+
+    Example:
+    A figure whose embedded image uses an exotic colour space the analysis cannot decode.
+
+    Use instead:
+    Report the message (it names the rule and figure) to the figlint issue tracker.
+    """
