@@ -89,7 +89,9 @@ def load_config(config_file: str | None, inputs: list[str]) -> Config:
         table = data["tool"]["figlint"] if "figlint" in data.get("tool", {}) else _unwrap(data)
         return from_table(table, str(path))
     start = Path(inputs[0]) if inputs else Path.cwd()
-    found = find_config_file(start if start.exists() else Path.cwd())
+    while not start.exists() and start != start.parent:
+        start = start.parent  # a missing input still finds its project's configuration
+    found = find_config_file(start)
     if found is None:
         return Config()
     path, table = found

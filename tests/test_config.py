@@ -1,0 +1,72 @@
+"""Configuration: discovery, validation with named keys, selection semantics."""
+
+from __future__ import annotations
+
+import pytest
+
+from figlint.config import Config, enabled_rules, from_table, load_config
+from figlint.errors import UsageError
+
+
+def codes(cfg: Config) -> set[str]:
+    return {r.code for r in enabled_rules(cfg)}
+
+
+def test_defaults_enable_default_rules():
+    got = codes(Config())
+    assert {"FL101", "FL102", "FL201", "FL202", "FL301", "FL302", "FL303"} <= got
+
+
+def test_select_by_prefix_name_and_ignore():
+    assert codes(Config(select=["FL1"])) == {"FL101", "FL102"}
+    assert codes(Config(select=["generic-caption"])) == {"FL202"}
+    assert "FL102" not in codes(Config(ignore=["tiny-text"]))
+    assert codes(Config(select=["FL1"], ignore=["FL101"])) == {"FL102"}
+
+
+def test_unknown_key_is_named():
+    with pytest.raises(UsageError, match="'min-dip'"):
+        from_table({"min-dip": 200})
+
+
+def test_wrong_type_is_named():
+    with pytest.raises(UsageError, match="'min-dpi'"):
+        from_table({"min-dpi": "lots"})
+    with pytest.raises(UsageError, match="'select'"):
+        from_table({"select": "FL101"})
+
+
+def test_unknown_rule_code_is_an_error():
+    with pytest.raises(UsageError, match="FL999"):
+        from_table({"ignore": ["FL999"]})
+
+
+def test_bad_fail_on():
+    with pytest.raises(UsageError, match="fail-on"):
+        from_table({"fail-on": "fatal"})
+
+
+def test_pyproject_then_dotfile_discovery(tmp_path):
+    (tmp_path / ".git").mkdir()
+    paper = tmp_path / "paper"
+    paper.mkdir()
+    (tmp_path / ".figlint.toml").write_text('ignore = ["FL303"]\nmin-dpi = 150\n')
+    cfg = load_config(None, [str(paper / "main.pdf")])
+    assert cfg.ignore == ["FL303"] and cfg.options["min-dpi"] == 150
+    (paper / "pyproject.toml").write_text('[tool.figlint]\nfail-on = "error"\n')
+    cfg = load_config(None, [str(paper / "main.pdf")])
+    assert cfg.fail_on == "error" and cfg.source.endswith("pyproject.toml")
+
+
+def test_pyproject_without_table_is_skipped(tmp_path):
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "pyproject.toml").write_text('[project]\nname = "x"\n')
+    (tmp_path / ".figlint.toml").write_text('select = ["FL2"]\n')
+    assert load_config(None, [str(tmp_path)]).select == ["FL2"]
+
+
+def test_broken_toml_is_a_usage_error(tmp_path):
+    bad = tmp_path / "cfg.toml"
+    bad.write_text("select = [")
+    with pytest.raises(UsageError, match="cannot read configuration"):
+        load_config(str(bad), [])
