@@ -13,8 +13,8 @@ import click
 
 from figlint import __version__
 from figlint.errors import FiglintError
+from figlint.report import FORMATS
 
-FORMAT_CHOICES = ["text", "json"]
 
 
 class DefaultGroup(click.Group):
@@ -43,7 +43,7 @@ def main() -> None:
 
 @main.command()
 @click.argument("paths", nargs=-1, required=True)
-@click.option("--format", "fmt", type=click.Choice(FORMAT_CHOICES), default="text", show_default=True,
+@click.option("--format", "fmt", type=click.Choice(list(FORMATS)), default="text", show_default=True,
               help="Report format.")
 @click.option("--output", "-o", type=click.Path(dir_okay=False, writable=True), help="Write the report to FILE.")
 @click.option("--select", help="Comma-separated rule codes, prefixes (FL1) or names to run instead of the defaults.")
