@@ -23,8 +23,10 @@ def site_order(site: CitingSite, paper: Paper) -> tuple:
     page = loc.page or 0
     if loc.bbox is None:
         return (1, page, 0.0, loc.line or 0)
+    # Column order matters only in multi-column layouts; in one column a mention
+    # can start anywhere on its line.
     width = paper.page_size[0] if paper.page_size else 612.0
-    column = 1 if loc.bbox[0] > width / 2 else 0
+    column = 1 if paper.extra.get("columns", 1) >= 2 and loc.bbox[0] > width / 2 else 0
     return (1, page, column, loc.bbox[1])
 
 

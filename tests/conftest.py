@@ -1,0 +1,45 @@
+"""Shared pytest fixtures.
+
+compiled_paper / compiled_paper_two_column: the generated LaTeX paper of
+tests/fixtures/latex_paper.py, compiled once per session, with its expected
+facts (see fixtures.latex_paper.paper_facts). Without pdflatex they skip
+locally and fail under CI (env CI set), where TeX Live must be installed.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+
+import pytest
+
+
+def _require_pdflatex() -> None:
+    if shutil.which("pdflatex") is not None:
+        return
+    msg = (
+        "pdflatex not found: install TeX Live (texlive-latex-base, texlive-latex-recommended, "
+        "texlive-latex-extra, texlive-fonts-recommended) -- see .ci/run"
+    )
+    if os.environ.get("CI"):
+        pytest.fail(msg + " [CI is set, so this is an error, not a skip]")
+    pytest.skip(msg)
+
+
+def _build(tmp_path_factory, name: str, two_column: bool):
+    _require_pdflatex()
+    from fixtures.latex_paper import build_paper
+
+    return build_paper(tmp_path_factory.mktemp(name), two_column=two_column)
+
+
+@pytest.fixture(scope="session")
+def compiled_paper(tmp_path_factory):
+    """CompiledPaper(dir, tex, pdf, facts) for the one-column generated paper."""
+    return _build(tmp_path_factory, "latex_paper", two_column=False)
+
+
+@pytest.fixture(scope="session")
+def compiled_paper_two_column(tmp_path_factory):
+    """The same paper set in two columns (same figures, captions and citations)."""
+    return _build(tmp_path_factory, "latex_paper_2col", two_column=True)
