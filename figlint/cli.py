@@ -12,7 +12,7 @@ import sys
 import click
 
 from figlint import __version__
-from figlint.errors import FiglintError
+from figlint.errors import FiglintError, UsageError
 from figlint.report import FORMATS
 
 
@@ -53,7 +53,16 @@ def main() -> None:
               help="Lowest severity that makes the exit code 1 (default: warning).")
 @click.option("--config", "config_file", type=click.Path(dir_okay=False),
               help="Configuration file (default: [tool.figlint] in pyproject.toml, else .figlint.toml).")
-def check(paths, fmt, output, select, extend_select, ignore, fail_on, config_file):
+@click.option("--pdf", "pdf_file", type=click.Path(dir_okay=False),
+              help="Compiled PDF of a LaTeX input (default: the main file's .pdf next to it, if any).")
+@click.option("--baseline", "baseline_file", type=click.Path(dir_okay=False),
+              help="Report only findings not recorded in this baseline file.")
+@click.option("--write-baseline", "write_baseline_file", type=click.Path(dir_okay=False, writable=True),
+              help="Record the current findings in FILE (for --baseline).")
+@click.option("--assets-dir", type=click.Path(file_okay=False, writable=True), metavar="DIR",
+              help="Write figure thumbnails to DIR for the Markdown report.")
+def check(paths, fmt, output, select, extend_select, ignore, fail_on, config_file, pdf_file=None,
+          baseline_file=None, write_baseline_file=None, assets_dir=None):
     """Lint PATHS: compiled PDFs, main .tex files or paper directories."""
     try:
         from figlint.config import load_config, validate_codes
@@ -67,10 +76,29 @@ def check(paths, fmt, output, select, extend_select, ignore, fail_on, config_fil
                 setattr(cfg, attr, tokens)
         if fail_on:
             cfg.fail_on = fail_on
+        if pdf_file:
+            if len(paths) != 1:
+                raise UsageError("--pdf goes with exactly one LaTeX input")
+            cfg.pdf = pdf_file
         from figlint.engine import run
         from figlint.report import render
 
         result = run(list(paths), cfg)
+        if write_baseline_file or baseline_file:
+            from figlint import baseline
+
+            if write_baseline_file:
+                baseline.write(result, write_baseline_file)
+            if baseline_file:
+                baseline.apply(result, baseline_file)
+        if assets_dir:
+            import os
+
+            from figlint.report.markdown import write_thumbnails
+
+            base = os.path.dirname(os.path.abspath(output)) if output else None
+            for warning in write_thumbnails(result, assets_dir, relative_to=base):
+                click.echo(f"figlint: warning: {warning}", err=True)
         text = render(fmt, result)
     except FiglintError as exc:
         _fail(str(exc))
@@ -156,6 +184,47 @@ def config_cmd(show, config_file, path):
         _fail(str(exc))
     for key, value in cfg.effective().items():
         click.echo(f"{key} = {value!r}")
+
+
+@main.command()
+@click.argument("path")
+@click.option("--format", "fmt", type=click.Choice(["json", "text"]), default="json", show_default=True)
+@click.option("--figure", "only", help="Only the figure with this number.")
+@click.option("--tokens/--no-tokens", default=True, show_default=True, help="Include every text token.")
+def extract(path, fmt, only, tokens):
+    """Dump the figure analysis of PATH (axes, ticks, chart type, bars) for debugging."""
+    import json
+
+    try:
+        from figlint.features import analyses
+        from figlint.ingest import load
+
+        paper = load(path)
+    except FiglintError as exc:
+        _fail(str(exc))
+    out = []
+    for fig in paper.figures:
+        if only is not None and fig.number != only:
+            continue
+        items = []
+        for an in analyses(fig, paper):
+            d = an.to_dict()
+            if not tokens:
+                d.pop("tokens")
+            items.append(d)
+        out.append({"figure": fig.number, "page": fig.page, "kind": fig.kind, "analyses": items})
+    doc = {"path": path, "route": paper.route, "figures": out}
+    if fmt == "json":
+        click.echo(json.dumps(doc, indent=2, ensure_ascii=False))
+        return
+    for f in out:
+        for d in f["analyses"]:
+            click.echo(f"Figure {f['figure'] or '(file)'}: {d['source']} {d['chart_type']} "
+                       f"({d['chart_confidence']:.2f}), baseline value {d['baseline_value']}")
+            for a in d["axes"]:
+                vals = ", ".join(t["text"] for t in a["ticks"])
+                click.echo(f"  {a['orient']} axis ({a['side']}, {a['scale']}, values grow {a['increasing']}"
+                           f"{', clean' if a['clean'] else ''}): {vals}")
 
 
 if __name__ == "__main__":  # pragma: no cover

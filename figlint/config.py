@@ -8,6 +8,7 @@ Rule options are flat, kebab-case keys declared by the rules (`min-dpi`).
 
 from __future__ import annotations
 
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,6 +33,9 @@ class Config:
     fail_on: str = "warning"
     options: dict[str, Any] = field(default_factory=dict)
     source: str | None = None  # file the configuration came from
+    pdf: str | None = None  # --pdf: the compiled PDF of a LaTeX input (command line only)
+    # figure selector (a \label such as "fig:overview", or a number: "3", "Figure 3") -> rules to skip
+    per_figure_ignores: dict[str, list[str]] = field(default_factory=dict)
 
     def effective(self) -> dict[str, Any]:
         """The configuration as `figlint config --show` prints it."""
@@ -43,6 +47,7 @@ class Config:
             "ignore": self.ignore,
             "extend-select": self.extend_select,
             "fail-on": self.fail_on,
+            "per-figure-ignores": self.per_figure_ignores,
         }
         for key, (_code, default) in sorted(option_defaults().items()):
             out[key] = self.options.get(key, default)
@@ -118,6 +123,8 @@ def from_table(table: dict, source: str | None = None) -> Config:
                 cfg.extend_select = list(value)
             elif key == "fail-on":
                 cfg.fail_on = check_level(value, key)
+        elif key == "per-figure-ignores":
+            cfg.per_figure_ignores = _per_figure_ignores(value, where)
         elif key in options:
             default = options[key][1]
             cfg.options[key] = _coerce(key, value, default, where)
@@ -127,6 +134,53 @@ def from_table(table: dict, source: str | None = None) -> Config:
     validate_codes(cfg.ignore, "ignore")
     validate_codes(cfg.extend_select, "extend-select")
     return cfg
+
+
+def _per_figure_ignores(value: Any, where: str) -> dict[str, list[str]]:
+    key = "per-figure-ignores"
+    if not isinstance(value, dict):
+        raise UsageError(f"configuration key '{key}'{where} must be a table of figure -> list of rule codes, "
+                         f'e.g. {{ "fig:overview" = ["FL202"], "3" = ["FL101"] }}')
+    out: dict[str, list[str]] = {}
+    for selector, codes in value.items():
+        name = f"{key}.{selector}"
+        if not isinstance(codes, list) or not all(isinstance(c, str) for c in codes):
+            raise UsageError(f"configuration key '{name}'{where} must be a list of strings")
+        validate_codes(codes, name)
+        out[str(selector)] = list(codes)
+    return out
+
+
+_FIGURE_WORD = re.compile(r"^(?:figure|fig\.?)\s*", re.IGNORECASE)
+
+
+def figure_selector_matches(selector: str, number: str | None, labels: list[str]) -> bool:
+    """A per-figure-ignores key names this figure: one of its labels, or its printed number."""
+    sel = selector.strip()
+    if sel in labels:
+        return True
+    return bool(number) and _FIGURE_WORD.sub("", sel) == number
+
+
+def drop_per_figure_ignores(findings: list, paper, cfg: Config) -> list:
+    """Findings minus those that per-figure-ignores switches off for their figure."""
+    if not cfg.per_figure_ignores or paper is None:
+        return findings
+    from figlint.rules.registry import all_rules
+
+    names = {r.code: r.name for r in all_rules()}
+    out = []
+    for f in findings:
+        fig = paper.figure(f.figure) if f.figure else None
+        labels = fig.labels if fig is not None else []
+        ignored = any(
+            figure_selector_matches(sel, f.figure, labels)
+            and any(matches(t, f.code, names.get(f.code, f.rule)) for t in codes)
+            for sel, codes in cfg.per_figure_ignores.items()
+        )
+        if not ignored:
+            out.append(f)
+    return out
 
 
 def check_level(value: str, key: str = "fail-on") -> str:

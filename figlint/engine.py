@@ -11,10 +11,11 @@ from __future__ import annotations
 import traceback
 from dataclasses import dataclass, field
 
-from figlint.config import Config, enabled_rules
+from figlint.config import Config, drop_per_figure_ignores, enabled_rules
 from figlint.errors import InputError
 from figlint.model import Finding, Location, Paper, Problem, severity_rank
 from figlint.rules.registry import Context, Rule, iter_enabled
+from figlint.suppress import apply_suppressions
 
 
 @dataclass
@@ -52,7 +53,7 @@ def lint_path(path: str, config: Config, rules: list[Rule] | None = None) -> Pap
     try:
         from figlint.ingest import load
 
-        paper = load(path)
+        paper = load(path, pdf=config.pdf)
     except InputError as exc:
         result = PaperResult(path=path, error=str(exc))
         if "FL001" in enabled:
@@ -60,6 +61,8 @@ def lint_path(path: str, config: Config, rules: list[Rule] | None = None) -> Pap
         return result
     findings = [_problem_finding(p) for p in paper.problems if p.code in enabled]
     findings += lint_paper(paper, config, rules)
+    findings = apply_suppressions(paper, findings, rules) if paper.route == "latex" else findings
+    findings = drop_per_figure_ignores(findings, paper, config)
     findings.sort(key=Finding.sort_key)
     return PaperResult(path=path, paper=paper, findings=findings)
 

@@ -79,6 +79,9 @@ class RasterImage:
     xref: int | None = None
     name: str = ""
     digest: str = ""  # content hash, for caches
+    # how dpi_x/dpi_y were found: "placement" (printed box in a PDF), "metadata" (the
+    # file's own DPI, for a standalone image) or "assumed" (standalone, none recorded)
+    dpi_source: str = "placement"
 
     @property
     def effective_dpi(self) -> float:
@@ -118,6 +121,7 @@ class CitingSite:
     macro: str | None = None  # \ref, \cref, ... for the LaTeX route
     panels: list[str] = field(default_factory=list)  # subpanels named, e.g. ["b"]
     order: float | None = None  # position in reading order across the document, when known
+    labels: list[str] = field(default_factory=list)  # LaTeX route: the \label keys this command names
 
 
 @dataclass

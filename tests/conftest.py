@@ -43,3 +43,14 @@ def compiled_paper(tmp_path_factory):
 def compiled_paper_two_column(tmp_path_factory):
     """The same paper set in two columns (same figures, captions and citations)."""
     return _build(tmp_path_factory, "latex_paper_2col", two_column=True)
+
+
+@pytest.fixture(scope="session")
+def drawn_pdfs(tmp_path_factory):
+    """PDFs drawn with PyMuPDF (tests/fixtures/make_pdfs.py): 'paper' plus the broken inputs."""
+    from fixtures.make_pdfs import broken_inputs, two_column_paper
+
+    root = tmp_path_factory.mktemp("drawn_pdfs")
+    files = broken_inputs(root)
+    files["paper"] = two_column_paper(root / "paper.pdf")
+    return files

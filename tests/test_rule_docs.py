@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from fixtures.charts import CHART_CASES
 from fixtures.rule_cases import CASES
 from figlint.rules.registry import DOC_SECTIONS, all_rules
 
@@ -26,7 +27,8 @@ def test_rule_has_all_doc_sections(rule):
 
 @pytest.mark.parametrize("rule", [r for r in RULES if r.scope != "engine"], ids=lambda r: r.code)
 def test_rule_has_positive_and_negative_case(rule):
-    mine = [c for c in CASES if c.rule == rule.code]
+    # LaTeX paper cases, and chart-file cases (image route) for the FL4xx figure rules
+    mine = [c for c in [*CASES, *CHART_CASES] if c.rule == rule.code]
     assert any(c.expect for c in mine), f"{rule.code} has no positive fixture case"
     assert any(not c.expect for c in mine), f"{rule.code} has no negative fixture case"
 

@@ -1,5 +1,8 @@
 """Input routes: a compiled PDF, LaTeX sources (a main .tex or a directory), or one figure file.
 
+A figure file is a raster image or a one-page PDF that looks like a figure
+(see ingest/graphics.py); it is read as a paper with one uncaptioned figure.
+
 `load(path)` picks the route from the path and returns a Paper; it raises
 InputError when the input cannot be read at all.
 """
@@ -19,10 +22,17 @@ def route_of(path: Path) -> str:
         return "latex"
     if path.suffix.lower() in IMAGE_SUFFIXES:
         return "image"
+    if path.suffix.lower() == ".pdf":
+        from figlint.ingest.graphics import is_figure_pdf
+
+        if is_figure_pdf(path):
+            return "image"
     return "pdf"
 
 
-def load(path: str) -> Paper:
+def load(path: str, pdf: str | None = None) -> Paper:
+    """Read one input. For LaTeX sources, `pdf` (or the compiled PDF found next to the
+    main file) is read too and merged, so visual rules see the figures as printed."""
     p = Path(path)
     if not p.exists():
         raise InputError(f"{path}: no such file or directory")
@@ -30,9 +40,28 @@ def load(path: str) -> Paper:
     if route == "latex":
         from figlint.ingest.latex import read_latex
 
-        return read_latex(path)
+        return _with_pdf(read_latex(path), pdf)
     if route == "image":
-        raise InputError(f"{path}: single image files are not supported yet")
+        from figlint.ingest.graphics import read_graphics
+
+        return read_graphics(path)
     from figlint.ingest.pdf import read_pdf
 
     return read_pdf(path)
+
+
+def _with_pdf(paper: Paper, pdf: str | None) -> Paper:
+    from figlint.ingest.merge import find_compiled_pdf, merge
+    from figlint.model import Location, Problem
+
+    pdf_path = Path(pdf) if pdf else find_compiled_pdf(paper)
+    if pdf_path is None:
+        return paper
+    from figlint.ingest.pdf import read_pdf
+
+    try:
+        printed = read_pdf(str(pdf_path))
+    except InputError as exc:
+        paper.problems.append(Problem("FL001", f"{exc}; linting the sources alone", Location(file=str(pdf_path))))
+        return paper
+    return merge(paper, printed)

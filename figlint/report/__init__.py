@@ -11,6 +11,9 @@ import importlib
 FORMATS = {
     "text": "figlint.report.text",
     "json": "figlint.report.jsonout",
+    "sarif": "figlint.report.sarif",
+    "markdown": "figlint.report.markdown",
+    "github": "figlint.report.github",
 }
 
 

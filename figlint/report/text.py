@@ -6,13 +6,34 @@ for sources; `paper.pdf (page 3): FL101 [low-dpi] Figure 2: ...` for PDFs.
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 
-from figlint.model import Finding, Location
+from figlint.model import Figure, Finding, Location
 
 
-def where(loc: Location, default: str) -> str:
-    name = loc.file or default
+def display_path(file: str | None, root: str | None, default: str) -> str:
+    """A path the user can click: source files are relative to the paper root."""
+    if not file:
+        return default
+    if root and not os.path.isabs(file):
+        return os.path.relpath(os.path.join(root, file))
+    return file
+
+
+def belongs(f: Finding, fig: Figure) -> bool:
+    if fig.number:
+        return f.figure == fig.number
+    # uncaptioned figures have no number: match them by place
+    loc = f.location
+    return not f.figure and (
+        (loc.line is not None and loc.line == fig.location.line and loc.file == fig.location.file)
+        or (loc.line is None and loc.page == fig.page and loc.bbox == fig.bbox)
+    )
+
+
+def where(loc: Location, default: str, root: str | None = None) -> str:
+    name = display_path(loc.file, root, default)
     if loc.line:
         return f"{name}:{loc.line}:{loc.column or 1}"
     if loc.page:
@@ -20,16 +41,17 @@ def where(loc: Location, default: str) -> str:
     return name
 
 
-def finding_line(f: Finding, default_file: str) -> str:
+def finding_line(f: Finding, default_file: str, root: str | None = None) -> str:
     fig = f"Figure {f.figure}: " if f.figure else ""
-    return f"{where(f.location, default_file)}: {f.code} [{f.rule}] {fig}{f.message}"
+    return f"{where(f.location, default_file, root)}: {f.code} [{f.rule}] {fig}{f.message}"
 
 
 def render(result) -> str:
     out: list[str] = []
     for r in result.results:
+        root = r.paper.root if r.paper else None
         for f in r.findings:
-            out.append(finding_line(f, r.path))
+            out.append(finding_line(f, r.path, root))
     for r in result.results:
         if r.error:
             continue
@@ -38,7 +60,7 @@ def render(result) -> str:
         out.append("")
         out.append(f"{r.path}: {len(figs)} figure{'s' if len(figs) != 1 else ''}, {paper.pages} page{'s' if paper.pages != 1 else ''}")
         for fig in figs:
-            codes = sorted({f.code for f in r.findings if fig.number and f.figure == fig.number})
+            codes = sorted({f.code for f in r.findings if belongs(f, fig)})
             name = fig.key if fig.number else "(uncaptioned)"
             page = f"p.{fig.page}" if fig.page else ""
             cap = "caption" if fig.has_caption else "no caption"

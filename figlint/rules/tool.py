@@ -118,3 +118,69 @@ def internal_error():
     Use instead:
     Report the message (it names the rule and figure) to the figlint issue tracker.
     """
+
+
+@rule("FL002", "unused-suppression", severity="warning", scope="engine", routes=("latex",))
+def unused_suppression():
+    """An inline `% figlint: disable...` comment suppresses nothing.
+
+    What it does:
+    After the rules run, reports each rule named in a `% figlint: disable=...`,
+    `disable-next=...` or `disable-file=...` comment that matched no finding, and
+    names that are no figlint rule at all (a typo). A name is reported only when every
+    rule it names is enabled and able to run on this input, so a suppression for a rule
+    switched off in the configuration, or for a visual rule when no printed figure was
+    read, is left alone.
+
+    Why is this bad?
+    A stale suppression hides the next real problem of that kind at that place without
+    anyone noticing; a misspelled one never worked.
+
+    Example:
+    `% figlint: disable=FL202` left in a figure whose caption was since rewritten and no
+    longer triggers FL202; or `% figlint: disable=FL2O1` (letter O).
+
+    Use instead:
+    Delete the comment, or correct the code (`% figlint: disable=FL201`).
+    """
+
+
+@rule("FL007", "stale-pdf", severity="warning", scope="engine", routes=("latex",))
+def stale_pdf():
+    """The compiled PDF is older than the LaTeX sources or graphics it was built from.
+
+    What it does:
+    When figlint reads the sources together with the compiled PDF, compares their
+    modification times and reports a PDF older than the newest source or graphics file.
+
+    Why is this bad?
+    Visual checks (resolution, font sizes) run on the figures as printed in that PDF; if
+    it is stale they describe an older version of the paper.
+
+    Example:
+    `figures/loss.png` was regenerated after `main.pdf` was last compiled.
+
+    Use instead:
+    Recompile (`latexmk -pdf main.tex`) before linting, or lint the sources alone.
+    """
+
+
+@rule("FL008", "routes-disagree", severity="warning", scope="engine", routes=("latex",))
+def routes_disagree():
+    """A figure is in the sources but not in the compiled PDF, or the other way round.
+
+    What it does:
+    Binds each figure of the LaTeX sources to its figure in the compiled PDF by number and
+    caption, and reports figures found in only one of them, or bound figures whose captions
+    differ.
+
+    Why is this bad?
+    The PDF you would submit does not show what the sources say: usually a stale PDF, a
+    figure lost to a LaTeX error, or a float pushed past `\\end{document}`.
+
+    Example:
+    The sources have five captioned figures, the PDF prints four.
+
+    Use instead:
+    Recompile and read the LaTeX log for float and reference warnings.
+    """

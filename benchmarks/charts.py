@@ -1,0 +1,248 @@
+"""Acceptance benchmark of the misleading-design rules (FL401-FL403) on labelled charts.
+
+`python benchmarks/charts.py [--write] [--jobs N] [--shared DIR]` runs figlint on
+every chart of ../shared/corpus/charts (labels.jsonl: synthetic MisleadingChartQA
+sample; real/labels.jsonl: real-world charts), through the image route exactly as
+`figlint chart.png` does, and reports per taxonomy label the precision, recall
+and F1 of the rule mapped to it. All those charts are misleading in some way, so
+precision counts the rule firing on charts that carry *other* defects. The false
+positive rate on clean-ish figures comes from the papers in ../shared/corpus/papers:
+every figure file their LaTeX sources include (truth.json `graphics`), and the
+figures `read_pdf` finds in paper.pdf when that route is available. Findings on
+those figures are listed for inspection. With --write the table goes into
+benchmarks/RESULTS.md under "## Misleading-design rules on charts". Nothing from
+../shared is copied anywhere: only counts and figure names are written.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import tempfile
+import time
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(HERE))
+
+RULES = {"truncated_axis": "FL401", "dual_axis": "FL402", "inverted_axis": "FL403"}
+TARGETS = {"truncated_axis": 0.75, "inverted_axis": 0.6, "dual_axis": 0.9}
+FIGURE_SUFFIXES = {".pdf", ".png", ".jpg", ".jpeg", ".tif", ".tiff", ".bmp", ".gif", ".webp"}
+
+
+def default_shared() -> Path:
+    return Path(os.environ.get("FIGLINT_SHARED") or ROOT.parent / "shared")
+
+
+def _lint_file(path: str) -> dict:
+    from figlint.config import Config
+    from figlint.engine import lint_path
+
+    t0 = time.perf_counter()
+    res = lint_path(path, Config(select=list(RULES.values())))
+    return {"path": path, "codes": sorted({f.code for f in res.findings if f.code in RULES.values()}),
+            "messages": [f"{f.code} {f.message}" for f in res.findings if f.code in RULES.values()],
+            "error": res.error, "seconds": time.perf_counter() - t0}
+
+
+def _lint_paper_pdf(path: str) -> list[dict]:
+    from figlint.config import Config
+    from figlint.engine import lint_path
+
+    res = lint_path(path, Config(select=list(RULES.values())))
+    if res.paper is None:
+        return []
+    out = []
+    for fig in res.paper.figures:
+        mine = [f for f in res.findings if f.figure == fig.number and f.code in RULES.values()]
+        out.append({"path": f"{path}#Figure {fig.number}", "codes": sorted({f.code for f in mine}),
+                    "messages": [f"{f.code} {f.message}" for f in mine], "error": None})
+    return out
+
+
+def _prf(tp: int, fp: int, fn: int) -> tuple[float, float, float]:
+    p = tp / (tp + fp) if tp + fp else 0.0
+    r = tp / (tp + fn) if tp + fn else 0.0
+    f = 2 * p * r / (p + r) if p + r else 0.0
+    return p, r, f
+
+
+def chart_sets(shared: Path) -> dict[str, list[tuple[str, set]]]:
+    sets = {}
+    for name, rel in (("synthetic", "corpus/charts/labels.jsonl"), ("real", "corpus/charts/real/labels.jsonl")):
+        f = shared / rel
+        if not f.exists():
+            continue
+        rows = []
+        for line in f.read_text().splitlines():
+            if line.strip():
+                d = json.loads(line)
+                rows.append((str(f.parent / d["image"]), set(d.get("taxonomy") or ())))
+        sets[name] = rows
+    return sets
+
+
+def paper_figure_files(shared: Path) -> list[str]:
+    out = []
+    for truth in sorted((shared / "corpus/papers").glob("*/truth.json")):
+        d = json.loads(truth.read_text())
+        src = truth.parent / "source"
+        for fig in d.get("figures", []):
+            for g in fig.get("graphics", []):
+                p = src / g
+                if p.suffix.lower() in FIGURE_SUFFIXES and p.is_file():
+                    out.append(str(p))
+    return sorted(set(out))
+
+
+def has_read_pdf() -> bool:
+    try:
+        from figlint.ingest.pdf import read_pdf  # noqa: F401
+    except Exception:  # noqa: BLE001
+        return False
+    return True
+
+
+def score(rows: list[tuple[str, set]], results: dict[str, dict]) -> list[tuple]:
+    table = []
+    for label, code in RULES.items():
+        tp = fp = fn = 0
+        for path, labels in rows:
+            fired = code in results[path]["codes"]
+            has = label in labels
+            tp += fired and has
+            fp += fired and not has
+            fn += has and not fired
+        p, r, f = _prf(tp, fp, fn)
+        table.append((label, code, tp + fn, tp, fp, fn, p, r, f))
+    return table
+
+
+def timings(jobs_note: str) -> list[tuple[str, float, str]]:
+    """All rules on a vector figure; on a raster figure with OCR (cold, then cached)."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    from fixtures.charts import make_chart
+
+    from figlint.config import Config
+    from figlint.engine import lint_path
+    from figlint.rules.registry import all_rules
+
+    rules = [r for r in all_rules()]
+    cfg = Config(select=["ALL"])
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        os.environ["FIGLINT_CACHE_DIR"] = str(Path(tmp) / "cache")
+        vec = make_chart("dual_axis", Path(tmp) / "dual_axis.pdf")
+        ras = make_chart("bar_truncated", Path(tmp) / "bar_truncated.png", dpi=200)
+        lint_path(str(vec), cfg, rules)  # warm imports
+        vt = []
+        for _ in range(15):
+            t0 = time.perf_counter()
+            lint_path(str(vec), cfg, rules)
+            vt.append(time.perf_counter() - t0)
+        rows.append(("all rules, vector PDF chart (ingest + analysis + rules)", statistics.median(vt) * 1000, "< 50 ms"))
+        from figlint.features import ocr as O
+
+        O._engine()  # model load is once per process; timed separately below
+        t0 = time.perf_counter()
+        lint_path(str(ras), cfg, rules)
+        cold = time.perf_counter() - t0
+        O._MEMO.clear()
+        t0 = time.perf_counter()
+        lint_path(str(ras), cfg, rules)
+        disk = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        O._ENGINE = None
+        O._engine()
+        load = time.perf_counter() - t0
+        rows.append(("all rules, raster PNG chart, OCR not cached", cold * 1000, "< 1500 ms"))
+        rows.append(("all rules, raster PNG chart, OCR from the disk cache", disk * 1000, ""))
+        rows.append(("OCR engine start-up (once per process)", load * 1000, ""))
+    return rows
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--shared", type=Path, default=default_shared())
+    ap.add_argument("--jobs", type=int, default=max(1, min(4, os.cpu_count() or 1)))
+    ap.add_argument("--write", action="store_true", help="write the table into benchmarks/RESULTS.md")
+    ap.add_argument("--dump", type=Path, help="write per-image results as JSON here")
+    ap.add_argument("--no-timing", action="store_true")
+    a = ap.parse_args()
+    shared = a.shared.resolve()
+    if not (shared / "corpus").is_dir():
+        print(f"no corpus at {shared}", file=sys.stderr)
+        return 2
+    os.environ.setdefault("FIGLINT_CACHE_DIR", str(ROOT / ".figlint_cache"))
+    sets = chart_sets(shared)
+    papers = paper_figure_files(shared)
+    paths = [p for rows in sets.values() for p, _ in rows] + papers
+    t0 = time.perf_counter()
+    with ProcessPoolExecutor(max_workers=a.jobs) as pool:
+        results = dict(zip(paths, pool.map(_lint_file, paths, chunksize=4)))
+        pdf_figs = []
+        pdf_note = "pending: figlint.ingest.pdf.read_pdf is not available yet"
+        if has_read_pdf():
+            pdfs = sorted(str(p) for p in (shared / "corpus/papers").glob("*/paper.pdf"))
+            for figs in pool.map(_lint_paper_pdf, pdfs):
+                pdf_figs += figs
+            pdf_note = f"{len(pdfs)} paper PDFs, {len(pdf_figs)} figures found by read_pdf"
+    wall = time.perf_counter() - t0
+
+    lines = []
+    for name, rows in sets.items():
+        lines += [f"### {name} charts ({len(rows)} images)", "",
+                  "| label | rule | labelled | TP | FP | FN | precision | recall | F1 | target F1 |",
+                  "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+        for label, code, n, tp, fp, fn, p, r, f in score(rows, results):
+            target = f">= {TARGETS[label]}" if name == "real" else ""
+            lines.append(f"| {label} | {code} | {n} | {tp} | {fp} | {fn} | {p:.2f} | {r:.2f} | {f:.2f} | {target} |")
+        lines.append("")
+    errors = [p for p in paths if results[p]["error"]]
+
+    paper_rows = [results[p] for p in papers] + pdf_figs
+    lines += [f"### False positives on the figures of the corpus papers ({len(papers)} figure files"
+              + (f"; PDF route: {pdf_note}" if pdf_note else "") + ")", "",
+              "| rule | figures flagged | of | rate | target |", "| --- | --- | --- | --- | --- |"]
+    for label, code in RULES.items():
+        flagged = [r for r in paper_rows if code in r["codes"]]
+        rate = len(flagged) / len(paper_rows) if paper_rows else 0.0
+        lines.append(f"| {code} | {len(flagged)} | {len(paper_rows)} | {rate:.1%} | <= 2% |")
+    lines.append("")
+    flagged = [r for r in paper_rows if r["codes"]]
+    if flagged:
+        lines += ["Findings on paper figures (inspected by hand, see the notes below the table):", ""]
+        for r in flagged:
+            rel = os.path.relpath(r["path"].split("#")[0], shared / "corpus/papers")
+            where = rel + ("#" + r["path"].split("#")[1] if "#" in r["path"] else "")
+            lines.append(f"- `{where}`: " + "; ".join(r["messages"]))
+        lines.append("")
+    secs = [results[p]["seconds"] for p in paths if "seconds" in results[p]]
+    lines += [f"Wall time {wall:.0f} s for {len(paths)} files with {a.jobs} processes "
+              f"(median {statistics.median(secs) * 1000:.0f} ms per file, OCR cache: $FIGLINT_CACHE_DIR); "
+              f"{len(errors)} input errors.", ""]
+    if not a.no_timing:
+        lines += ["### Speed", "", "| what | median | budget |", "| --- | --- | --- |"]
+        for what, ms, budget in timings(""):
+            lines.append(f"| {what} | {ms:.0f} ms | {budget} |")
+        lines.append("")
+    lines += ["Command: `python benchmarks/charts.py --write` (from the repository root, with ../shared present)."]
+    body = "\n".join(lines)
+    print(body)
+    if a.dump:
+        a.dump.write_text(json.dumps({"results": results, "pdf_figures": pdf_figs}, indent=1))
+    if a.write:
+        from results_md import write_section
+
+        write_section("Misleading-design rules on charts", body)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

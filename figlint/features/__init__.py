@@ -1,0 +1,408 @@
+"""Figure analysis: what a figure shows, read from its vector content or its pixels.
+
+`analyse(fig, paper)` builds (once per figure, cached in the figure's extra
+dict) a FigureAnalysis: the text as tokens, numeric tick labels parsed and
+grouped into value axes (direction, linear/log scale, spacing), the chart type
+with a confidence, bar groups and where their baseline sits on the value axis.
+Vector figures (a PDF figure file, a vector region of a paper) are read from
+spans and drawings; raster figures go through OCR (lazily, cached per image
+hash) and OpenCV. `to_dict()` is what `figlint extract --format json` prints.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from figlint.features.axes import Axis, Token, find_axes
+from figlint.features.bars import BarGroup, find_bar_groups
+from figlint.model import Figure, Paper
+
+_KEY = "_analysis"
+_WORD = re.compile(r"[A-Za-z][A-Za-z\-]+|\d+(?:\.\d+)?")
+
+
+@dataclass
+class FigureAnalysis:
+    source: str  # vector | raster | empty
+    unit: str  # pt | px
+    width: float
+    height: float
+    tokens: list[Token] = field(default_factory=list)
+    axes: list[Axis] = field(default_factory=list)
+    chart_type: str = "other"  # bar | line | scatter | heatmap | photo | other
+    chart_confidence: float = 0.0
+    bars: BarGroup | None = None
+    bar_axis: Axis | None = None
+    baseline_value: float | None = None
+    # without a value axis: the baseline implied by the bars' own value labels
+    label_baseline: float | None = None
+    bar_labels: list[tuple[float, float]] = field(default_factory=list)  # (value, bar length)
+    evidence: dict[str, Any] = field(default_factory=dict)
+    seconds: float = 0.0
+    marks: Any = None  # VectorMarks or RasterMarks (not dumped)
+
+    @property
+    def words(self) -> set[str]:
+        return {w.lower() for t in self.tokens for w in _WORD.findall(t.text)}
+
+    @property
+    def y_axes(self) -> list[Axis]:
+        return sorted((a for a in self.axes if a.orient == "y" and a.clean), key=lambda a: a.cross)
+
+    @property
+    def x_axes(self) -> list[Axis]:
+        return sorted((a for a in self.axes if a.orient == "x" and a.clean), key=lambda a: a.cross)
+
+    @property
+    def unit_size(self) -> float:
+        """Typical text height: the yardstick for distances."""
+        from statistics import median
+
+        hs = [t.h for t in self.tokens if not t.rotated and t.h > 0]
+        return median(hs) if hs else max(self.height, 1) / 40
+
+    # geometric queries used by the rules -------------------------------------------------
+    def content_right(self, x: float, y0: float, y1: float) -> float:
+        """How much width right of x is covered by non-text marks within rows y0..y1.
+
+        A second panel covers much of it (its own frame, grid and data); a legend
+        beside a single plot covers little (a few short line samples).
+        """
+        m = self.marks
+        if m is None:
+            return 0.0
+        if self.source == "raster":
+            return m.fg_columns_right(x, y0, y1)
+        boxes = [r.bbox for r in m.rects] + list(m.polyline_boxes) + list(m.images)
+        boxes += [(x0, y, x1, y) for y, x0, x1 in m.hrules]
+        spans = sorted((max(b[0], x), b[2]) for b in boxes if b[2] > x and b[1] < y1 and b[3] > y0)
+        covered, end = 0.0, x
+        for a, b in spans:
+            if b > end:
+                covered += b - max(a, end)
+                end = b
+        return covered
+
+    def strip_left_of(self, x: float, y0: float, y1: float, width: float) -> bool:
+        """Whether a narrow filled strip (a colour bar) stands just left of x over rows y0..y1."""
+        m = self.marks
+        if m is None:
+            return False
+        span = max(y1 - y0, 1e-6)
+        if self.source == "raster":
+            import numpy as np
+
+            if m.fg is None:
+                return False
+            x0 = max(int(x - width), 0)
+            band = m.fg[max(int(y0), 0):min(int(y1), m.height), x0:max(int(x), x0 + 1)]
+            if band.size == 0:
+                return False
+            full = band.mean(axis=0) >= 0.85
+            # a colour bar is a block of filled columns (not a spine one or two pixels
+            # wide) whose colour changes along it (unlike a tall bar)
+            best = run = end = 0
+            for i, f in enumerate(full):
+                run = run + 1 if f else 0
+                if run > best:
+                    best, end = run, i + 1
+            if best < max(4.0, 0.4 * self.unit_size):
+                return False
+            return m.gradient_strip(x0 + end - best, x0 + end, y0, y1)
+        boxes = [r.bbox for r in m.rects] + list(m.images)
+        inside = [b for b in boxes if x - width <= b[0] and b[2] <= x + 1 and b[1] < y1 and b[3] > y0]
+        if not inside or (len(inside) < 5 and not any(b in m.images for b in inside)):
+            return False  # one tall bar is not a colour bar: that is an image or a stack of cells
+        top, bottom = min(b[1] for b in inside), max(b[3] for b in inside)
+        return (min(bottom, y1) - max(top, y0)) >= 0.7 * span
+
+    def to_dict(self) -> dict:
+        return {
+            "source": self.source,
+            "unit": self.unit,
+            "size": [round(self.width, 1), round(self.height, 1)],
+            "chart_type": self.chart_type,
+            "chart_confidence": round(self.chart_confidence, 2),
+            "axes": [a.to_dict() for a in self.axes],
+            "bars": self.bars.to_dict() if self.bars else None,
+            "bar_axis": self.axes.index(self.bar_axis) if self.bar_axis in self.axes else None,
+            "baseline_value": None if self.baseline_value is None else round(self.baseline_value, 6),
+            "label_baseline": None if self.label_baseline is None else round(self.label_baseline, 6),
+            "bar_labels": [[v, round(n, 2)] for v, n in self.bar_labels],
+            "evidence": self.evidence,
+            "tokens": [{"text": t.text, "bbox": [round(v, 1) for v in t.bbox], "conf": t.conf,
+                        "value": t.value, "rotated": t.rotated} for t in self.tokens],
+            "seconds": round(self.seconds, 4),
+        }
+
+
+def analyse(fig: Figure, paper: Paper | None = None) -> FigureAnalysis:
+    """The analysis of `fig` (computed once, then cached on the figure)."""
+    cached = fig.extra.get(_KEY)
+    if isinstance(cached, FigureAnalysis):
+        return cached
+    t0 = time.perf_counter()
+    if _is_vector(fig):
+        an = _vector(fig)
+    else:
+        an = _raster(fig, paper)
+    an.seconds = time.perf_counter() - t0
+    fig.extra[_KEY] = an
+    return an
+
+
+def analyses(fig: Figure, paper: Paper | None = None) -> list[FigureAnalysis]:
+    """Analyses of a figure: of its own content, else of each graphics file it includes.
+
+    Figures from the PDF route carry their content (spans, drawings, images); a
+    figure from the LaTeX route may only name its files, which are read here.
+    """
+    if fig.spans or fig.drawings or fig.images or "image_path" in fig.extra:
+        return [analyse(fig, paper)]
+    cached = fig.extra.get("_file_analyses")
+    if cached is not None:
+        return cached
+    out = []
+    from pathlib import Path
+
+    from figlint.ingest.graphics import read_graphics
+
+    root = Path(paper.root) if paper is not None and paper.root else Path(".")
+    for name in fig.graphics:
+        p = Path(name)
+        p = p if p.is_absolute() else root / p
+        if not p.is_file() or p.suffix.lower() not in (".pdf", ".png", ".jpg", ".jpeg", ".tif", ".tiff", ".bmp", ".gif", ".webp"):
+            continue
+        try:
+            sub = read_graphics(str(p))
+        except Exception:  # noqa: BLE001 - a file we cannot read is reported by ingestion, not here
+            continue
+        for f in sub.figures:
+            an = analyse(f, sub)
+            an.evidence["file"] = name
+            out.append(an)
+    fig.extra["_file_analyses"] = out
+    return out
+
+
+def _is_vector(fig: Figure) -> bool:
+    if "image_path" in fig.extra:
+        return False
+    if fig.spans or fig.drawings:
+        # A vector figure with one big placed image and no text is a raster figure in a PDF.
+        return bool(fig.spans) or not fig.images
+    return False
+
+
+def _vector(fig: Figure) -> FigureAnalysis:
+    from figlint.features.vector import span_tokens, vector_marks
+
+    box = fig.bbox or (0.0, 0.0, 0.0, 0.0)
+    an = FigureAnalysis("vector", "pt", box[2] - box[0], box[3] - box[1])
+    an.tokens = span_tokens(fig)
+    an.axes = find_axes(an.tokens)
+    marks = vector_marks(fig)
+    an.marks = marks
+    groups = find_bar_groups([r.bbox for r in marks.rects], tol=0.6)
+    figure_area = max(an.width * an.height, 1e-6)
+    image_area = sum((b[2] - b[0]) * (b[3] - b[1]) for b in marks.images)
+    cells = len(marks.rects)
+    evid = {"filled_rects": cells, "polylines": marks.polylines, "markers": marks.markers,
+            "image_area": round(image_area / figure_area, 3)}
+    if groups:
+        g = groups[0]
+        g.baseline = _visible_baseline(g, marks)
+        evid["bar_groups"] = len(groups)
+    _classify(an, groups, curves=marks.polylines, markers=marks.markers,
+              heatmap=image_area > 0.2 * figure_area or (cells >= 40 and not groups), photo=False)
+    an.evidence.update(evid)
+    _bar_baseline(an, groups[:1])
+    _axis_sides(an)
+    return an
+
+
+def _visible_baseline(g: BarGroup, marks) -> float:
+    """The baseline bars show: their own edge, or the axis frame that clips them."""
+    if g.orient == "vertical":
+        x0 = min(b[0] for b in g.boxes)
+        x1 = max(b[2] for b in g.boxes)
+        tops = [b[1] for b in g.boxes]
+        rules = [y for y, a, b in marks.hrules if a <= x0 + 1 and b >= x1 - 1 and y > min(tops)]
+        below = [y for y in rules if y <= g.baseline + 0.6]
+        return max(below) if below else g.baseline
+    y0 = min(b[1] for b in g.boxes)
+    y1 = max(b[3] for b in g.boxes)
+    ends = [b[2] for b in g.boxes]
+    rules = [x for x, a, b in marks.vrules if a <= y0 + 1 and b >= y1 - 1 and x < max(ends)]
+    right = [x for x in rules if x >= g.baseline - 0.6]
+    return min(right) if right else g.baseline
+
+
+def _raster(fig: Figure, paper: Paper | None) -> FigureAnalysis:
+    from figlint.features import raster as R
+
+    img = None
+    if "image_path" in fig.extra:
+        img = R.load_bgr(fig.extra["image_path"])
+    elif fig.images and paper is not None and paper.pdf_path and fig.page:
+        img = R.render_region(paper.pdf_path, fig.page, fig.bbox, fig.images)
+    if img is None:
+        return FigureAnalysis("empty", "px", 0, 0)
+    h0, w0 = img.shape[:2]
+    digest = next((i.digest for i in fig.images if i.digest and "image_path" in fig.extra), "") or R.image_digest(img)
+    scale = min(1.0, R.WORK_SIDE / max(h0, w0))
+    tokens = R.ocr(img, digest, scale)
+    marks = R.analyse_pixels(img, tokens)
+    an = FigureAnalysis("raster", "px", marks.width, marks.height)
+    an.tokens = tokens
+    an.axes = find_axes(tokens)
+    an.marks = marks
+    an.evidence["ocr_scale"] = round(scale, 4)
+    tol = max(2.0, 0.006 * marks.height)
+    groups = find_bar_groups(marks.rects, tol=tol)
+    an.evidence.update({"solid_rects": len(marks.rects), "curves": marks.curves, "markers": marks.markers,
+                        "foreground": round(marks.fg_fraction, 3), "colours": marks.colours})
+    an.evidence["areas"] = len(marks.areas)
+    if marks.areas and not (groups and groups[0].count >= 3):
+        # an area chart: its filled region encodes magnitude from the baseline like a bar
+        box = max(marks.areas, key=lambda b: (b[2] - b[0]) * (b[3] - b[1]))
+        groups = [BarGroup("vertical", box[3], [box], [box[1]])]
+        an.chart_type, an.chart_confidence, an.bars = "area", 0.7, groups[0]
+    else:
+        _classify(an, groups, curves=marks.curves, markers=marks.markers, heatmap=marks.heatmap, photo=marks.photo)
+    _bar_baseline(an, groups)
+    _axis_sides(an)
+    return an
+
+
+def _classify(an: FigureAnalysis, groups: list[BarGroup], *, curves: int, markers: int,
+              heatmap: bool, photo: bool) -> None:
+    g = groups[0] if groups else None
+    if g is not None and g.count >= 3:
+        an.chart_type, an.chart_confidence, an.bars = "bar", min(0.95, 0.6 + 0.08 * g.count), g
+    elif g is not None and g.count == 2 and not curves:
+        an.chart_type, an.chart_confidence, an.bars = "bar", 0.55, g
+    elif curves:
+        an.chart_type, an.chart_confidence = "line", min(0.9, 0.6 + 0.1 * curves)
+    elif markers >= 10:
+        an.chart_type, an.chart_confidence = "scatter", min(0.9, 0.5 + markers / 100)
+    elif heatmap:
+        an.chart_type, an.chart_confidence = "heatmap", 0.6
+    elif photo:
+        an.chart_type, an.chart_confidence = "photo", 0.5
+    else:
+        an.chart_type, an.chart_confidence = "other", 0.3
+    an.evidence["heatmap_like"] = bool(heatmap)
+    an.evidence["photo_like"] = bool(photo)
+    if g is not None and an.bars is None:
+        an.evidence["bar_candidates"] = g.count
+
+
+def _bar_baseline(an: FigureAnalysis, groups: list[BarGroup]) -> None:
+    """Pick the bar group and the value axis it is measured on; read the baseline's value there."""
+    if an.bars is None:
+        return
+    for g in groups[:4]:
+        if g.count < 2 and an.chart_type != "area" or (g.count == 2 and an.chart_type != "bar"):
+            continue
+        axis = _axis_for(an, g)
+        if axis is not None:
+            an.bars, an.bar_axis = g, axis
+            an.baseline_value = axis.value_at(g.baseline)
+            return
+    if an.chart_type == "bar":
+        for g in groups[:2]:
+            if _label_baseline(an, g):
+                an.bars = g
+                return
+
+
+def _label_baseline(an: FigureAnalysis, g: BarGroup) -> bool:
+    """Where value labels printed on or above the bars put zero: bar length = k (value - base)."""
+    u = an.unit_size
+    used: set[int] = set()
+    pairs = []
+    for b in g.boxes:
+        if g.orient == "vertical":
+            length, end = b[3] - b[1], b[1]
+            near = [t for t in an.tokens if t.value is not None and not t.rotated and b[0] - 0.3 * u <= t.cx <= b[2] + 0.3 * u
+                    and end - 2.5 * u <= t.cy <= end + max(0.5 * length, 1.5 * u)]
+            dist = lambda t, end=end: abs(t.cy - end)  # noqa: E731
+        else:
+            length, end = b[2] - b[0], b[2]
+            near = [t for t in an.tokens if t.value is not None and not t.rotated and b[1] - 0.3 * u <= t.cy <= b[3] + 0.3 * u
+                    and end - max(0.5 * length, 1.5 * u) <= t.cx <= end + 4 * u]
+            dist = lambda t, end=end: abs(t.cx - end)  # noqa: E731
+        near = [t for t in near if id(t) not in used]
+        if not near:
+            continue
+        t = min(near, key=dist)
+        used.add(id(t))
+        pairs.append((t.value, length))
+    vals = [v for v, _ in pairs]
+    if len(pairs) < 2 or len(set(vals)) < 2 or min(vals) <= 0:
+        return False
+    # least squares length = k * value + c; base = -c / k
+    n = len(pairs)
+    mv = sum(vals) / n
+    ml = sum(length for _, length in pairs) / n
+    svv = sum((v - mv) ** 2 for v in vals)
+    k = sum((v - mv) * (length - ml) for v, length in pairs) / svv
+    if k <= 0:
+        return False
+    c = ml - k * mv
+    if n >= 3:
+        worst = max(abs(k * v + c - length) for v, length in pairs)
+        if worst > 0.05 * max(length for _, length in pairs):
+            return False  # labels and lengths disagree: not a consistent reading
+    an.bar_labels = pairs
+    an.label_baseline = -c / k
+    return True
+
+
+def _axis_for(an: FigureAnalysis, g: BarGroup) -> Axis | None:
+    u = an.unit_size
+    if g.orient == "vertical":
+        x0 = min(b[0] for b in g.boxes)
+        x1 = max(b[2] for b in g.boxes)
+        lo, hi = min(g.far_ends), g.baseline
+        cands = [a for a in an.y_axes if a.hi >= lo - 3 * u and a.lo <= hi + 3 * u
+                 and (a.box[2] <= x0 + u or a.box[0] >= x1 - u)]
+        # the nearest column left of the bars, else right of them
+        left = [a for a in cands if a.box[2] <= x0 + u]
+        axis = max(left, key=lambda a: a.box[2]) if left else (min(cands, key=lambda a: a.box[0]) if cands else None)
+    else:
+        y0 = min(b[1] for b in g.boxes)
+        y1 = max(b[3] for b in g.boxes)
+        lo, hi = g.baseline, max(g.far_ends)
+        cands = [a for a in an.x_axes if a.hi >= lo - 3 * u and a.lo <= hi + 3 * u
+                 and (a.box[1] >= y1 - u or a.box[3] <= y0 + u)]
+        below = [a for a in cands if a.box[1] >= y1 - u]
+        axis = min(below, key=lambda a: a.box[1]) if below else (max(cands, key=lambda a: a.box[3]) if cands else None)
+    return axis
+
+
+def _axis_sides(an: FigureAnalysis) -> None:
+    for a in an.axes:
+        if a.orient == "y":
+            a.side = "left" if a.cross < an.width / 2 else "right"
+        else:
+            a.side = "bottom" if a.cross > an.height / 2 else "top"
+        a.title = _axis_title(an, a)
+
+
+def _axis_title(an: FigureAnalysis, a: Axis) -> str:
+    u = an.unit_size
+    words = [t for t in an.tokens if t.value is None and any(c.isalpha() for c in t.text)]
+    if a.orient == "y":
+        mid = (a.lo + a.hi) / 2
+        near = [t for t in words if t.rotated and abs(t.cy - mid) < (a.hi - a.lo) / 2 + 2 * u
+                and (t.bbox[2] <= a.box[0] + u and a.box[0] - t.bbox[2] < 4 * u
+                     or t.bbox[0] >= a.box[2] - u and t.bbox[0] - a.box[2] < 4 * u)]
+    else:
+        near = [t for t in words if not t.rotated and t.bbox[1] >= a.box[3] - 0.2 * u
+                and t.bbox[1] - a.box[3] < 3 * u and a.lo - 2 * u <= t.cx <= a.hi + 2 * u]
+    return " ".join(t.text.strip() for t in near[:2])

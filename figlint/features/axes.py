@@ -1,0 +1,304 @@
+"""Value axes from positioned text: tick columns and rows, their scale, direction and spacing.
+
+Works in any unit (PDF points or pixels) on Tokens: text with a box. Numeric
+tokens that stack in a column (aligned right, left or centred edges) or line up
+in a row, with values that change monotonically with position, are candidate
+axes. An axis is *clean* when its values fit position linearly (or log-linearly)
+within 3 % of its range: a strong sign that the numbers are tick labels and not
+data labels or a table column. Direction follows the page: y grows downward, so
+a normal vertical axis has values decreasing with y.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass, field
+from statistics import median
+
+from figlint.features.numbers import nice_step, parse_number
+
+BBox = tuple[float, float, float, float]
+FIT_TOL = 0.03  # max residual of the position fit, as a fraction of the value range
+
+
+@dataclass
+class Token:
+    text: str
+    bbox: BBox
+    conf: float = 1.0
+    value: float | None = None
+    kind: str = ""  # number kind (plain, percent, pow10, ...) for numeric tokens
+    rotated: bool = False
+
+    @property
+    def cx(self) -> float:
+        return (self.bbox[0] + self.bbox[2]) / 2
+
+    @property
+    def cy(self) -> float:
+        return (self.bbox[1] + self.bbox[3]) / 2
+
+    @property
+    def h(self) -> float:
+        return self.bbox[3] - self.bbox[1]
+
+    @property
+    def w(self) -> float:
+        return self.bbox[2] - self.bbox[0]
+
+
+@dataclass
+class Tick:
+    value: float
+    pos: float  # y centre (vertical axis) or x centre (horizontal axis)
+    text: str
+    bbox: BBox = (0.0, 0.0, 0.0, 0.0)
+
+
+@dataclass
+class Axis:
+    orient: str  # "y" (a vertical column of ticks) or "x" (a horizontal row)
+    ticks: list[Tick]
+    scale: str  # linear | log | irregular
+    slope: float  # value (or log10 value) per unit of position
+    intercept: float
+    residual: float  # max fit error / value range
+    cross: float  # x of the column's anchor (y axes) or y of the row (x axes)
+    lo: float  # extent of the labels along the axis
+    hi: float
+    box: BBox  # union of the label boxes
+    align: str = ""  # which edge the column's labels share: right, left, center
+    side: str = ""  # left/right (y), bottom/top (x), assigned by the analysis
+    even_spacing: bool = True
+    nice: bool = True  # value step is 1, 2, 2.5 or 5 × 10^k
+    title: str = ""
+
+    @property
+    def edge_spread(self) -> tuple[float, float]:
+        """Spread (max - min) of the labels' left edges and of their right edges."""
+        x0 = [t.bbox[0] for t in self.ticks]
+        x1 = [t.bbox[2] for t in self.ticks]
+        return max(x0) - min(x0), max(x1) - min(x1)
+
+    @property
+    def values(self) -> list[float]:
+        return [t.value for t in self.ticks]
+
+    @property
+    def step(self) -> float:
+        vals = sorted(self.values)
+        steps = [b - a for a, b in zip(vals, vals[1:]) if b > a]
+        return min(steps) if steps else 0.0
+
+    @property
+    def increasing(self) -> str:
+        """Direction in which values grow: up/down (y axes), right/left (x axes)."""
+        grows_with_pos = self.slope > 0
+        if self.orient == "y":
+            return "down" if grows_with_pos else "up"
+        return "right" if grows_with_pos else "left"
+
+    @property
+    def inverted(self) -> bool:
+        return self.increasing in ("down", "left")
+
+    @property
+    def clean(self) -> bool:
+        return self.scale in ("linear", "log") and len(self.ticks) >= 3
+
+    @property
+    def index_like(self) -> bool:
+        """Consecutive small integers (0,1,2,... or 1,2,3,...): row or category indices."""
+        vals = sorted(self.values)
+        return all(float(v).is_integer() for v in vals) and self.step == 1 and vals[0] in (0, 1) and vals[-1] < 100
+
+    def value_at(self, pos: float) -> float:
+        v = self.intercept + self.slope * pos
+        return 10**v if self.scale == "log" else v
+
+    def pos_of(self, value: float) -> float | None:
+        if self.slope == 0:
+            return None
+        if self.scale == "log":
+            if value <= 0:
+                return None
+            value = math.log10(value)
+        return (value - self.intercept) / self.slope
+
+    def to_dict(self) -> dict:
+        d = asdict(self)
+        d["ticks"] = [{"value": t.value, "pos": round(t.pos, 2), "text": t.text,
+                       "bbox": [round(v, 1) for v in t.bbox]} for t in self.ticks]
+        d["box"] = [round(v, 2) for v in self.box]
+        d["increasing"] = self.increasing
+        d["inverted"] = self.inverted
+        d["clean"] = self.clean
+        d["index_like"] = self.index_like
+        for k in ("slope", "intercept", "residual", "cross", "lo", "hi"):
+            d[k] = round(d[k], 6)
+        return d
+
+
+def numeric_tokens(tokens: list[Token]) -> list[Token]:
+    out = []
+    for t in tokens:
+        if t.rotated:
+            continue
+        n = parse_number(t.text)
+        if n is not None:
+            t.value, t.kind = n.value, n.kind
+            out.append(t)
+    return out
+
+
+def _fit(xs: list[float], ys: list[float]) -> tuple[float, float, float]:
+    """Least squares y = a + b x; returns (a, b, max |residual| / range of y)."""
+    n = len(xs)
+    mx, my = sum(xs) / n, sum(ys) / n
+    sxx = sum((x - mx) ** 2 for x in xs)
+    if sxx == 0:
+        return my, 0.0, float("inf")
+    b = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sxx
+    a = my - b * mx
+    rng = max(ys) - min(ys)
+    if rng == 0:
+        return a, b, float("inf")
+    return a, b, max(abs(a + b * x - y) for x, y in zip(xs, ys)) / rng
+
+
+def _monotone(vals: list[float]) -> bool:
+    inc = all(b > a for a, b in zip(vals, vals[1:]))
+    dec = all(b < a for a, b in zip(vals, vals[1:]))
+    return inc or dec
+
+
+def _even(positions: list[float]) -> bool:
+    gaps = [b - a for a, b in zip(positions, positions[1:])]
+    if not gaps or min(gaps) <= 0:
+        return False
+    base = min(gaps)
+    # Gaps may be multiples of the base gap when a label was not read.
+    return all(abs(g / base - round(g / base)) < 0.12 for g in gaps)
+
+
+def make_axis(orient: str, toks: list[Token], align: str = "", _dropping: bool = False) -> Axis | None:
+    """An Axis from tokens ordered along it, or None when they are not one monotonic scale."""
+    key = (lambda t: t.cy) if orient == "y" else (lambda t: t.cx)
+    toks = sorted(toks, key=key)
+    # Drop one stray value (an OCR misread, a data label) when the rest is monotonic.
+    vals = [t.value for t in toks]
+    if not _monotone(vals):
+        if len(toks) < 4:
+            return None
+        for i in range(len(toks)):
+            rest = vals[:i] + vals[i + 1:]
+            if _monotone(rest):
+                toks = toks[:i] + toks[i + 1:]
+                break
+        else:
+            return None
+    pos = [key(t) for t in toks]
+    vals = [t.value for t in toks]
+    a, b, res = _fit(pos, vals)
+    scale = "linear" if res <= FIT_TOL else "irregular"
+    if scale != "linear" and all(v > 0 for v in vals):
+        la, lb, lres = _fit(pos, [math.log10(v) for v in vals])
+        if lres <= FIT_TOL and max(vals) / min(vals) >= 50:
+            a, b, res, scale = la, lb, lres, "log"
+    xs0 = [t.bbox[0] for t in toks]
+    ys0 = [t.bbox[1] for t in toks]
+    xs1 = [t.bbox[2] for t in toks]
+    ys1 = [t.bbox[3] for t in toks]
+    box = (min(xs0), min(ys0), max(xs1), max(ys1))
+    if orient == "y":
+        cross = {"right": median(xs1), "left": median(xs0)}.get(align, median(t.cx for t in toks))
+    else:
+        cross = median(t.cy for t in toks)
+    ax = Axis(orient=orient, ticks=[Tick(t.value, key(t), t.text.strip(), t.bbox) for t in toks], scale=scale,
+              slope=b, intercept=a, residual=res if math.isfinite(res) else 9.99, cross=cross,
+              lo=min(pos), hi=max(pos), box=box, align=align, even_spacing=_even(pos))
+    if scale == "linear":
+        ax.nice = nice_step(ax.step)
+    if len(toks) >= 5 and not (ax.scale == "linear" and ax.nice) and ax.scale != "log" and not _dropping:
+        # one misread label or a data label sitting in the column ("47.8" among 40, 45, 50)
+        best = None
+        for i in range(len(toks)):
+            alt = make_axis(orient, toks[:i] + toks[i + 1:], align, _dropping=True)
+            if alt is not None and alt.scale == "linear" and alt.nice and (best is None or alt.residual < best.residual):
+                best = alt
+        if best is not None:
+            return best
+    return ax
+
+
+def _cluster(items: list[tuple[float, Token]], tol: float) -> list[list[Token]]:
+    items = sorted(items, key=lambda it: it[0])
+    groups: list[list[tuple[float, Token]]] = []
+    for it in items:
+        if groups and it[0] - groups[-1][-1][0] <= tol:
+            groups[-1].append(it)
+        else:
+            groups.append([it])
+    return [[t for _, t in g] for g in groups]
+
+
+def _split_runs(toks: list[Token], orient: str, unit: float) -> list[list[Token]]:
+    """Split an aligned group where the gap between neighbours is far larger than usual."""
+    key = (lambda t: t.cy) if orient == "y" else (lambda t: t.cx)
+    toks = sorted(toks, key=key)
+    if len(toks) < 3:
+        return [toks]
+    gaps = [key(b) - key(a) for a, b in zip(toks, toks[1:])]
+    typical = median(gaps)
+    runs, cur = [], [toks[0]]
+    for g, t in zip(gaps, toks[1:]):
+        if g > max(3.5 * typical, 8 * unit):
+            runs.append(cur)
+            cur = [t]
+        else:
+            cur.append(t)
+    runs.append(cur)
+    return runs
+
+
+def find_axes(tokens: list[Token]) -> list[Axis]:
+    """Every candidate tick column (y axis) and tick row (x axis) among numeric tokens."""
+    nums = numeric_tokens(tokens)
+    if len(nums) < 3:
+        return []
+    unit = median(t.h for t in nums)
+    found: dict[tuple, Axis] = {}
+
+    def consider(orient: str, group: list[Token], align: str) -> None:
+        for run in _split_runs(group, orient, unit):
+            if len(run) < 3:
+                continue
+            # Tick labels of one axis do not overlap along it.
+            key = (lambda t: (t.bbox[1], t.bbox[3])) if orient == "y" else (lambda t: (t.bbox[0], t.bbox[2]))
+            spans = sorted(key(t) for t in run)
+            if any(b[0] < a[1] - 0.25 * unit for a, b in zip(spans, spans[1:])):
+                continue
+            ax = make_axis(orient, run, align)
+            if ax is None:
+                continue
+            ident = (orient, frozenset(id(t) for t in run))
+            best = found.get(ident)
+            if best is None or ax.residual < best.residual:
+                found[ident] = ax
+
+    tol = max(0.45 * unit, 1.5)
+    for align, anchor in (("right", lambda t: t.bbox[2]), ("left", lambda t: t.bbox[0]), ("center", lambda t: t.cx)):
+        for group in _cluster([(anchor(t), t) for t in nums], tol):
+            consider("y", group, align)
+    for group in _cluster([(t.cy, t) for t in nums], max(0.35 * unit, 1.0)):
+        consider("x", group, "")
+    axes = list(found.values())
+    # Keep the best-fitting reading of a token set and drop subsets of a longer axis.
+    axes.sort(key=lambda a: (-len(a.ticks), a.residual))
+    kept: list[Axis] = []
+    for ax in axes:
+        mine = {(t.text, round(t.pos, 1)) for t in ax.ticks}
+        if any(k.orient == ax.orient and mine <= {(t.text, round(t.pos, 1)) for t in k.ticks} for k in kept):
+            continue
+        kept.append(ax)
+    return kept

@@ -1,0 +1,233 @@
+"""Raster evidence: OCR tokens and classical computer vision (OpenCV headless) on one image.
+
+The image is analysed at most 1000 px on its long side (OCR runs on its own,
+larger copy and its boxes are scaled to this one). From the pixels we find the
+background colour, the foreground without text, solid rectangles of one colour
+(bar candidates), curves that are not straight rules (data lines), many small
+equal blobs (scatter markers), and whether the picture is a colour field
+(heatmap) or a photograph rather than a chart.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+
+from figlint.features.axes import Token
+
+WORK_SIDE = 1000
+
+
+def load_bgr(path: str):
+    """Any image PIL reads, as a BGR uint8 array, transparent areas on white."""
+    import numpy as np
+    from PIL import Image
+
+    with Image.open(path) as im:
+        im.seek(0)
+        if im.mode in ("RGBA", "LA", "P", "PA"):
+            im = im.convert("RGBA")
+            bg = Image.new("RGBA", im.size, (255, 255, 255, 255))
+            im = Image.alpha_composite(bg, im)
+        rgb = np.asarray(im.convert("RGB"))
+    return np.ascontiguousarray(rgb[:, :, ::-1])
+
+
+def render_region(pdf_path: str, page: int, bbox, images) -> "object | None":
+    """Render a figure region of a PDF page (for raster figures inside a paper) as BGR."""
+    import numpy as np
+    import pymupdf
+
+    native = max((i.effective_dpi for i in images), default=150.0)
+    dpi = max(100.0, min(native, 300.0))
+    with pymupdf.open(pdf_path) as doc:
+        pg = doc[page - 1]
+        clip = pymupdf.Rect(*bbox) if bbox else pg.rect
+        pix = pg.get_pixmap(dpi=int(dpi), clip=clip, alpha=False)
+        arr = np.frombuffer(pix.samples, dtype=np.uint8).reshape(pix.height, pix.width, pix.n)
+    return np.ascontiguousarray(arr[:, :, :3][:, :, ::-1])
+
+
+@dataclass
+class RasterMarks:
+    width: int
+    height: int
+    scale: float  # work px per original px
+    rects: list[tuple[float, float, float, float]] = field(default_factory=list)
+    curves: int = 0
+    curve_boxes: list[tuple[float, float, float, float]] = field(default_factory=list)
+    markers: int = 0
+    heatmap: bool = False
+    photo: bool = False
+    fg_fraction: float = 0.0
+    colours: int = 0
+    areas: list[tuple[float, float, float, float]] = field(default_factory=list)
+    work: object = None  # the analysed BGR image (numpy), for colour queries
+    fg: object = None  # foreground mask without text (numpy bool array), for geometric queries
+
+    def fg_columns(self, x0: float, x1: float, y0: float, y1: float) -> float:
+        """Fraction of pixel columns in [x0, x1) that hold foreground between y0 and y1."""
+        import numpy as np
+
+        if self.fg is None:
+            return 0.0
+        x0, x1 = max(int(x0), 0), min(int(x1), self.width)
+        y0, y1 = max(int(y0), 0), min(int(y1), self.height)
+        if x1 <= x0 or y1 <= y0:
+            return 0.0
+        band = self.fg[y0:y1, x0:x1]
+        return float(np.count_nonzero(band.any(axis=0))) / (x1 - x0)
+
+    def fg_columns_right(self, x: float, y0: float, y1: float) -> float:
+        """How many pixel columns right of x hold non-text marks within rows y0..y1."""
+        import numpy as np
+
+        if self.fg is None:
+            return 0.0
+        x = max(int(x), 0)
+        band = self.fg[max(int(y0), 0):min(int(y1), self.height), x:]
+        return float(np.count_nonzero(band.sum(axis=0) >= 2))
+
+    def gradient_strip(self, x0: float, x1: float, y0: float, y1: float) -> bool:
+        """Whether the middle column of x0..x1 runs through several colours (a colour bar)."""
+        import numpy as np
+
+        if self.work is None:
+            return False
+        xm = int((x0 + x1) / 2)
+        col = self.work[max(int(y0), 0):min(int(y1), self.height), min(max(xm, 0), self.width - 1)]
+        if len(col) < 8:
+            return False
+        q = (col // 32).astype(np.int32)
+        codes = (q[:, 0] << 6) | (q[:, 1] << 3) | q[:, 2]
+        counts = np.bincount(codes, minlength=512)
+        return int(np.count_nonzero(counts >= 0.04 * len(col))) >= 4
+
+
+def image_digest(img) -> str:
+    return hashlib.sha256(img.tobytes() + repr(img.shape).encode()).hexdigest()[:32]
+
+
+def ocr(img, digest: str, scale: float) -> list[Token]:
+    from figlint.features.ocr import ocr_tokens
+
+    out = []
+    for d in ocr_tokens(img, digest):
+        x0, y0, x1, y1 = (v * scale for v in d["bbox"])
+        text = d["text"]
+        rotated = (y1 - y0) > 1.5 * (x1 - x0) and len(text.strip()) >= 3
+        out.append(Token(text=text, bbox=(x0, y0, x1, y1), conf=d["conf"], rotated=rotated))
+    return out
+
+
+def analyse_pixels(img, tokens: list[Token]) -> RasterMarks:
+    import cv2
+    import numpy as np
+
+    h0, w0 = img.shape[:2]
+    scale = min(1.0, WORK_SIDE / max(h0, w0))
+    work = cv2.resize(img, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else img
+    H, W = work.shape[:2]
+    marks = RasterMarks(width=W, height=H, scale=scale)
+    marks.work = work
+
+    q = (work // 32).astype(np.int32)
+    codes = (q[:, :, 0] << 6) | (q[:, :, 1] << 3) | q[:, :, 2]
+    counts = np.bincount(codes.ravel(), minlength=512)
+    bg_code = int(counts.argmax())
+    bg = np.array([(bg_code >> 6) & 7, (bg_code >> 3) & 7, bg_code & 7]) * 32 + 16
+    diff = np.abs(work.astype(np.int16) - bg.astype(np.int16)).max(axis=2)
+    fg = diff > 48
+    text = np.zeros((H, W), dtype=bool)
+    for t in tokens:
+        x0, y0, x1, y1 = (int(round(v)) for v in t.bbox)
+        text[max(y0 - 2, 0):y1 + 2, max(x0 - 2, 0):x1 + 2] = True
+    fg &= ~text
+    marks.fg = fg
+    total = H * W
+    marks.fg_fraction = float(fg.mean())
+    frequent = [c for c in np.argsort(counts)[::-1][:24] if counts[c] >= 0.002 * total and c != bg_code]
+    marks.colours = len(frequent)
+    marks.photo = int(np.count_nonzero(counts >= 0.0005 * total)) > 120
+
+    # Solid rectangles of one colour: bar candidates. Colours are taken two ways —
+    # coarse RGB bins and, for saturated pixels, hue bins (robust to JPEG noise and
+    # gradients) — and a rectangle's holes (value labels printed inside) are ignored.
+    min_area = max(30.0, 0.0004 * total)
+    kernel = np.ones((3, 3), np.uint8)
+    smooth = cv2.medianBlur(work, 3)
+    sq = (smooth // 32).astype(np.int32)
+    scodes = (sq[:, :, 0] << 6) | (sq[:, :, 1] << 3) | sq[:, :, 2]
+    masks = [(scodes == c) for c in frequent]
+    hsv = cv2.cvtColor(smooth, cv2.COLOR_BGR2HSV)
+    sat = (hsv[:, :, 1] >= 70) & (hsv[:, :, 2] >= 60)
+    hue = hsv[:, :, 0].astype(np.int32) // 8  # 23 bins of 16 degrees
+    hcounts = np.bincount(hue[sat].ravel(), minlength=23) if sat.any() else np.zeros(23, int)
+    for hb in np.nonzero(hcounts >= 0.002 * total)[0]:
+        masks.append(sat & (hue == hb))
+    seen = set()
+    for m in masks:
+        mask = cv2.morphologyEx(m.astype(np.uint8), cv2.MORPH_OPEN, kernel)
+        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        for cnt in contours:
+            x, y, w, h = cv2.boundingRect(cnt)
+            if w < 3 or h < 3 or w * h < min_area:
+                continue
+            if w > 0.9 * W and h > 0.9 * H:
+                continue  # a background panel
+            if cv2.contourArea(cnt) >= 0.85 * w * h:
+                key = (x // 3, y // 3, (x + w) // 3, (y + h) // 3)
+                if key not in seen:
+                    seen.add(key)
+                    marks.rects.append((float(x), float(y), float(x + w), float(y + h)))
+
+    # Data curves: foreground left after removing straight horizontal/vertical rules.
+    fgu = fg.astype(np.uint8)
+    long_h = cv2.morphologyEx(fgu, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (max(W // 12, 8), 1)))
+    long_v = cv2.morphologyEx(fgu, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (1, max(H // 12, 8))))
+    rest = fgu & ~(long_h | long_v)
+    rest = cv2.dilate(rest, kernel)
+    n, _lab, stats, _cent = cv2.connectedComponentsWithStats(rest, connectivity=8)
+    blob_sizes = []
+    for i in range(1, n):
+        x, y, w, h, area = (int(v) for v in stats[i])
+        if w >= 0.2 * W and area < 0.25 * w * max(h, 1) and h >= 4:
+            marks.curves += 1
+            marks.curve_boxes.append((float(x), float(y), float(x + w), float(y + h)))
+        elif 4 <= w <= 0.03 * W + 4 and 4 <= h <= 0.03 * H + 4 and area >= 0.5 * w * h:
+            blob_sizes.append((w, h))
+    if blob_sizes:
+        from collections import Counter
+
+        marks.markers = max(Counter((w // 2, h // 2) for w, h in blob_sizes).values())
+    marks.heatmap = marks.fg_fraction > 0.35 and marks.colours >= 6
+    marks.areas = _areas(fgu & ~(long_h | long_v), W, H)
+    return marks
+
+
+def _areas(mask, W: int, H: int) -> list[tuple[float, float, float, float]]:
+    """Filled areas standing on a flat bottom edge with a varying top (area charts)."""
+    import cv2
+    import numpy as np
+
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
+    out = []
+    for i in range(1, n):
+        x, y, w, h, area = (int(v) for v in stats[i])
+        if w < 0.3 * W or h < 0.1 * H or area < 0.4 * w * h:
+            continue
+        comp = lab[y:y + h, x:x + w] == i
+        cols = comp.any(axis=0)
+        if cols.mean() < 0.95:
+            continue
+        bottom = h - 1 - np.argmax(comp[::-1, :], axis=0)  # lowest pixel of each column
+        top = np.argmax(comp, axis=0)
+        heights = bottom - top + 1
+        filled = comp.sum(axis=0) / np.maximum(heights, 1)
+        if np.mean(np.abs(bottom - (h - 1)) <= 2) < 0.9 or filled.mean() < 0.9:
+            continue
+        if (heights.max() - heights.min()) < 0.15 * heights.max():
+            continue  # a flat band: a panel or a single block, not an area
+        out.append((float(x), float(y), float(x + w), float(y + h)))
+    return out

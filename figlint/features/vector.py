@@ -1,0 +1,122 @@
+"""Vector evidence: tokens from text spans, chart marks from drawing paths.
+
+Spans become Tokens (a base "10" followed by a raised small exponent span is
+merged into one "10^k" token). Drawings are sorted into marks: filled
+rectangles (bars, heatmap cells, backgrounds), polylines (data lines), small
+repeated shapes (scatter markers), and straight horizontal/vertical rules
+(axis spines, grid lines), from which the visible extent of clipped bars is
+found: matplotlib draws a bar from zero and clips it to the axes, so the
+path's own box reaches below a truncated axis.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+from figlint.features.axes import Token
+from figlint.model import Drawing, Figure, TextSpan
+
+
+def _is_rotated(s: TextSpan) -> bool:
+    w, h = s.bbox[2] - s.bbox[0], s.bbox[3] - s.bbox[1]
+    return len(s.text.strip()) >= 2 and h > 1.5 * w
+
+
+def span_tokens(fig: Figure) -> list[Token]:
+    spans = [s for s in fig.spans if s.text.strip()]
+    spans.sort(key=lambda s: (round(s.bbox[1]), s.bbox[0]))
+    used: set[int] = set()
+    out: list[Token] = []
+    for i, s in enumerate(spans):
+        if i in used:
+            continue
+        text = s.text.strip()
+        bbox = tuple(s.bbox)
+        base = text.replace("\u2212", "-").lstrip("-")
+        if base in ("10", "e") or base.endswith("10") and base.replace("×10", "").replace("x10", "").replace(".", "").isdigit():
+            # Look for an exponent: a smaller span just right of it, raised.
+            for j, e in enumerate(spans):
+                if j == i or j in used:
+                    continue
+                et = e.text.strip().replace("\u2212", "-")
+                if not et.lstrip("-+").isdigit() or e.size >= s.size:
+                    continue
+                gap = e.bbox[0] - s.bbox[2]
+                if -0.5 <= gap <= 0.5 * s.size and e.bbox[1] < s.bbox[1] + 0.1 * s.size and e.bbox[3] < s.bbox[3]:
+                    text = f"{text}^{et}"
+                    bbox = (s.bbox[0], min(s.bbox[1], e.bbox[1]), e.bbox[2], s.bbox[3])
+                    used.add(j)
+                    break
+        out.append(Token(text=text, bbox=bbox, rotated=_is_rotated(s)))
+    return out
+
+
+@dataclass
+class Rect:
+    bbox: tuple[float, float, float, float]
+    fill: tuple[float, ...] | None
+
+    @property
+    def w(self) -> float:
+        return self.bbox[2] - self.bbox[0]
+
+    @property
+    def h(self) -> float:
+        return self.bbox[3] - self.bbox[1]
+
+
+def _is_light(c: tuple[float, ...] | None) -> bool:
+    return c is None or (len(c) >= 3 and min(c[:3]) > 0.93)
+
+
+@dataclass
+class VectorMarks:
+    rects: list[Rect]  # filled, coloured, rectangle-like paths (bar candidates)
+    hrules: list[tuple[float, float, float]]  # (y, x0, x1) horizontal lines and rect edges
+    vrules: list[tuple[float, float, float]]  # (x, y0, y1)
+    polylines: int
+    polyline_boxes: list[tuple[float, float, float, float]]
+    markers: int
+    images: list[tuple[float, float, float, float]]
+    background_fill: bool = False
+
+
+def vector_marks(fig: Figure) -> VectorMarks:
+    box = fig.bbox or (0, 0, 1, 1)
+    fw, fh = box[2] - box[0], box[3] - box[1]
+    rects: list[Rect] = []
+    hrules, vrules = [], []
+    poly_boxes = []
+    small = Counter()
+    for d in fig.drawings:
+        x0, y0, x1, y1 = d.bbox
+        w, h = x1 - x0, y1 - y0
+        thin = 1.6
+        if h <= thin and w > thin:
+            hrules.append(((y0 + y1) / 2, x0, x1))
+            continue
+        if w <= thin and h > thin:
+            vrules.append(((x0 + x1) / 2, y0, y1))
+            continue
+        if d.fill is not None and d.items <= 5 and w > thin and h > thin:
+            big = w > 0.6 * fw and h > 0.6 * fh
+            if _is_light(d.fill) or big:
+                if w > 0.95 * fw and h > 0.95 * fh:
+                    continue  # the page/figure background clips nothing
+                # axes patches, legend frames: their edges are rules
+                hrules += [(y0, x0, x1), (y1, x0, x1)]
+                vrules += [(x0, y0, y1), (x1, y0, y1)]
+                continue
+            if max(w, h) <= 8 and min(w, h) >= 1:
+                small[(round(w, 1), round(h, 1))] += 1
+            rects.append(Rect(d.bbox, d.fill))
+            continue
+        if d.fill is None and d.stroke is not None and d.items >= 4 and w > 0.15 * fw:
+            poly_boxes.append(d.bbox)
+            continue
+        if max(w, h) <= 8:
+            small[(round(w, 1), round(h, 1))] += 1
+    markers = max(small.values()) if small else 0
+    imgs = [i.bbox for i in fig.images]
+    return VectorMarks(rects, hrules, vrules, len(poly_boxes), poly_boxes, markers, imgs)

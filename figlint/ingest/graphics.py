@@ -1,0 +1,134 @@
+"""One figure file -> Paper(route "image") with one Figure: a raster image or a one-page PDF figure.
+
+Raster files (PNG, JPEG, TIFF, ...) become one RasterImage. A standalone image
+has no placement, so its printed resolution is not known: we take the DPI the
+file records (PNG pHYs, JPEG/TIFF density) when it records a real one, and
+otherwise assume it will be printed at 300 DPI (`dpi_source="assumed"`), which
+keeps FL101 silent instead of guessing a size — resolution is judged where the
+image is placed (the PDF and LaTeX routes). The figure box is the image at that
+resolution, in points.
+
+A one-page PDF figure (what `plt.savefig("fig.pdf")` writes) is read like a figure
+region of a paper: text spans with their sizes, vector drawings with colours and
+widths, placed images with their effective DPI. There is no caption and no citing
+text, so the caption and context dimensions are gated off.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from figlint.errors import InputError
+from figlint.model import Drawing, Figure, Location, Paper, RasterImage, TextSpan
+
+ASSUMED_DPI = 300.0
+# Tools write these when the user set nothing: they say nothing about print size.
+_DEFAULT_DPIS = {0.0, 1.0, 72.0, 96.0}
+# A one-page PDF larger than this in words is a document, not a figure.
+_MAX_FIGURE_WORDS = 400
+
+
+def is_figure_pdf(path: str | Path) -> bool:
+    """A one-page PDF that looks like a figure (little running text), not a paper."""
+    try:
+        import pymupdf
+
+        with pymupdf.open(str(path)) as doc:
+            if doc.page_count != 1:
+                return False
+            page = doc[0]
+            words = len(page.get_text("words"))
+            w, h = page.rect.width, page.rect.height
+    except Exception:  # noqa: BLE001 - unreadable files go to the PDF route, which reports them
+        return False
+    page_like = any(abs(w - a) < 15 and abs(h - b) < 15 for a, b in ((612, 792), (595, 842), (792, 612), (842, 595)))
+    # A page of paper size is a (one-page) paper, whatever its word count: treating a
+    # short paper as one big figure would report its text as figure text.
+    return words <= _MAX_FIGURE_WORDS and not page_like
+
+
+def read_graphics(path: str) -> Paper:
+    p = Path(path)
+    if p.suffix.lower() == ".pdf":
+        return _read_pdf_figure(path)
+    return _read_raster(path)
+
+
+def _file_digest(p: Path) -> str:
+    return hashlib.sha256(p.read_bytes()).hexdigest()[:32]
+
+
+def _read_raster(path: str) -> Paper:
+    p = Path(path)
+    try:
+        from PIL import Image
+
+        with Image.open(p) as im:
+            w_px, h_px = im.size
+            dpi = im.info.get("dpi")
+    except Exception as exc:  # noqa: BLE001 - PIL raises many types for bad files
+        raise InputError(f"{path}: cannot read image ({type(exc).__name__}: {exc})") from None
+    source = "assumed"
+    dpi_x = dpi_y = ASSUMED_DPI
+    if dpi:
+        try:
+            dx, dy = float(dpi[0]), float(dpi[1])
+        except (TypeError, ValueError, IndexError):
+            dx = dy = 0.0
+        if dx >= 30 and dy >= 30 and round(dx) not in _DEFAULT_DPIS:
+            dpi_x, dpi_y, source = dx, dy, "metadata"
+    bbox = (0.0, 0.0, w_px * 72.0 / dpi_x, h_px * 72.0 / dpi_y)
+    img = RasterImage(width_px=w_px, height_px=h_px, bbox=bbox, dpi_x=dpi_x, dpi_y=dpi_y,
+                      name=p.name, digest=_file_digest(p), dpi_source=source)
+    fig = Figure(number="", page=1, bbox=bbox, images=[img], graphics=[path],
+                 location=Location(file=path, page=1, bbox=bbox),
+                 extra={"image_path": str(p), "figure_file": str(p)})
+    return Paper(path=path, route="image", pages=1, page_size=(bbox[2], bbox[3]), figures=[fig])
+
+
+def _color(c) -> tuple[float, ...] | None:
+    return tuple(round(float(v), 4) for v in c) if c else None
+
+
+def _read_pdf_figure(path: str) -> Paper:
+    import pymupdf
+
+    try:
+        doc = pymupdf.open(path)
+    except Exception as exc:  # noqa: BLE001
+        raise InputError(f"{path}: cannot open PDF ({exc})") from None
+    with doc:
+        if doc.page_count < 1:
+            raise InputError(f"{path}: PDF has no pages")
+        page = doc[0]
+        rect = page.rect
+        spans: list[TextSpan] = []
+        for block in page.get_text("dict", flags=pymupdf.TEXT_MEDIABOX_CLIP)["blocks"]:
+            for line in block.get("lines", ()):
+                for s in line.get("spans", ()):
+                    if not s["text"].strip():
+                        continue
+                    spans.append(TextSpan(text=s["text"], size=round(float(s["size"]), 2), font=s.get("font", ""),
+                                          bbox=tuple(round(v, 2) for v in s["bbox"]), color=s.get("color")))
+        drawings: list[Drawing] = []
+        for d in page.get_drawings():
+            r = d.get("rect")
+            if r is None:
+                continue
+            drawings.append(Drawing(bbox=(r.x0, r.y0, r.x1, r.y1), stroke=_color(d.get("color")),
+                                    fill=_color(d.get("fill")), width=d.get("width"), items=len(d.get("items", ()))))
+        images: list[RasterImage] = []
+        for info in page.get_image_info(hashes=True, xrefs=True):
+            x0, y0, x1, y1 = info["bbox"]
+            w_in, h_in = max(x1 - x0, 1e-6) / 72.0, max(y1 - y0, 1e-6) / 72.0
+            digest = info.get("digest")
+            images.append(RasterImage(width_px=int(info["width"]), height_px=int(info["height"]),
+                                      bbox=(x0, y0, x1, y1), dpi_x=info["width"] / w_in, dpi_y=info["height"] / h_in,
+                                      xref=info.get("xref") or None, name=f"image{len(images) + 1}",
+                                      digest=digest.hex() if isinstance(digest, bytes) else ""))
+    bbox = (rect.x0, rect.y0, rect.x1, rect.y1)
+    fig = Figure(number="", page=1, bbox=bbox, spans=spans, drawings=drawings, images=images, graphics=[path],
+                 location=Location(file=path, page=1, bbox=bbox), extra={"figure_file": path})
+    return Paper(path=path, route="image", pages=1, page_size=(rect.width, rect.height), figures=[fig],
+                 pdf_path=path)

@@ -1,0 +1,540 @@
+"""LaTeX sources -> Paper: figures, captions, labels, graphics and citing sites.
+
+`read_latex(path)` takes a main .tex file or a paper directory. The sources
+are flattened by texsource (includes, comments, disabled blocks, positions),
+scanned by texscan (numbering, labels, references, user macros) and figure
+floats are parsed by texparse with pylatexenc. This module binds it all:
+every reference command becomes a CitingSite of each figure it names
+(via="ref"), hard-coded "Figure 3" text becomes a CitingSite with via="text",
+each with its paragraph and sentence as plain text and a real file:line:column.
+No rule logic here; what rules need to judge (unresolved references,
+misplaced labels, missing graphics, hard-coded numbers) is recorded in
+`paper.extra` and `figure.extra`.
+"""
+
+from __future__ import annotations
+
+import bisect
+import os
+import re
+from typing import Iterable
+
+from figlint.ingest.texparse import TextRenderer, squash
+from figlint.ingest.texscan import FigRec, LabelDef, ScanResult, scan_document
+from figlint.ingest.texsource import Document, is_inside, load_document
+from figlint.model import Caption, CitingSite, Figure, Paper, Problem, Subpanel
+
+GRAPHIC_EXTS = (".pdf", ".png", ".jpg", ".jpeg", ".eps", ".PDF", ".PNG", ".JPG", ".JPEG", ".EPS", ".mps", ".ps")
+KNOWN_EXTS = {e.lower() for e in GRAPHIC_EXTS} | {".svg", ".pgf", ".tikz", ".tex", ".pdf_tex", ".gif", ".tif", ".tiff", ".bmp", ".webp"}
+
+_BOUNDARY = re.compile(
+    r"\n[ \t]*\n|\\par(?![A-Za-z@])|\\(?:begin|end)\s*\{[^}]*\}(?:\[[^\]\n]*\])?"
+    r"|\\item(?![A-Za-z@])(?:\s*\[[^\]\n]*\])?"
+    r"|\\(?:part|chapter|section|subsection|subsubsection|paragraph|subparagraph)\*?\s*(?:\[[^\]]*\])?\s*\{(?:[^{}]|\{[^{}]*\})*\}"
+    r"|\\(?:maketitle|centering|noindent)(?![A-Za-z@])"
+)
+_NOT_NL = re.compile(r"[^\n]")
+_MARK = re.compile("[\U000F0000-\U000FFFFD]")
+_FIG_WORD_BEFORE = re.compile(r"(?i)(?<![A-Za-z])(?:fig(?:ure)?s?\.?)[\s~]*(?:\\,|\\ )?$")
+_EXT_BEFORE = [
+    re.compile(r"(?i)(?<![A-Za-z])(?:their|its|his|her|whose)\s+(?:own\s+)?$"),
+    re.compile(r"(?i)(?:\bet\s+al\.?\s*(?:'s|’s)?|(?<=[A-Za-z])(?:'s|’s))\s+$"),
+    re.compile(r"\\cite[a-zA-Z]*\*?(?:\[[^\]]*\])*\{[^}]*\}(?:'s|’s)?\s*[,(]?\s*$"),
+]
+_BEGIN_AT = re.compile(r"\\begin\s*\{([^}]*)\}")
+_ALT_MACRO = re.compile(r"\\(?:Description|alt)\s*(?:\[[^\]]*\]\s*)?\{\s*[^}\s]")
+_EXT_AFTER = re.compile(
+    r"^\s*\)?\s*,?\s*(?:\\cite|~\\cite|\\citep|\\citet|\[\d"
+    r"|(?:in|of|from)\s+(?:\\cite|\\citet|\\citep|\[\d|\(\d|the\s+(?:original|cited|supplementary)"
+    r"|(?:the\s+)?(?:paper|work|study|article)\s+(?:of|by)\b|[A-Z][A-Za-z-]+\s+(?:et\s+al|and\s+[A-Z]|\\cite|~?\\cite|\(\d{4}|\[\d)))"
+)
+
+
+def read_latex(path: str, *, root: str | None = None, ref_macros: Iterable[str] = ()) -> Paper:
+    """Read a LaTeX paper (main file or directory) into a Paper (route "latex").
+
+    `root` bounds the tree sources may come from and is what reported paths
+    are relative to (default: the given directory, or the main file's folder).
+    `ref_macros` names extra commands that take a label as their first
+    argument (as `\\ref` does), for macros defined in packages figlint cannot read.
+    """
+    doc = load_document(path, root)
+    scan = scan_document(doc, tuple(ref_macros))
+    return _Assembler(path, doc, scan).paper()
+
+
+class _Assembler:
+    def __init__(self, path: str, doc: Document, scan: ScanResult) -> None:
+        self.path = path
+        self.doc = doc
+        self.scan = scan
+        self.t = doc.text
+        self.final: dict[str, LabelDef] = {}
+        self.dups: dict[str, list[LabelDef]] = {}
+        for lab in scan.labels:
+            if lab.name in self.final:
+                self.dups.setdefault(lab.name, [self.final[lab.name]]).append(lab)
+            self.final[lab.name] = lab
+        self.figures: list[Figure] = []
+        self.short_titles: dict[int, str] = {}
+        self.problems: list[Problem] = list(doc.problems) + list(scan.problems)
+        self.renderer = TextRenderer(scan.table, self._render_ref)
+        self._bounds = None
+
+    # ------------------------------------------------------------ refs as text
+    def _names(self, kind: str, macro: str, plural: bool) -> str:
+        scan = self.scan
+        capital = macro[0].isupper() or "capitalise" in scan.cleveref_options or "capitalize" in scan.cleveref_options
+        key = ("Crefname:" if macro[0].isupper() else "crefname:") + ("figure" if kind in ("figure", "subfigure") else kind)
+        if key in scan.crefnames:
+            sing, plur = scan.crefnames[key]
+            return squash(self.renderer.latex_to_text(plur if plural else sing))
+        noabbrev = "noabbrev" in scan.cleveref_options
+        base = {
+            "figure": ("fig.", "figs.") if not noabbrev else ("figure", "figures"),
+            "section": ("section", "sections"),
+            "table": ("table", "tables"),
+            "equation": ("eq.", "eqs.") if not noabbrev else ("equation", "equations"),
+        }.get("figure" if kind in ("figure", "subfigure") else kind, ("", ""))
+        word = base[1] if plural else base[0]
+        return word[:1].upper() + word[1:] if capital else word
+
+    def _render_ref(self, macro: str, labels: list[str], args: list, obj) -> str:
+        infos = [self.final.get(lab) for lab in labels]
+        nums = [(i.printed if i is not None and i.printed else "??") for i in infos]
+        kind = next((i.kind for i in infos if i is not None), "other")
+        if kind == "misplaced":
+            kind = "section"
+        if macro == "hyperref":
+            return obj._groupnodecontents_to_text(args[1]) if len(args) > 1 and args[1] is not None else ""
+        if not labels:
+            return "??"
+        if macro in ("pageref", "cpageref", "Cpageref", "vpageref", "cpagerefrange", "Cpagerefrange", "labelcpageref"):
+            return "?"
+        if macro == "eqref":
+            return "(" + nums[0] + ")"
+        if macro == "subref":
+            return ", ".join("(" + (i.letter if i is not None and i.letter else "?") + ")" for i in infos)
+        if macro in ("nameref", "Nameref"):
+            i = infos[0]
+            if i is not None and i.fig is not None and i.kind in ("figure", "subfigure"):
+                return self.short_titles.get(i.fig, "??")
+            return "??"
+        if macro in ("autoref", "Autoref"):
+            name = {"figure": "Figure", "subfigure": "Figure", "section": "Section", "table": "Table",
+                    "equation": "Equation"}.get(kind, "")
+            return (name + " " if name else "") + " and ".join(nums)
+        if macro in ("figref", "Figref", "fref", "Fref"):
+            return ("Figure " if macro[0].isupper() else "figure ") + " and ".join(nums)
+        if macro in ("cref", "Cref", "crefrange", "Crefrange", "cref*", "Cref*"):
+            word = self._names(kind, macro, len(nums) > 1)
+            if macro.lower() == "crefrange":
+                body = nums[0] + " to " + nums[-1]
+            elif len(nums) == 1:
+                body = nums[0]
+            elif len(nums) == 2:
+                body = nums[0] + " and " + nums[1]
+            else:
+                body = ", ".join(nums[:-1]) + ", and " + nums[-1]
+            return (word + " " if word else "") + body
+        if macro in ("vref", "Vref"):
+            return nums[0]
+        return ", ".join(nums)
+
+    # ------------------------------------------------------------ figures
+    def _figure_word(self) -> str:
+        d = self.scan.table.latest("figurename")
+        if d is not None and d.nargs == 0:
+            w = squash(self.renderer.latex_to_text(d.body))
+            if w:
+                return w
+        return "Figure"
+
+    def _resolve_graphic(self, written: str, rec: FigRec, macro: str) -> tuple[str | None, bool]:
+        """(path relative to the root or None, outside the tree?)."""
+        name = written.strip().strip('"')
+        if not name:
+            return None, False
+        base = rec.graphics_base or self.doc.base_dir
+        dirs = [base] + [os.path.join(base, g) for g in rec.graphicspath]
+        ext = os.path.splitext(name)[1].lower()
+        if macro == "input":
+            tries = [name] if ext in KNOWN_EXTS else [name + e for e in (".tex", ".pgf", ".tikz")] + [name]
+        elif macro == "includesvg":
+            tries = [name] if ext == ".svg" else [name + ".svg", name]
+        elif macro == "includestandalone":
+            tries = [name + ".tex", name + ".pdf", name]
+        elif ext in KNOWN_EXTS:
+            tries = [name]
+        else:
+            tries = [name + e for e in GRAPHIC_EXTS] + [name]
+        outside = False
+        for d in dirs:
+            for nm in tries:
+                cand = os.path.normpath(os.path.join(d, nm))
+                if not is_inside(cand, self.doc.root):
+                    outside = True
+                    continue
+                if os.path.isfile(cand):
+                    if not is_inside(os.path.realpath(cand), os.path.realpath(self.doc.root)):
+                        outside = True
+                        continue
+                    return os.path.relpath(cand, self.doc.root).replace(os.sep, "/"), False
+        return None, outside
+
+    def build_figures(self) -> None:
+        word = self._figure_word()
+        for rec in self.scan.figures:
+            cap = rec.caption
+            fig = Figure(number=rec.number, env=rec.env, in_appendix=rec.in_appendix)
+            fig.location = self.doc.locate(rec.begin_pos)
+            if cap is not None:
+                long_text = self.renderer.node_text(cap.long_node)
+                short_text = self.renderer.node_text(cap.short_node) if cap.short_node is not None else None
+                self.short_titles[rec.index] = short_text if short_text else long_text
+                fig.caption = Caption(text=long_text, label=f"{word} {rec.number}" if rec.number else "",
+                                      location=self.doc.locate(cap.pos), short=short_text)
+                fig.extra["caption_tex"] = cap.long_node.latex_verbatim()[1:-1] if cap.long_node is not None else ""
+            if not rec.number:
+                fig.extra["uncaptioned"] = True  # no numbered caption (none, or \caption*)
+            options = []
+            missing = []
+            for g in rec.graphics:
+                path, outside = (None, False)
+                if g.macro == "input":
+                    path, outside = self._resolve_graphic(g.path, rec, "input")
+                else:
+                    path, outside = self._resolve_graphic(g.path, rec, g.macro)
+                if outside:
+                    self.problems.append(Problem(
+                        code="FL003", message=f"graphics file {g.path} is outside the paper's directory; not read",
+                        location=self.doc.locate(g.pos), figure=rec.number))
+                    continue
+                if path is None:
+                    missing.append(g.path)
+                fig.graphics.append(path or g.path)
+                options.append({"file": g.path, "path": path, "macro": g.macro,
+                                "options": dict(g.options), "raw": g.options_raw,
+                                "location": {"file": self.doc.locate(g.pos).file, "line": self.doc.locate(g.pos).line}})
+            fig.extra["graphics_options"] = options
+            if missing:
+                fig.extra["missing_graphics"] = missing
+            fig.extra["vector_only"] = bool(rec.tikz and not rec.graphics)
+            if rec.tikz:
+                fig.extra["tikz"] = True
+            fig.extra["misplaced_labels"] = list(rec.misplaced)
+            self._span_and_alt(fig, rec)
+            fig.extra["subfigures"] = len(rec.subs)
+            if rec.float_info is not None and len(rec.float_info.mains) > 1:
+                fig.extra["float_captions"] = len(rec.float_info.mains)
+                fig.extra["float_index"] = rec.float_index
+            for sub in rec.subs:
+                fig.subpanels.append(Subpanel(label=sub.letter, caption=self.renderer.node_text(sub.long_node)))
+            self.figures.append(fig)
+        # where each misplaced \label is, and what \ref prints for it (label-before-caption)
+        for lab in self.scan.labels:
+            if lab.kind == "misplaced" and lab.fig is not None:
+                loc = self.doc.locate(lab.pos)
+                self.figures[lab.fig].extra.setdefault("misplaced_label_sites", []).append(
+                    {"label": lab.name, "file": loc.file, "line": loc.line, "column": loc.column,
+                     "prints": lab.printed})
+        # labels: the last definition wins, as in LaTeX
+        for name, lab in self.final.items():
+            if lab.kind in ("figure", "subfigure") and lab.fig is not None:
+                self.figures[lab.fig].labels.append(name)
+        for name, defs in self.dups.items():
+            for lab in defs[:-1]:
+                if lab.kind in ("figure", "subfigure") and lab.fig is not None and lab is not self.final[name]:
+                    self.figures[lab.fig].extra.setdefault("overridden_labels", []).append(name)
+
+    def _env_end(self, pos: int) -> int:
+        """End of the environment that begins at `pos` (after its \\end{...}); `pos` if none does."""
+        m = _BEGIN_AT.match(self.t, pos)
+        if m is None:
+            return pos
+        pat = re.compile(r"\\(begin|end)\s*\{" + re.escape(m.group(1)) + r"\}")
+        depth = 0
+        for e in pat.finditer(self.t, pos):
+            depth += 1 if e.group(1) == "begin" else -1
+            if depth == 0:
+                return e.end()
+        return pos
+
+    def _span_and_alt(self, fig: Figure, rec: FigRec) -> None:
+        """Record where the figure's environment ends and whether it carries alternative text.
+
+        `end_file`/`end_line` locate the `\\end{figure}` (inline suppression needs the
+        environment's line span); `alt_text` is True when the float body has a non-empty
+        `\\Description` (acmart) or `\\alt{}` (tagging), or every graphic has an `alt=` key.
+        """
+        if rec.float_info is not None:
+            start, end = rec.float_info.start, rec.float_info.end
+        else:  # \captionof: the environment around it (a minipage, a strip), else the caption
+            start = rec.begin_pos
+            end = self._env_end(start)
+            if end <= start and rec.caption is not None and rec.caption.long_range:
+                end = rec.caption.long_range[1] + 1
+        last = self.doc.locate(max(start, end - 1))
+        fig.extra["end_file"] = last.file
+        fig.extra["end_line"] = last.line
+        described = bool(_ALT_MACRO.search(self.t, start, max(start, end)))
+        graphics = [g for g in rec.graphics if g.macro != "input"] or list(rec.graphics)
+        keyed = bool(graphics) and all(str(g.options.get("alt", "")).strip(" {}") for g in graphics)
+        fig.extra["alt_text"] = described or keyed
+
+    # ------------------------------------------------------------ paragraphs
+    def _boundaries(self) -> tuple[list[int], list[int]]:
+        if self._bounds is None:
+            starts: list[int] = []
+            ends: list[int] = []
+            skipped = self.scan.skipped
+            k = 0
+            for m in _BOUNDARY.finditer(self.t, self.doc.body_start):
+                # a blank line or \begin inside a discarded argument is not a boundary
+                while k < len(skipped) and skipped[k][1] <= m.start():
+                    k += 1
+                if k < len(skipped) and skipped[k][0] <= m.start():
+                    continue
+                starts.append(m.start())
+                ends.append(m.end())
+            self._bounds = (starts, ends)
+        return self._bounds
+
+    def paragraph_bounds(self, pos: int) -> tuple[int, int]:
+        for a, b, _ in self.scan.caption_ranges:
+            if a <= pos < b:
+                return a, b
+        starts, ends = self._boundaries()
+        k = bisect.bisect_right(starts, pos) - 1
+        if k >= 0 and ends[k] > pos:  # inside a heading or an item label
+            return starts[k], ends[k]
+        a = ends[k] if k >= 0 else self.doc.body_start
+        nxt = k + 1
+        b = starts[nxt] if nxt < len(starts) else len(self.t)
+        # a caption inside this stretch is its own paragraph
+        for ca, cb, _ in self.scan.caption_ranges:
+            if a <= ca and cb <= b:
+                if cb <= pos:
+                    a = max(a, cb + 1)
+                elif ca > pos:
+                    b = min(b, ca)
+        return a, b
+
+    def render_with_marks(self, a: int, b: int, spans: list[tuple[int, int]]) -> tuple[str, list[tuple[int, int] | None]]:
+        """Plain text of t[a:b] and where each span (absolute positions) landed in it."""
+        t = self.t
+        inserts: list[tuple[int, int, str]] = []
+        for k, (s, e) in enumerate(spans):
+            inserts.append((max(a, min(s, b)), 1, chr(0xF0000 + 2 * k)))
+            inserts.append((max(a, min(e, b)), 0, chr(0xF0001 + 2 * k)))
+        inserts.sort()
+        parts: list[str] = []
+        cur = a
+        for p, _, ch in inserts:
+            parts.append(t[cur:p])
+            parts.append(ch)
+            cur = p
+        parts.append(t[cur:b])
+        self.renderer.pos_hint = a
+        text = squash(self.renderer.latex_to_text("".join(parts), raw=True))
+        where: dict[int, int] = {}
+        for n, m in enumerate(_MARK.finditer(text)):
+            where[ord(m.group(0)) - 0xF0000] = m.start() - n
+        plain = _MARK.sub("", text)
+        out: list[tuple[int, int] | None] = []
+        for k in range(len(spans)):
+            s, e = where.get(2 * k), where.get(2 * k + 1)
+            out.append((s, e) if s is not None and e is not None and e >= s else None)
+        return plain, out
+
+    # ------------------------------------------------------------ sites
+    def _mention_for(self, mentions: list, span: tuple[int, int] | None):
+        if span is None:
+            return None
+        s, e = span
+        for m in mentions:
+            if m.start <= s < m.end or (s <= m.start < max(e, s + 1)):
+                return m
+        return None
+
+    def build_sites(self) -> None:
+        doc, t = self.doc, self.t
+        events: list[dict] = []
+        unresolved: list[dict] = []
+        misplaced_refs: list[dict] = []
+        for ev in self.scan.refs:
+            by_fig: dict[int, list[str]] = {}
+            for lab in ev.labels:
+                info = self.final.get(lab)
+                loc = doc.locate(ev.pos)
+                if info is None:
+                    before = t[max(0, ev.pos - 12):ev.pos]
+                    unresolved.append({
+                        "label": lab, "file": loc.file, "line": loc.line, "column": loc.column,
+                        "macro": ev.macro, "reason": "undefined",
+                        "figure_like": bool(lab.lower().startswith(("fig", "sfig", "subfig"))
+                                            or ev.macro in ("figref", "Figref", "subref")
+                                            or _FIG_WORD_BEFORE.search(before)),
+                    })
+                elif info.kind in ("figure", "subfigure") and info.fig is not None:
+                    by_fig.setdefault(info.fig, []).append(lab)
+                elif info.kind == "misplaced":
+                    misplaced_refs.append({
+                        "label": lab, "file": loc.file, "line": loc.line, "column": loc.column,
+                        "macro": ev.macro, "figure": self.figures[info.fig].number if info.fig is not None else None,
+                        "prints": info.printed or "??",
+                    })
+            for fig, labs in by_fig.items():
+                events.append({"pos": ev.pos, "end": ev.end, "fig": fig, "labels": labs, "macro": ev.macro, "via": "ref"})
+        self.unresolved = unresolved
+        self.misplaced_refs = misplaced_refs
+        self.hardcoded: list[dict] = []
+        for lit in self.literal_mentions():
+            events.append(lit)
+        self._attach(events)
+
+    def literal_mentions(self) -> list[dict]:
+        try:
+            from figlint.mentions import find_mentions
+        except ImportError:  # pragma: no cover - mentions.py is part of the package
+            return []
+        t = self.t
+        body = self.doc.body_start
+        parts: list[str] = []
+        cur = 0
+        for a, b in self.scan.masks:  # sorted
+            a, b = max(a, cur), min(b, len(t))
+            if b <= a:
+                continue
+            parts.append(t[cur:a])
+            parts.append(_NOT_NL.sub("#", t[a:b]))
+            cur = b
+        parts.append(t[cur:])
+        masked = "".join(parts)
+        masked = re.sub(r"\\[ ,;:!]", "  ", masked)
+        masked = masked.replace("\n", " ").replace("~", " ")
+        numbers = {f.number: k for k, f in enumerate(self.figures) if f.number}
+        from figlint.mentions import normalize_number
+
+        norm = {normalize_number(n): k for n, k in numbers.items()}
+        out: list[dict] = []
+        for m in find_mentions(masked):
+            if m.start < body:
+                continue
+            if self._external(m.start, m.end):
+                continue
+            loc = self.doc.locate(m.start)
+            text = squash(m.text.replace("~", " "))
+            figs = []
+            for num in m.numbers:
+                k = numbers.get(num)
+                if k is None:
+                    k = norm.get(normalize_number(num))
+                if k is not None and k not in figs:
+                    figs.append(k)
+            self.hardcoded.append({
+                "file": loc.file, "line": loc.line, "column": loc.column, "text": text,
+                "numbers": list(m.numbers), "figures": [self.figures[k].number for k in figs],
+                "panels": {k: list(v) for k, v in m.panels.items()},
+            })
+            for k in figs:
+                panels = list(m.panels.get(self.figures[k].number, []))
+                out.append({"pos": m.start, "end": m.end, "fig": k, "labels": [], "macro": None,
+                            "via": "text", "text": text, "panels": panels})
+        return out
+
+    def _external(self, start: int, end: int) -> bool:
+        """A mention of another work's figure ("their Figure 5", "Figure 4 in \\cite{x}")."""
+        t = self.t
+        before = t[max(0, start - 80):start]
+        after = t[end:end + 120]
+        if any(rx.search(before) for rx in _EXT_BEFORE):
+            return True
+        return bool(_EXT_AFTER.match(after))
+
+    def _attach(self, events: list[dict]) -> None:
+        doc = self.doc
+        # group by paragraph so each paragraph is rendered once
+        groups: dict[tuple[int, int], list[dict]] = {}
+        for ev in events:
+            groups.setdefault(self.paragraph_bounds(ev["pos"]), []).append(ev)
+        for (a, b), evs in groups.items():
+            spans: list[tuple[int, int]] = []
+            index: dict[tuple[int, int], int] = {}
+            for ev in evs:
+                key = (ev["pos"], ev["end"])
+                if key not in index:
+                    index[key] = len(spans)
+                    spans.append(key)
+                ev["_k"] = index[key]
+            try:
+                plain, where = self.render_with_marks(a, b, spans)
+            except Exception:  # plain text is best effort; the site itself must not be lost
+                plain, where = squash(self.t[a:b]), [None] * len(spans)
+            from figlint.mentions import find_mentions, sentence_spans
+
+            sentences = sentence_spans(plain) if plain else []
+            sent_starts = [sa for sa, _ in sentences]
+            mentions = find_mentions(plain) if plain else []
+            for ev in evs:
+                fig = self.figures[ev["fig"]]
+                span = where[ev["_k"]]
+                sentence = plain.strip()
+                if span is not None and sentences:
+                    j = max(0, bisect.bisect_right(sent_starts, span[0]) - 1)
+                    sentence = plain[sentences[j][0]:sentences[j][1]].strip()
+                panels: list[str] = []
+                if ev["via"] == "ref":
+                    m = self._mention_for(mentions, span)
+                    if m is not None:
+                        mention = squash(m.text)
+                        panels = list(m.panels.get(fig.number, []))
+                    elif span is not None and span[1] > span[0]:
+                        mention = plain[span[0]:span[1]].strip()
+                    else:
+                        mention = fig.number
+                    for lab in ev["labels"]:
+                        info = self.final.get(lab)
+                        if info is not None and info.letter and info.letter not in panels:
+                            panels.append(info.letter)
+                else:
+                    mention = ev["text"]
+                    panels = ev["panels"]
+                loc = doc.locate(ev["pos"])
+                site = CitingSite(paragraph=plain, sentence=sentence, mention=mention, location=loc,
+                                  via=ev["via"], macro=ev["macro"], panels=panels,
+                                  order=float(ev["pos"]), labels=list(ev["labels"]))
+                fig.sites.append((ev["pos"], site))
+        for fig in self.figures:
+            fig.sites.sort(key=lambda ps: ps[0])
+            fig.sites = [s for _, s in fig.sites]
+
+    # ------------------------------------------------------------ paper
+    def paper(self) -> Paper:
+        self.build_figures()
+        self.build_sites()
+        doc, scan = self.doc, self.scan
+        paper = Paper(path=self.path, route="latex", root=doc.root, figures=self.figures, problems=self.problems)
+        labels: dict[str, str] = {}
+        label_refs: dict[str, str] = {}
+        for name, lab in self.final.items():
+            if lab.kind in ("figure", "subfigure") and lab.fig is not None:
+                labels[name] = self.figures[lab.fig].number
+                label_refs[name] = lab.printed
+        dups = {}
+        for name, defs in self.dups.items():
+            dups[name] = [{"file": doc.locate(d.pos).file, "line": doc.locate(d.pos).line} for d in defs]
+        paper.extra.update({
+            "main_tex": doc.main.rel,
+            "sources": doc.sources,
+            "labels": labels,
+            "label_refs": label_refs,
+            "hardcoded": self.hardcoded,
+            "unresolved_refs": self.unresolved,
+            "misplaced_label_refs": self.misplaced_refs,
+            "duplicate_labels": dups,
+            "documentclass": scan.docclass,
+            "packages_read": scan.packages_read,
+            "encodings": {f.rel: f.encoding for f in doc.files if f.encoding != "utf-8"},
+        })
+        return paper

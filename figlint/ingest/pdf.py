@@ -1,0 +1,393 @@
+"""Compiled PDF -> Paper: figures with caption, graphics region, contents and citing sites.
+
+`read_pdf` refuses inputs it cannot read (missing, not a PDF, truncated, corrupt,
+encrypted) with a one-line InputError, then reads every page once
+(pdf_layout), finds captions and the regions they own (pdf_regions), fills each
+Figure with the text spans, raster images (effective DPI from the displayed
+size, not the image metadata), vector drawings and subpanel labels inside its
+region, and binds citing sites found in the body text and in link annotations
+(pdf_sites, bind). `render_crop` rasterises a region on demand; nothing is
+rendered while reading.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+import pymupdf
+
+from figlint.bind import bind_sites
+from figlint.errors import InputError
+from figlint.ingest import pdf_regions as R
+from figlint.ingest.pdf_captions import CaptionBlock, _hoverlap, find_captions, pick_captions, union
+from figlint.ingest import pdf_sites as S
+from figlint.ingest.pdf_layout import NONFIG_DESTS, BBox, Layout, PageData, body_stats, find_layout, mark_margins, read_page
+from figlint.model import Caption, Drawing, Figure, Location, Paper, Problem, RasterImage, Subpanel, TextSpan
+
+
+
+def _open(path: str) -> pymupdf.Document:
+    if not os.path.exists(path):
+        raise InputError(f"{path}: no such file")
+    if os.path.isdir(path):
+        raise InputError(f"{path}: is a directory, not a PDF")
+    with open(path, "rb") as fh:
+        head = fh.read(1024)
+        fh.seek(0, os.SEEK_END)
+        size = fh.tell()
+        fh.seek(max(0, size - 2048))
+        tail = fh.read()
+    if b"%PDF-" not in head:
+        raise InputError(f"{path}: not a PDF (no %PDF header)")
+    if b"%%EOF" not in tail:
+        raise InputError(f"{path}: truncated PDF (no end-of-file marker)")
+    try:
+        doc = pymupdf.open(path, filetype="pdf")
+    except Exception as exc:  # pymupdf raises several types for damaged files
+        raise InputError(f"{path}: corrupt PDF ({str(exc).splitlines()[0] if str(exc) else type(exc).__name__})") from None
+    if doc.needs_pass:
+        doc.close()
+        raise InputError(f"{path}: encrypted PDF (needs a password)")
+    if doc.page_count == 0:
+        doc.close()
+        raise InputError(f"{path}: PDF has no pages")
+    return doc
+
+
+def read_pdf(path: str) -> Paper:
+    doc = _open(path)
+    paper = Paper(path=path, route="pdf", pdf_path=path, pages=doc.page_count)
+    try:
+        first = doc[0].rect
+        paper.page_size = (round(first.width, 2), round(first.height, 2))
+        pages = _read_pages(doc, paper, path)
+        names = _dest_names(doc)
+        repaired = bool(getattr(doc, "is_repaired", False))
+    finally:
+        doc.close()
+    if repaired:
+        paper.problems.append(Problem("FL006", "the PDF is damaged and was repaired on reading; figures may be missed", Location(file=path)))
+    try:
+        _build(paper, pages, names, path)
+    except Exception as exc:  # noqa: BLE001 - an odd page layout must not sink the whole run
+        paper.problems.append(Problem("FL009", f"PDF layout analysis failed: {type(exc).__name__}: {exc}", Location(file=path)))
+    return paper
+
+
+def _read_pages(doc: pymupdf.Document, paper: Paper, path: str) -> list[PageData]:
+    pages = []
+    for i in range(doc.page_count):
+        try:
+            pages.append(read_page(doc[i]))
+        except Exception as exc:
+            paper.problems.append(Problem("FL006", f"page {i + 1} could not be read: {exc}", Location(file=path, page=i + 1)))
+            pages.append(PageData(i, paper.page_size[0], paper.page_size[1]))
+    return pages
+
+
+def _dest_names(doc: pymupdf.Document) -> dict[str, dict]:
+    try:
+        return doc.resolve_names()
+    except Exception:
+        return {}
+
+
+def _build(paper: Paper, pages: list[PageData], names: dict[str, dict], path: str) -> None:
+    body, font = body_stats(pages)
+    paper.body_font_size = body if any(pd.lines for pd in pages) else None
+    layout = find_layout(pages, body, font)
+    mark_margins(pages, layout)
+
+    caps = pick_captions([c for pd in pages for c in find_captions(pd, layout)])
+    for c in caps:
+        for ln in c.lines:
+            ln.role = "caption"
+    by_page: dict[int, list[CaptionBlock]] = {}
+    for c in caps:
+        by_page.setdefault(c.page, []).append(c)
+    regions = {pd.index: R.prepare(pd, layout, by_page.get(pd.index, [])) for pd in pages}
+    _anchor_captions(caps, names, pages)
+    prefer = R.side_votes(list(regions.values()), pages)
+    prefer.setdefault("figure", "above")
+    spanning: dict[int, list[BBox]] = {}
+    loose: list[tuple[int, BBox]] = []
+    for pd in pages:
+        pr = regions[pd.index]
+        R.assign(pr, pd, prefer)
+        for c in pr.captions:
+            box = union([c.bbox] + ([c.region] if c.region else []))
+            if layout.column_of(box[0], box[2]) is None and len(layout.columns) > 1:
+                spanning.setdefault(pd.index, []).append(box)
+            if c.region:
+                _claim_lines(pd, c.region, "figure" if c.kind == "figure" else c.kind)
+        for box in R.uncaptioned(pr, pd, layout):
+            loose.append((pd.index, box))
+            _claim_lines(pd, box, "figure")
+            if layout.column_of(box[0], box[2]) is None and len(layout.columns) > 1:
+                spanning.setdefault(pd.index, []).append(box)
+
+    figs = [c for c in caps if c.kind == "figure"]
+    for c in figs:
+        paper.figures.append(_figure(c, pages[c.page], path))
+    for page, box in loose:
+        fig = _fill(Figure(number="", page=page + 1, bbox=box, location=Location(file=path, page=page + 1, bbox=box)), pages[page], box)
+        fig.extra["uncaptioned"] = True
+        paper.figures.append(fig)
+    paper.figures.sort(key=_reading_key)
+
+    paras = S.paragraphs(pages, layout, spanning) + S.caption_paragraphs(caps)
+    _mark_appendix(paper, pages, layout)
+    sites, taken = S.text_sites(paras, path)
+    targets = _link_targets(pages, names, caps)
+    sites += S.link_sites(paras, pages, targets, taken, path)
+    unbound = bind_sites(paper, sites)
+    if unbound:
+        paper.extra["unbound_sites"] = unbound
+    paper.extra["columns"] = len(layout.columns)
+    paper.extra["layout"] = {"columns": layout.columns, "body_font": font, "text_top": layout.text_top, "text_bottom": layout.text_bottom}
+
+
+def _reading_key(fig: Figure) -> tuple:
+    """Page, then figure number: LaTeX never reorders floats of one kind, so on a page the
+    numbers give the order; uncaptioned regions follow, top to bottom."""
+    if fig.number:
+        m = re.fullmatch(r"([A-Za-z]?)\.?(\d+)((?:\.\d+)*)", fig.number)
+        num = (m.group(1), int(m.group(2)), m.group(3)) if m else ("~", 0, fig.number)
+        return (fig.page or 0, 0, num, 0.0)
+    return (fig.page or 0, 1, ("", 0, ""), fig.bbox[1] if fig.bbox else 0.0)
+
+
+def _claim_lines(pd: PageData, box: BBox, role: str) -> None:
+    for ln in pd.lines:
+        if not ln.role and R.inside(ln.bbox, box, 1.0):
+            ln.role = role
+
+
+def _figure(c: CaptionBlock, pd: PageData, path: str) -> Figure:
+    page = c.page + 1
+    cap = Caption(text=c.text, label=c.label, location=Location(file=path, page=page, bbox=c.bbox))
+    fig = Figure(number=c.number, page=page, bbox=c.region, caption=cap,
+                 location=Location(file=path, page=page, bbox=c.region or c.bbox))
+    fig.extra["caption_side"] = {"above": "below", "below": "above"}.get(c.side, c.side)
+    if c.region is None:
+        fig.extra["region"] = "not found"
+        return fig
+    return _fill(fig, pd, c.region)
+
+
+def _fill(fig: Figure, pd: PageData, box: BBox) -> Figure:
+    lines = [ln for ln in pd.lines if ln.role == "figure" and R.inside(ln.bbox, box, 1.0)]
+    for ln in lines:
+        for s in ln.spans:
+            if s["text"].strip() and s["size"] >= 0.5:
+                fig.spans.append(TextSpan(text=s["text"].strip(), size=round(s["size"], 2), font=s["font"], bbox=tuple(round(v, 2) for v in s["bbox"]), color=s["color"]))
+    for im in pd.images:
+        if R.inside(im["bbox"], box, 2.0):
+            dx = im["width"] * 72.0 / im["disp_w"] if im["disp_w"] else 0.0
+            dy = im["height"] * 72.0 / im["disp_h"] if im["disp_h"] else 0.0
+            fig.images.append(RasterImage(width_px=im["width"], height_px=im["height"], bbox=tuple(round(v, 2) for v in im["bbox"]),
+                                          dpi_x=round(dx, 1), dpi_y=round(dy, 1), xref=im["xref"], name=im["name"]))
+    fig.drawings = _drawings_in(pd, box)
+    fig.subpanels = _subpanels(lines)
+    return fig
+
+
+def _style(p: dict) -> tuple:
+    kind = p.get("type", "")
+    stroke = "s" in kind
+    width = p.get("width") if stroke else None
+    return (kind, p.get("color") if stroke else None, p.get("fill") if "f" in kind else None,
+            round(width, 2) if width is not None else None)
+
+
+def _drawings_in(pd: PageData, box: BBox) -> list[Drawing]:
+    """Paths inside the region; consecutive paths with one style (a data series, a grid) become one Drawing."""
+    out: list[Drawing] = []
+    last = None
+    bx0, by0, bx1, by1 = box[0] - 2, box[1] - 2, box[2] + 2, box[3] + 2
+    for p in pd.drawings:
+        r = p["rect"]
+        cx, cy = (r[0] + r[2]) / 2, (r[1] + r[3]) / 2
+        if not (bx0 <= cx <= bx1 and by0 <= cy <= by1):
+            continue
+        st = _style(p)
+        n = len(p.get("items", ()))
+        if last is not None and st == last:
+            d = out[-1]
+            d.bbox = (min(d.bbox[0], r[0]), min(d.bbox[1], r[1]), max(d.bbox[2], r[2]), max(d.bbox[3], r[3]))
+            d.items += n
+            continue
+        out.append(Drawing(bbox=tuple(r), stroke=tuple(st[1]) if st[1] else None, fill=tuple(st[2]) if st[2] else None, width=st[3], items=n))
+        last = st
+    return out
+
+
+_PANEL_RE = re.compile(r"\(([a-z])\)(?=\s|$)")
+
+
+def _subpanels(lines) -> list[Subpanel]:
+    """Panel labels "(a)", "(b)" that open a line or a text run of the region, in sequence from (a).
+
+    "(s)" in an axis title like "Time (s)" is not a panel: a label must start its line or
+    run, and the letters must follow on from (a).
+    """
+    found: dict[str, Subpanel] = {}
+    for ln in lines:
+        starts, pos = {0}, 0
+        for sp in ln.spans:  # where each text run starts within the line text
+            t = " ".join(sp["text"].split())
+            at = ln.text.find(t, pos) if t else -1
+            if at >= 0:
+                starts.add(at)
+                pos = at + len(t)
+        hits = [m for m in _PANEL_RE.finditer(ln.text) if m.start() in starts]
+        for k, m in enumerate(hits):
+            end = hits[k + 1].start() if k + 1 < len(hits) else len(ln.text)
+            letter = m.group(1)
+            if letter not in found:
+                found[letter] = Subpanel(label=letter, bbox=tuple(round(v, 2) for v in ln.bbox), caption=ln.text[m.end():end].strip())
+    seq = []
+    for i in range(26):
+        letter = chr(ord("a") + i)
+        if letter not in found:
+            break
+        seq.append(found[letter])
+    return seq if len(seq) >= 2 else []
+
+
+def _anchor_captions(caps: list[CaptionBlock], names: dict[str, dict], pages: list[PageData]) -> None:
+    """hyperref puts a figure's anchor at the top of its float: a wall the region must not cross."""
+    anchors: dict[int, list[tuple[float, float]]] = {}
+    for name, dest in names.items():
+        if not name.lower().startswith("figure.") or not isinstance(dest, dict) or dest.get("page") is None:
+            continue
+        pg = dest["page"]
+        if not 0 <= pg < len(pages) or not dest.get("to"):
+            continue
+        anchors.setdefault(pg, []).append(_to_page(pages[pg], dest["to"]))
+    for c in caps:
+        if c.kind != "figure":
+            continue
+        cb = c.bbox
+        above = [(x, y) for x, y in anchors.get(c.page, []) if c.xrange[0] - 12 <= x <= c.xrange[1] and y < cb[1] - 30]
+        others = [o.bbox for o in caps if o.page == c.page and o is not c and o.bbox[3] <= cb[1] and _hoverlap(o.bbox[0], o.bbox[2], *c.xrange) > 0]
+        above = [(x, y) for x, y in above if not any(y < ob[1] for ob in others if ob[3] <= cb[1])] or []
+        if above:
+            c.anchor_y = max(y for _, y in above)
+
+
+def _to_page(pd: PageData, to) -> tuple[float, float]:
+    p = pymupdf.Point(to[0], to[1]) * pymupdf.Matrix(*pd.matrix)
+    return (p.x, p.y)
+
+
+def _link_targets(pages: list[PageData], names: dict[str, dict], caps: list[CaptionBlock]) -> list[tuple[int, dict, list[str]]]:
+    """(page, link, candidate figure numbers) for every internal link that may point at a figure."""
+    floats = [c for c in caps if c.region is not None or c.kind == "figure"]
+    out = []
+    for pd in pages:
+        for link in pd.links:
+            name = link.get("nameddest") or ""
+            strict = True
+            if name:
+                prefix = name.split(".")[0].lower()
+                if prefix in NONFIG_DESTS:
+                    continue
+                strict = prefix not in ("figure", "subfigure")
+                dest = names.get(name)
+                if not dest or dest.get("page") is None:
+                    continue
+                tp = dest["page"]
+                if not 0 <= tp < len(pages) or not dest.get("to"):
+                    continue
+                x, y = _to_page(pages[tp], dest["to"])
+            elif link.get("kind") == pymupdf.LINK_GOTO and link.get("page", -1) >= 0 and link.get("to") is not None:
+                tp = link["page"]
+                if not 0 <= tp < len(pages):
+                    continue
+                x, y = link["to"].x, link["to"].y
+            else:
+                continue
+            out.append((pd.index, link, _float_at(floats, tp, x, y, strict)))
+    return out
+
+
+def _float_at(floats: list[CaptionBlock], page: int, x: float, y: float, strict: bool) -> list[str]:
+    """Numbers of the figures an anchor at (x, y) may point to, nearest first.
+
+    hyperref puts the anchor at the top of the float, at the left edge of its column,
+    and floats holding several captions share one anchor: all of them are candidates.
+    """
+    scored = []
+    for c in floats:
+        if c.page != page:
+            continue
+        box = union([c.bbox] + ([c.region] if c.region else []))
+        if not (min(box[0], c.xrange[0]) - 15 <= x <= max(box[2], c.xrange[1]) + 15):
+            continue
+        d = 0.0 if box[1] - 6 <= y <= box[3] + 6 else (box[1] - y if y < box[1] else y - box[3])
+        scored.append((d, c))
+    scored.sort(key=lambda t: t[0])
+    if not scored or scored[0][1].kind != "figure" or scored[0][0] > (20 if strict else 60):
+        return []
+    # Figures that start level with the nearest one share its float (and its anchor).
+    top = union([scored[0][1].bbox] + ([scored[0][1].region] if scored[0][1].region else []))[1]
+    out = []
+    for d, c in scored:
+        box = union([c.bbox] + ([c.region] if c.region else []))
+        if c.kind == "figure" and (c is scored[0][1] or abs(box[1] - top) < 6):
+            out.append(c.number)
+    return out
+
+
+def _mark_appendix(paper: Paper, pages: list[PageData], layout: Layout) -> None:
+    """Figures after an appendix heading, or numbered like A2 / S1, are appendix figures."""
+    start = None
+    for pd in pages:
+        for ln in pd.lines:
+            if ln.role or not ln.horizontal:
+                continue
+            t = ln.text.strip()
+            if S._APPX_RE.match(t) and len(t.split()) <= 8 and S.heading_like(ln, layout):
+                start = (pd.index, layout.column_of(ln.bbox[0], ln.bbox[2]), ln.bbox[1])
+                break
+        if start:
+            break
+    for fig in paper.figures:
+        if re.fullmatch(r"[A-Z]\.?\d+", fig.number or ""):
+            fig.in_appendix = True
+            continue
+        if start is None or fig.page is None:
+            continue
+        box = fig.bbox or (fig.caption.location.bbox if fig.caption else None)
+        if box is None:
+            continue
+        pg = fig.page - 1
+        col = layout.column_of(box[0], box[2])
+        hp, hcol, hy = start
+        if pg > hp:
+            fig.in_appendix = True
+        elif pg == hp:
+            if hcol is None or col is None or col == hcol:
+                fig.in_appendix = box[1] > hy
+            else:
+                fig.in_appendix = (col or 0) > hcol
+
+
+def render_crop(pdf_path: str, page: int, bbox: BBox, dpi: int = 150) -> bytes:
+    """PNG bytes of one region of a page (1-based page), at the given resolution."""
+    doc = _open(pdf_path)
+    try:
+        if not 1 <= page <= doc.page_count:
+            raise InputError(f"{pdf_path}: no page {page}")
+        pg = doc[page - 1]
+        clip = pymupdf.Rect(bbox) & pg.rect
+        if clip.is_empty:
+            raise InputError(f"{pdf_path}: empty crop on page {page}")
+        return pg.get_pixmap(dpi=dpi, clip=clip).tobytes("png")
+    finally:
+        doc.close()
+
+
+__all__ = ["read_pdf", "render_crop"]

@@ -1,0 +1,195 @@
+"""Float captions on a PDF page: "Figure 3:", "Fig. 3.", "Table 2", with their full text.
+
+A caption starts at a line whose text opens with a float label (mentions.py
+decides what a label is) and that is not the continuation of a running
+sentence ("... as shown in / Figure 3. Then ..."); the lines right below it,
+within its width and at its size, continue it, with end-of-line hyphenation
+undone. When one number has several candidates the best scored wins (a label
+set apart in bold, a block of its own, a colon). Also the font-family helpers
+that tell body text from text set in a figure's own typeface.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass, field
+
+from figlint.ingest.pdf_layout import BBox, Layout, Line, PageData, is_body_size, is_bold
+from figlint.mentions import parse_float_label
+
+
+@dataclass
+class CaptionBlock:
+    """A float caption as printed, and (filled by pdf_regions) the region it owns."""
+
+    kind: str  # figure, table, algorithm, listing
+    label: str
+    number: str
+    page: int  # 0-based
+    lines: list[Line]
+    text: str
+    score: float
+    side: str = ""  # where its graphics are: above, below, beside
+    xrange: tuple[float, float] = (0.0, 0.0)
+    region: BBox | None = None
+    elems: list = field(default_factory=list)  # pdf_regions.Elem records it owns
+    anchor_y: float | None = None  # hyperref anchor above the float, when the PDF has one
+
+    @property
+    def bbox(self) -> BBox:
+        return union([ln.bbox for ln in self.lines])
+
+
+def union(boxes: list[BBox]) -> BBox:
+    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
+
+
+def _hoverlap(a0: float, a1: float, b0: float, b1: float) -> float:
+    return min(a1, b1) - max(a0, b0)
+
+
+@functools.lru_cache(maxsize=1024)
+def family(font: str) -> str:
+    """Font family without subset prefix and style suffix ("ABCDEF+NimbusRomNo9L-Regu" -> "nimbusromno9l")."""
+    name = re.sub(r"^[A-Z]{6}\+", "", font).split("-")[0].split(",")[0].lower()
+    m = re.match(r"(cm|lm|sf)[a-z]*?(?=\d|$)", name)
+    if m:
+        return m.group(1)
+    name = re.sub(r"(mt)$", "", name)
+    name = re.sub(r"(ps)$", "", name)
+    return re.sub(r"(bold|italic|oblique|medium|regular|semibold|light)+$", "", name)
+
+
+def same_family(a: str, b: str) -> bool:
+    """Variants of one typeface ("LinLibertineT", "LinLibertineTB") share their family name as a prefix."""
+    fa, fb = family(a), family(b)
+    return bool(fa) and bool(fb) and (fa.startswith(fb) or fb.startswith(fa))
+
+
+def join_lines(texts: list[str]) -> str:
+    """Join printed lines into one string, undoing end-of-line hyphenation."""
+    out = ""
+    for t in texts:
+        t = t.strip()
+        if not t:
+            continue
+        if out.endswith("-") and len(out) > 1 and out[-2].isalpha() and t[:1].islower():
+            word = re.search(r"(\S+)$", out).group(1)
+            # "state-of-the-" + "art": a hyphen inside a compound is kept.
+            out = out + t if "-" in word[:-1] else out[:-1] + t
+        elif out:
+            out += " " + t
+        else:
+            out = t
+    return out
+
+
+def find_captions(pd: PageData, layout: Layout) -> list[CaptionBlock]:
+    """Every line of the page that opens a float caption, with the lines that continue it."""
+    lines = pd.lines
+    out: list[CaptionBlock] = []
+    for i, ln in enumerate(lines):
+        if ln.role or not ln.horizontal:
+            continue
+        found = parse_float_label(ln.text) or _label_set_apart(ln)
+        if not found:
+            continue
+        kind, label, number, rest = found
+        prev = _line_above_in_block(lines, i)
+        score = 0.0
+        if prev is None:
+            score += 2
+        elif _runs_on(prev, layout):
+            continue  # "... as shown in\nFigure 3. Then ..." is a sentence, not a caption
+        label_spans = [s for s in ln.spans if s["text"].strip()][:2]
+        if label_spans and any(_bold(s) for s in label_spans) and not ln.bold:
+            score += 2
+        if ":" in ln.text[: len(label) + 3] or "|" in ln.text[: len(label) + 4]:
+            score += 1
+        body = [ln] + _continuation(lines, i, layout, bare=not rest)
+        text = join_lines([rest] + [l.text for l in body[1:]])
+        out.append(CaptionBlock(kind, label, number, pd.index, body, text, score))
+    return out
+
+
+def _label_set_apart(ln: Line) -> tuple[str, str, str, str] | None:
+    """A label with no punctuation after it ("Figure 5  user interface ...") still opens a
+    caption when it is set apart: in its own font (bold) or by a wide gap."""
+    spans = [s for s in ln.spans if s["text"].strip()]
+    head, i = "", 0
+    while i < len(spans):
+        head += spans[i]["text"]
+        i += 1
+        if i == len(spans):
+            return None
+        nxt, cur = spans[i], spans[i - 1]
+        apart = nxt["bbox"][0] - cur["bbox"][2] > 0.4 * cur["size"] or _bold(nxt) != _bold(cur)
+        if apart:
+            break
+    found = parse_float_label(head.strip())
+    if not found or found[3]:
+        return None
+    rest = " ".join("".join(s["text"] for s in spans[i:]).split())
+    return found[0], found[1], found[2], rest
+
+
+def _bold(span: dict) -> bool:
+    return is_bold(span["font"], span.get("flags", 0))
+
+
+def _line_above_in_block(lines: list[Line], i: int) -> Line | None:
+    ln = lines[i]
+    for j in range(i - 1, -1, -1):
+        p = lines[j]
+        if p.block != ln.block:
+            return None
+        if p.bbox[3] <= ln.bbox[1] + 1 and ln.bbox[1] - p.bbox[3] < 0.8 * ln.size and _hoverlap(p.bbox[0], p.bbox[2], ln.bbox[0], ln.bbox[2]) > 0:
+            return p
+    return None
+
+
+def _runs_on(prev: Line, layout: Layout) -> bool:
+    """A wide body line that does not end a sentence: the next line continues it."""
+    col = layout.column_of(prev.bbox[0], prev.bbox[2])
+    c0, c1 = layout.columns[col] if col is not None else (layout.columns[0][0], layout.columns[-1][1])
+    wide = prev.bbox[2] - prev.bbox[0] >= 0.6 * (c1 - c0)
+    return wide and is_body_size(prev.size, layout.body_size) and not re.search(r"[.:;!?)\]]\s*$", prev.text)
+
+
+def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool) -> list[Line]:
+    """Lines below the label line that continue the caption paragraph (bare: the label stands alone)."""
+    first = lines[i]
+    cur = first.bbox
+    # A caption's later lines stay within its first line (justified, or shorter and centred);
+    # reaching wider would take in a neighbouring caption set side by side.
+    x0, x1 = first.bbox[0] - 3, first.bbox[2] + 3
+    col = layout.column_of(first.bbox[0], first.bbox[2])
+    if col is not None and bare:
+        x0, x1 = min(x0, layout.columns[col][0]), max(x1, layout.columns[col][1])
+    out: list[Line] = []
+    cands = sorted((l for l in lines if l is not first and l.horizontal and not l.role and l.bbox[1] >= first.bbox[1] + 2), key=lambda l: l.bbox[1])
+    for ln in cands:
+        if ln.bbox[1] > cur[3] + 0.6 * max(first.size, 6):
+            break
+        w = ln.bbox[2] - ln.bbox[0]
+        if _hoverlap(ln.bbox[0], ln.bbox[2], x0, x1) < 0.9 * w:
+            continue
+        if abs(ln.size - first.size) > 1.3 and len(ln.text) > 12:
+            break
+        if parse_float_label(ln.text):
+            break
+        out.append(ln)
+        cur = (cur[0], cur[1], cur[2], max(cur[3], ln.bbox[3]))
+    return out
+
+
+def pick_captions(cands: list[CaptionBlock]) -> list[CaptionBlock]:
+    """One caption per (kind, number): the best-scored, then the first."""
+    best: dict[tuple[str, str], CaptionBlock] = {}
+    for c in cands:
+        key = (c.kind, c.number)
+        if key not in best or c.score > best[key].score:
+            best[key] = c
+    keep = set(map(id, best.values()))
+    return [c for c in cands if id(c) in keep]

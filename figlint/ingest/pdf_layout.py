@@ -1,0 +1,402 @@
+"""Page geometry for the PDF route: text lines, raster images, vector paths, layout statistics.
+
+One pass over each page (text dict, raw drawings, image placements, links) fills
+plain records; everything downstream (caption and region finding, citing sites)
+works on these and never asks pymupdf again, which keeps a 10-page paper well
+under a second. Lines that pymupdf splits at wide gaps within one block are
+re-joined (so "Figure 1:" and the caption text that follows are one line), and
+document statistics — body font size and font, text columns, header and footer
+zones — are computed once, by character counts, so one odd page cannot skew them.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import statistics
+from collections import Counter
+from dataclasses import dataclass, field
+
+import pymupdf
+
+BBox = tuple[float, float, float, float]
+
+# Without TEXT_PRESERVE_LIGATURES ligatures come out as letters ("fi"), which keeps
+# caption text and mentions comparable with the source.
+_TEXT_FLAGS = pymupdf.TEXT_PRESERVE_WHITESPACE | pymupdf.TEXT_MEDIABOX_CLIP
+
+
+@dataclass
+class Line:
+    """One printed line: pymupdf lines of a block that share a baseline, joined."""
+
+    page: int  # 0-based
+    bbox: BBox
+    text: str
+    spans: list[dict]
+    size: float
+    font: str
+    bold: bool
+    block: int
+    horizontal: bool = True
+    gap: float = 0.0  # widest horizontal gap between the pieces joined into this line
+    role: str = ""  # header, footer, margin, toc, caption, figure, table, ... ("" = body text)
+    order: float = 0.0  # position in the document's reading order
+
+
+@dataclass
+class PageData:
+    """Everything read from one page; index is 0-based."""
+
+    index: int
+    width: float
+    height: float
+    lines: list[Line] = field(default_factory=list)
+    images: list[dict] = field(default_factory=list)
+    drawings: list[dict] = field(default_factory=list)
+    links: list[dict] = field(default_factory=list)
+    matrix: tuple = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)  # PDF user space -> page space
+
+
+@dataclass
+class Layout:
+    """Document-wide typesetting: body size and font, text columns, the text block's top and bottom."""
+
+    body_size: float
+    body_font: str
+    columns: list[tuple[float, float]]
+    text_top: float
+    text_bottom: float
+
+    def column_of(self, x0: float, x1: float) -> int | None:
+        """Index of the column holding [x0, x1], or None when it crosses a gutter."""
+        hits = [i for i, (c0, c1) in enumerate(self.columns) if min(x1, c1) - max(x0, c0) > 0.25 * (x1 - x0) or (c0 - 3 <= x0 and x1 <= c1 + 3)]
+        if len(hits) == 1:
+            return hits[0]
+        if not hits:
+            cx = (x0 + x1) / 2
+            return min(range(len(self.columns)), key=lambda i: abs(cx - sum(self.columns[i]) / 2))
+        # Crossing a gutter by a few points (oversized text) still belongs to one column.
+        overl = [min(x1, self.columns[i][1]) - max(x0, self.columns[i][0]) for i in hits]
+        best = max(range(len(hits)), key=lambda k: overl[k])
+        if sorted(overl)[-2] < 12:
+            return hits[best]
+        return None
+
+    def span_range(self, x0: float, x1: float) -> tuple[float, float]:
+        """Horizontal range a float occupies: its column, or all columns when it spans."""
+        col = self.column_of(x0, x1)
+        if col is None or len(self.columns) == 1:
+            return (min(self.columns[0][0], x0), max(self.columns[-1][1], x1))
+        c0, c1 = self.columns[col]
+        return (min(c0, x0), max(c1, x1))
+
+
+def is_bold(font: str, flags: int = 0) -> bool:
+    """Bold by the font's flags or its name (subset fonts often lose the flag)."""
+    name = font.lower()
+    return bool(flags & 16) or any(k in name for k in ("bold", "medi", "semib", "black", "heavy", "cmbx"))
+
+
+def _dominant(spans: list[dict]) -> tuple[float, str, bool]:
+    sizes: Counter = Counter()
+    fonts: Counter = Counter()
+    bold = 0
+    total = 0
+    for s in spans:
+        n = len(s["text"].strip())
+        if not n:
+            continue
+        sizes[round(s["size"], 1)] += n
+        fonts[s["font"]] += n
+        total += n
+        if is_bold(s["font"], s.get("flags", 0)):
+            bold += n
+    if not total:
+        return (spans[0]["size"] if spans else 0.0), (spans[0]["font"] if spans else ""), False
+    return sizes.most_common(1)[0][0], fonts.most_common(1)[0][0], bold * 2 > total
+
+
+def _span(s: dict) -> dict:
+    return {"text": s["text"], "size": s["size"], "font": s["font"], "bbox": tuple(s["bbox"]),
+            "color": s.get("color"), "flags": s.get("flags", 0)}
+
+
+def _make_line(page: int, block: int, raw_lines: list[dict]) -> Line:
+    spans = [_span(s) for rl in raw_lines for s in rl["spans"] if s["text"]]
+    x0 = min(rl["bbox"][0] for rl in raw_lines)
+    y0 = min(rl["bbox"][1] for rl in raw_lines)
+    x1 = max(rl["bbox"][2] for rl in raw_lines)
+    y1 = max(rl["bbox"][3] for rl in raw_lines)
+    parts = []
+    for rl in raw_lines:
+        t = "".join(s["text"] for s in rl["spans"])
+        if parts and t and not parts[-1].endswith(" ") and not t.startswith(" "):
+            parts.append(" ")
+        parts.append(t)
+    size, font, bold = _dominant(spans)
+    d = raw_lines[0].get("dir", (1, 0))
+    horizontal = abs(d[1]) < 0.05 and d[0] > 0
+    gap = 0.0
+    pieces = sorted((s["bbox"] for s in spans if s["text"].strip()), key=lambda b: b[0])
+    for a, b in zip(pieces, pieces[1:]):
+        gap = max(gap, b[0] - a[2])
+    return Line(page, (x0, y0, x1, y1), " ".join("".join(parts).split()), spans, size, font, bold, block, horizontal, gap)
+
+
+def _lines_of_block(page: int, bno: int, block: dict) -> list[Line]:
+    """Join raw lines of one block that sit on the same baseline with a moderate gap."""
+    raw = [l for l in block["lines"] if any(s["text"].strip() for s in l["spans"])]
+    raw.sort(key=lambda l: (round(l["bbox"][1]), l["bbox"][0]))
+    groups: list[list[dict]] = []
+    for rl in raw:
+        if groups:
+            last = groups[-1][-1]
+            a, b = last["bbox"], rl["bbox"]
+            h = min(a[3] - a[1], b[3] - b[1])
+            overlap = min(a[3], b[3]) - max(a[1], b[1])
+            size = max((s["size"] for s in rl["spans"]), default=10)
+            same_dir = last.get("dir") == rl.get("dir")
+            if same_dir and h > 0 and overlap >= 0.5 * h and -2 <= b[0] - a[2] <= 2.5 * size:
+                groups[-1].append(rl)
+                continue
+        groups.append([rl])
+    return [_make_line(page, bno, g) for g in groups]
+
+
+def read_page(page: pymupdf.Page) -> PageData:
+    data = PageData(page.number, page.rect.width, page.rect.height)
+    tp = page.get_textpage(flags=_TEXT_FLAGS)
+    d = tp.extractDICT()
+    if any(_spaceless(s["text"]) for b in d["blocks"] for l in b.get("lines", ()) for s in l["spans"]):
+        d = _respaced(tp)
+    for bno, block in enumerate(d["blocks"]):
+        if block.get("type") == 0:
+            data.lines.extend(_lines_of_block(page.number, bno, block))
+    data.images = _images(page)
+    data.drawings = _drawings(page)
+    data.matrix = tuple(page.transformation_matrix)
+    data.links = [l for l in page.get_links() if l.get("kind") in (pymupdf.LINK_GOTO, pymupdf.LINK_NAMED) and not _other_dest(l)]
+    if data.links:
+        # mupdf's own words under each link: exact, unlike estimates from span boxes
+        words = tp.extractWORDS()
+        for link in data.links:
+            r = link["from"]
+            link["text"] = " ".join(w[4] for w in words if r.x0 - 1 <= (w[0] + w[2]) / 2 <= r.x1 + 1 and r.y0 - 1 <= (w[1] + w[3]) / 2 <= r.y1 + 1)
+    return data
+
+
+NONFIG_DESTS = {
+    "section", "subsection", "subsubsection", "paragraph", "subparagraph", "chapter", "part", "appendix",
+    "table", "subtable", "equation", "cite", "hfootnote", "footnote", "page", "item", "algorithm",
+    "algocf", "alg", "lstlisting", "lstnumber", "theorem", "lemma", "definition", "proposition",
+    "corollary", "remark", "example", "doc-start", "section*", "subsection*", "chapter*", "enumi",
+    "hline", "mpfootnote", "ams", "nomenclature", "glossary", "index", "toc", "lof", "lot", "x1",
+}
+
+
+def _other_dest(link: dict) -> bool:
+    """A named destination hyperref gives to something that is not a figure (a citation, a section)."""
+    name = link.get("nameddest") or ""
+    return bool(name) and name.split(".")[0].lower() in NONFIG_DESTS
+
+
+def _spaceless(text: str) -> bool:
+    """Long text without spaces: the PDF positions words apart instead of printing spaces."""
+    return len(text) >= 30 and text.count(" ") < 0.03 * len(text)
+
+
+def _respaced(tp: pymupdf.TextPage) -> dict:
+    """Text dict rebuilt from characters, with a space wherever the gap is a word gap."""
+    d = tp.extractRAWDICT()
+    for b in d["blocks"]:
+        for l in b.get("lines", ()):
+            for s in l["spans"]:
+                chars = s.pop("chars", [])
+                out = []
+                for a, c in zip([None] + chars, chars):
+                    if a is not None and c["c"] != " " and a["c"] != " " and c["bbox"][0] - a["bbox"][2] > 0.1 * s["size"]:
+                        out.append(" ")
+                    out.append(c["c"])
+                s["text"] = "".join(out)
+    return d
+
+
+def _images(page: pymupdf.Page) -> list[dict]:
+    listed = page.get_images(full=True)
+    if not listed:
+        return []  # get_image_info walks the content stream: skip it on pages without images
+    by_size: dict[tuple[int, int], list[tuple]] = {}
+    for item in listed:
+        by_size.setdefault((item[2], item[3]), []).append(item)
+    out = []
+    prect = page.rect
+    for info in page.get_image_info():
+        bbox = pymupdf.Rect(info["bbox"]) & prect
+        if bbox.is_empty:
+            continue
+        a, b, c, dd = info["transform"][:4]
+        disp_w, disp_h = math.hypot(a, b), math.hypot(c, dd)
+        match = by_size.get((info["width"], info["height"]), [])
+        xref = match[0][0] if len(match) == 1 else None
+        out.append({
+            "bbox": tuple(bbox), "width": info["width"], "height": info["height"],
+            "disp_w": disp_w, "disp_h": disp_h, "xref": xref,
+            "name": match[0][7] if len(match) == 1 else "",
+        })
+    return out
+
+
+def _drawings(page: pymupdf.Page) -> list[dict]:
+    """Vector paths with their boxes cut to the clip in force (hatching and plot lines are
+    often drawn long and clipped), without page-sized backgrounds and paths off the page."""
+    w, h = page.rect.width, page.rect.height  # page.rect is recomputed on every access
+    area = w * h
+    out = []
+    clips: list[tuple[int, tuple]] = []  # (level, scissor) of the clips in force
+    for p in page.get_cdrawings(extended=True):
+        level = p.get("level", 0)
+        while clips and clips[-1][0] >= level:
+            clips.pop()
+        kind = p.get("type")
+        if kind in ("clip", "group"):
+            box = p.get("scissor")
+            if box is not None:
+                if clips:
+                    c = clips[-1][1]
+                    box = (max(box[0], c[0]), max(box[1], c[1]), min(box[2], c[2]), min(box[3], c[3]))
+                clips.append((level, box))
+            continue
+        x0, y0, x1, y1 = p["rect"]
+        if clips:
+            c = clips[-1][1]
+            x0, y0, x1, y1 = max(x0, c[0]), max(y0, c[1]), min(x1, c[2]), min(y1, c[3])
+            if x1 < x0 or y1 < y0:
+                continue  # clipped away entirely
+            p["rect"] = (x0, y0, x1, y1)
+        if (x1 - x0) * (y1 - y0) > 0.8 * area or x1 < 0 or y1 < 0 or x0 > w or y0 > h:
+            continue
+        out.append(p)
+    return out
+
+
+def is_mono(font: str, flags: int = 0) -> bool:
+    """Typewriter fonts set code and prompts, never the running text of a paper."""
+    name = font.lower()
+    return bool(flags & 8) or any(k in name for k in ("mono", "courier", "cmtt", "lmtt", "typewriter", "consol", "inconsolata"))
+
+
+def body_stats(pages: list[PageData]) -> tuple[float, str]:
+    """Most common text size (by characters, to the half point) and the font used at it.
+
+    Typewriter text is left out: a paper full of code listings still has its prose in a text face.
+    """
+    sizes: Counter = Counter()
+    fonts: Counter = Counter()
+    for pd in pages:
+        for ln in pd.lines:
+            if not ln.horizontal:
+                continue
+            for s in ln.spans:
+                n = len(s["text"].strip())
+                if n and s["size"] >= 1 and not is_mono(s["font"], s.get("flags", 0)):
+                    sizes[round(s["size"] * 2) / 2] += n
+                    fonts[(round(s["size"] * 2) / 2, s["font"])] += n
+    if not sizes:
+        return 10.0, ""
+    body = sizes.most_common(1)[0][0]
+    at_body = Counter({f: n for (sz, f), n in fonts.items() if sz == body})
+    return body, (at_body.most_common(1)[0][0] if at_body else "")
+
+
+def is_body_size(size: float, body: float) -> bool:
+    return abs(size - body) <= 0.6
+
+
+def find_layout(pages: list[PageData], body: float, font: str) -> Layout:
+    """Text columns and the vertical text block, from long lines at body size."""
+    cand = [ln for pd in pages for ln in pd.lines
+            if ln.horizontal and is_body_size(ln.size, body) and len(ln.text) >= 25]
+    if not cand:
+        width = pages[0].width if pages else 612.0
+        height = pages[0].height if pages else 792.0
+        return Layout(body, font, [(0.08 * width, 0.92 * width)], 0.06 * height, 0.94 * height)
+    bins: Counter = Counter(round(ln.bbox[0] / 4) for ln in cand)
+    need = max(3, 0.06 * len(cand))
+    columns: list[tuple[float, float]] = []
+    for key, count in bins.most_common():
+        if count < need:
+            break
+        members = [ln for ln in cand if abs(ln.bbox[0] - key * 4) <= 4]
+        x0 = min(ln.bbox[0] for ln in members)
+        x1 = statistics.median_high([ln.bbox[2] for ln in members])
+        for i, (c0, c1) in enumerate(columns):
+            if min(c1, x1) - max(c0, x0) > 0.5 * min(c1 - c0, x1 - x0):
+                columns[i] = (min(c0, x0), max(c1, x1))
+                break
+        else:
+            columns.append((x0, x1))
+    columns.sort()
+    if not columns:  # too little running text to see columns: one column over the text's extent
+        columns = [(min(ln.bbox[0] for ln in cand), max(ln.bbox[2] for ln in cand))]
+    tops, bottoms = [], []
+    # Full lines of running text only: a running head ("4 SPECIALIZED INSTALLATIONS") is
+    # long and at body size too, but much shorter than a line of a paragraph.
+    full = 0.6 * statistics.median(ln.bbox[2] - ln.bbox[0] for ln in cand)
+    for pd in pages:
+        ys = [ln.bbox for ln in pd.lines if ln.horizontal and is_body_size(ln.size, body) and len(ln.text) >= 25
+              and ln.bbox[2] - ln.bbox[0] >= full and ln.gap < 1.5 * ln.size]
+        if ys:
+            tops.append(min(b[1] for b in ys))
+            bottoms.append(max(b[3] for b in ys))
+    # A low percentile, not the minimum: one stray long line in a header must not move the text block.
+    tops.sort()
+    bottoms.sort(reverse=True)
+    text_top = tops[len(tops) // 10] if tops else 0.0
+    text_bottom = bottoms[len(bottoms) // 10] if bottoms else pages[0].height
+    return Layout(body, font, columns, text_top, text_bottom)
+
+
+def mark_margins(pages: list[PageData], layout: Layout) -> None:
+    """Running headers, footers (page numbers) and margin stamps (arXiv id) get a role.
+
+    A line outside the text block is a header or footer only when it looks like
+    one: a page number, text repeated on other pages, or a line in the outer
+    strip of the page. The text block itself is estimated, so a caption line
+    just below it must not be lost.
+    """
+    zone: list[tuple[PageData, Line, str]] = []
+    for pd in pages:
+        for ln in pd.lines:
+            if not ln.horizontal:
+                x0, x1 = ln.bbox[0], ln.bbox[2]
+                if x1 < layout.columns[0][0] - 2 or x0 > layout.columns[-1][1] + 2:
+                    ln.role = "margin"
+                continue
+            if ln.bbox[3] <= layout.text_top - 1.5:
+                zone.append((pd, ln, "header"))
+            elif ln.bbox[1] >= layout.text_bottom + 1.5:
+                zone.append((pd, ln, "footer"))
+    # Only the outer strip of a page holds running heads: a float at the top of every page
+    # can put the estimated text block far down, and its tick labels look like page numbers.
+    zone = [(pd, ln, role) for pd, ln, role in zone if ln.bbox[3] < 0.1 * pd.height or ln.bbox[1] > 0.9 * pd.height]
+    seen: Counter = Counter(_shape(ln.text) for _, ln, _ in zone)
+    for pd, ln, role in zone:
+        outer = ln.bbox[3] < 0.06 * pd.height or ln.bbox[1] > 0.94 * pd.height
+        if _PAGE_NO.match(ln.text.strip()) or seen[_shape(ln.text)] >= 2 or outer:
+            ln.role = role
+    # Entries of a list of figures ("Figure 3: Caption . . . . 12") are neither captions nor citations.
+    for pd in pages:
+        for ln in pd.lines:
+            if not ln.role and _TOC_ENTRY.search(ln.text):
+                ln.role = "toc"
+
+
+_TOC_ENTRY = re.compile(r"(?:\.\s?){4,}\s*(?:\d+|[ivxlc]+)\s*$")
+
+
+_PAGE_NO = re.compile(r"^(?:page\s*)?(?:\d{1,4}|[ivxlc]{1,6})(?:\s*(?:/|of)\s*\d{1,4})?$", re.I)
+
+
+def _shape(text: str) -> str:
+    return re.sub(r"\d+", "#", text.strip().lower())

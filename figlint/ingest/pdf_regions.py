@@ -1,0 +1,393 @@
+"""The graphics regions that captions own, page by page (PDF route).
+
+A caption's region (captions come from pdf_captions) is found by walking
+outward from it — above it by default, below when the document puts captions
+over its floats, beside it when nothing is above or below — collecting images,
+vector paths and small text, and stopping at body paragraphs, headings, other
+captions, the running header, a hyperref anchor at the float's top, or a wide
+empty gap. An element two captions reach goes to the nearer one. Tables, algorithms and listings get
+regions the same way so their rules and cells are never taken for a figure;
+graphics that no caption claims are clustered into uncaptioned figures when
+they are big enough to be one.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from figlint.ingest.pdf_captions import CaptionBlock, _hoverlap, same_family, union
+from figlint.ingest.pdf_layout import BBox, Layout, Line, PageData, is_body_size
+
+FIRST_GAP = 40.0  # caption to nearest graphics: caption skip plus white margin in the graphic
+NEXT_GAP = 26.0  # between pieces of one figure; floats are set further apart than this
+
+
+@dataclass
+class Elem:
+    """A piece a region is made of, and the caption that took it."""
+
+    bbox: BBox
+    kind: str  # image, drawing, text
+    ref: int  # index into page images / drawing groups / lines
+    owner: CaptionBlock | None = None
+    dist: float = 1e9
+
+
+# ---------------------------------------------------------------- elements
+
+
+def drawing_groups(pd: PageData) -> tuple[list[BBox], list[int]]:
+    """Consecutive paths that touch are one graphic element (a plot, a box of a diagram).
+
+    Also returns, per group, how many of its paths are shapes rather than thin rules.
+    """
+    groups: list[list[float]] = []
+    for p in pd.drawings:
+        if p.get("type") == "f" and p.get("fill") and min(p["fill"]) > 0.97:
+            continue  # white backgrounds of included graphics often reach past the visible figure
+        x0, y0, x1, y1 = p["rect"]
+        x0, y0 = max(x0, 0.0), max(y0, 0.0)
+        x1, y1 = min(x1, pd.width), min(y1, pd.height)
+        if groups:
+            g = groups[-1]
+            if x0 <= g[2] + 2 and x1 >= g[0] - 2 and y0 <= g[3] + 2 and y1 >= g[1] - 2:
+                g[0], g[1], g[2], g[3] = min(g[0], x0), min(g[1], y0), max(g[2], x1), max(g[3], y1)
+                g[4] += (x1 - x0) > 3 and (y1 - y0) > 3
+                continue
+        groups.append([x0, y0, x1, y1, int((x1 - x0) > 3 and (y1 - y0) > 3)])
+    return [tuple(g[:4]) for g in groups], [int(g[4]) for g in groups]
+
+
+def _containers(pd: PageData, dgroups: list[BBox]) -> list[BBox]:
+    """Images and drawn boxes big enough that text inside them is part of a graphic."""
+    boxes = [im["bbox"] for im in pd.images] + dgroups
+    return [b for b in boxes if (b[2] - b[0]) > 20 and (b[3] - b[1]) > 12]
+
+
+def inside(b: BBox, c: BBox, tol: float = 1.5) -> bool:
+    """b's centre lies in c (grown by tol)."""
+    cx, cy = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
+    return c[0] - tol <= cx <= c[2] + tol and c[1] - tol <= cy <= c[3] + tol
+
+
+def classify_text(pd: PageData, layout: Layout, containers: list[BBox], caption_lines: set[int]) -> tuple[list[Line], list[int]]:
+    """Split page lines into blockers (body paragraphs, headings, titles) and figure-text candidates.
+
+    Text inside an image or a drawn box is figure text whatever its size; outside,
+    running text (dense, wide, in the body typeface) and headings stop a region.
+    """
+    body = layout.body_size
+    wide_blocks = {ln.block for ln in pd.lines if not ln.role and ln.horizontal and id(ln) not in caption_lines and _prose(ln, layout)}
+    blockers: list[Line] = []
+    text_elems: list[int] = []
+    for idx, ln in enumerate(pd.lines):
+        if ln.role or id(ln) in caption_lines:
+            continue
+        if not ln.horizontal:
+            text_elems.append(idx)
+            continue
+        contained = any(inside(ln.bbox, c) for c in containers)
+        fam_body = same_family(ln.font, layout.body_font)
+        blocking = False
+        if not contained:
+            if is_body_size(ln.size, body):
+                c0 = _col_bounds(ln, layout)[0]
+                heading = ln.bold and abs(ln.bbox[0] - c0) < 4 and fam_body
+                blocking = _prose(ln, layout) or heading or (ln.block in wide_blocks and fam_body)
+            elif ln.size > body + 0.6:
+                blocking = fam_body  # titles, author lines, section headings
+        if blocking:
+            blockers.append(ln)
+        elif ln.size <= body + 0.6 or contained or _near_any(ln.bbox, containers, 12.0):
+            # Large free text joins a figure only next to its graphics (panel titles, not author lines).
+            text_elems.append(idx)
+    return blockers, text_elems
+
+
+def _col_bounds(ln: Line, layout: Layout) -> tuple[float, float]:
+    col = layout.column_of(ln.bbox[0], ln.bbox[2])
+    return layout.columns[col] if col is not None else (layout.columns[0][0], layout.columns[-1][1])
+
+
+def _prose(ln: Line, layout: Layout) -> bool:
+    """A line of running text: body size and typeface, at least half a column wide, no wide
+    gaps (a row of tick labels is wide but gappy)."""
+    c0, c1 = _col_bounds(ln, layout)
+    return (is_body_size(ln.size, layout.body_size) and same_family(ln.font, layout.body_font)
+            and ln.bbox[2] - ln.bbox[0] >= 0.5 * (c1 - c0) and len(ln.text) > 20 and ln.gap < 1.2 * ln.size)
+
+
+def _near_any(b: BBox, boxes: list[BBox], d: float) -> bool:
+    return any(b[0] <= c[2] + d and b[2] >= c[0] - d and b[1] <= c[3] + d and b[3] >= c[1] - d for c in boxes)
+
+
+# ---------------------------------------------------------------- regions
+
+
+def _limits(cap: CaptionBlock, side: str, xr: tuple[float, float], walls: list[BBox], pd: PageData) -> float:
+    """How far a region may reach on one side: the nearest wall across its horizontal range."""
+    cb = cap.bbox
+    if side == "above":
+        lim = 0.0
+        for w in walls:
+            if w[3] <= cb[1] + 1 and _hoverlap(w[0], w[2], xr[0], xr[1]) > 0.3 * min(w[2] - w[0], xr[1] - xr[0]):
+                lim = max(lim, w[3])
+        if cap.anchor_y is not None and cap.anchor_y < cb[1]:
+            lim = max(lim, cap.anchor_y - 8)
+        return lim
+    lim = pd.height
+    for w in walls:
+        if w[1] >= cb[3] - 1 and _hoverlap(w[0], w[2], xr[0], xr[1]) > 0.3 * min(w[2] - w[0], xr[1] - xr[0]):
+            lim = min(lim, w[1])
+    return lim
+
+
+def _walk(cap: CaptionBlock, side: str, elems: list[Elem], lim: float) -> list[Elem]:
+    """Elements reached from the caption going up (or down), gap by gap, up to the wall at lim."""
+    cb = cap.bbox
+    x0, x1 = cap.xrange
+    if side == "above":
+        cand = [e for e in elems if (e.bbox[3] <= cb[1] + 2 or _mostly(e, cb[1], -1)) and e.bbox[1] >= lim - 1]
+        cand.sort(key=lambda e: -e.bbox[3])
+        edge, out = cb[1], []
+        for e in cand:
+            if not _in_range(e.bbox, x0, x1):
+                continue
+            gap = edge - e.bbox[3]
+            if gap > (FIRST_GAP if not out else NEXT_GAP):
+                break
+            out.append(e)
+            edge = min(edge, e.bbox[1])
+        return out
+    cand = [e for e in elems if (e.bbox[1] >= cb[3] - 2 or _mostly(e, cb[3], 1)) and e.bbox[3] <= lim + 1]
+    cand.sort(key=lambda e: e.bbox[1])
+    edge, out = cb[3], []
+    for e in cand:
+        if not _in_range(e.bbox, x0, x1):
+            continue
+        gap = e.bbox[1] - edge
+        if gap > (FIRST_GAP if not out else NEXT_GAP):
+            break
+        out.append(e)
+        edge = max(edge, e.bbox[3])
+    return out
+
+
+def _mostly(e: Elem, y: float, sign: int) -> bool:
+    """A graphic that pokes past the caption edge (a separator line) but lies mostly on one side."""
+    if e.kind == "text":
+        return False
+    h = e.bbox[3] - e.bbox[1]
+    part = (y - e.bbox[1]) if sign < 0 else (e.bbox[3] - y)
+    return h > 20 and part >= 0.75 * h
+
+
+def _in_range(b: BBox, x0: float, x1: float) -> bool:
+    """Centred in the caption's range, or mostly inside it."""
+    w = b[2] - b[0]
+    cx = (b[0] + b[2]) / 2
+    return x0 - 4 <= cx <= x1 + 4 or _hoverlap(b[0], b[2], x0, x1) >= 0.6 * max(w, 0.1)
+
+
+def _xranges(caps: list[CaptionBlock], layout: Layout) -> None:
+    """Each caption's horizontal range: its column or all columns, split between side-by-side captions."""
+    for c in caps:
+        b = c.bbox
+        lo, hi = layout.span_range(b[0], b[2])
+        # A caption of two or more lines fills the width of its float's box, so a clearly
+        # narrower one sits in a wrapfigure or minipage: that box is the figure's range.
+        if len(c.lines) >= 2 and b[2] - b[0] < 0.85 * (hi - lo):
+            lo, hi = b[0] - 8, b[2] + 8
+        c.xrange = (lo, hi)
+    for c in caps:
+        b = c.bbox
+        first = c.lines[0].bbox
+        sibs = [o for o in caps if o is not c and o.page == c.page and abs(o.lines[0].bbox[1] - first[1]) < 1.5 * c.lines[0].size
+                and _hoverlap(o.bbox[0], o.bbox[2], b[0], b[2]) < 0]
+        lo, hi = c.xrange
+        for o in sibs:
+            ob = o.bbox
+            if ob[2] <= b[0]:
+                lo = max(lo, (ob[2] + b[0]) / 2)
+            elif ob[0] >= b[2]:
+                hi = min(hi, (b[2] + ob[0]) / 2)
+        c.xrange = (lo, hi)
+
+
+def nearest_gap(cap: CaptionBlock, side: str, elems: list[Elem], lim: float) -> float | None:
+    """Distance from the caption to the chain of elements on one side, if that chain holds graphics."""
+    got = _walk(cap, side, elems, lim)
+    if not any(e.kind != "text" for e in got):
+        return None
+    cb = cap.bbox
+    e = got[0]
+    return max(0.0, cb[1] - e.bbox[3] if side == "above" else e.bbox[1] - cb[3])
+
+
+@dataclass
+class PageRegions:
+    captions: list[CaptionBlock]
+    elems: list[Elem]
+    dgroups: list[BBox]
+    shapes: list[int]  # per drawing group: paths that are shapes, not thin rules
+    blockers: list[Line]
+    margins: list[BBox]  # running header and footer lines
+
+
+def prepare(pd: PageData, layout: Layout, caps: list[CaptionBlock]) -> PageRegions:
+    """The page's elements (images, drawing groups, free text), blockers and caption ranges."""
+    dgroups, shapes = drawing_groups(pd)
+    containers = _containers(pd, dgroups)
+    cap_lines = {id(ln) for c in caps for ln in c.lines}
+    blockers, text_idx = classify_text(pd, layout, containers, cap_lines)
+    elems: list[Elem] = []
+    # Graphics above the running head or below the footer (rules, logos) belong to no figure.
+    top = max([ln.bbox[3] for ln in pd.lines if ln.role == "header"], default=0.0)
+    bottom = min([ln.bbox[1] for ln in pd.lines if ln.role == "footer"], default=pd.height)
+    for i, im in enumerate(pd.images):
+        b = im["bbox"]
+        if b[3] > top and b[1] < bottom:
+            elems.append(Elem(b, "image", i))
+    for i, b in enumerate(dgroups):
+        if b[3] > top and b[1] < bottom:
+            elems.append(Elem(b, "drawing", i))
+    for i in text_idx:
+        elems.append(Elem(pd.lines[i].bbox, "text", i))
+    _xranges(caps, layout)
+    margins = [ln.bbox for ln in pd.lines if ln.role in ("header", "footer")]
+    return PageRegions(caps, elems, dgroups, shapes, blockers, margins)
+
+
+def walls_of(pr: PageRegions) -> list[BBox]:
+    """What no region may cross: body text, headings, captions, running heads."""
+    return [ln.bbox for ln in pr.blockers] + [c.bbox for c in pr.captions] + pr.margins
+
+
+def assign(pr: PageRegions, pd: PageData, prefer: dict[str, str]) -> None:
+    """Give each caption its side and its elements; an element goes to the nearest claimant."""
+    walls = walls_of(pr)
+    for cap in pr.captions:
+        pref = prefer.get(cap.kind, "above")
+        other = "below" if pref == "above" else "above"
+        lims = {s: _limits(cap, s, cap.xrange, walls, pd) for s in ("above", "below")}
+        gaps = {s: nearest_gap(cap, s, pr.elems, lims[s]) for s in ("above", "below")}
+        if gaps[pref] is not None and (gaps[pref] <= 24 or gaps[other] is None or gaps[pref] <= gaps[other] + 12):
+            side = pref
+        elif gaps[other] is not None:
+            side = other
+        else:
+            side = pref
+        cap.side = side
+        got = _walk(cap, side, pr.elems, lims[side])
+        cb = cap.bbox
+        for e in got:
+            d = cb[1] - e.bbox[3] if side == "above" else e.bbox[1] - cb[3]
+            if e.owner is None or d < e.dist:
+                e.owner, e.dist = cap, d
+    for cap in pr.captions:
+        cap.elems = [e for e in pr.elems if e.owner is cap]
+        graphics = [e for e in cap.elems if e.kind != "text"]
+        if not graphics and cap.kind == "figure":
+            got = _beside(cap, pr.elems)
+            if got:
+                for e in cap.elems:
+                    e.owner = None
+                for e in got:
+                    e.owner = cap
+                cap.elems, cap.side = got, "beside"
+        # Text alone makes a figure (a prompt, a listing) only when it is more than one
+        # neighbouring line of the caption.
+        if cap.elems and (graphics or cap.side == "beside" or cap.kind != "figure" or len(cap.elems) >= 2):
+            cap.region = union([e.bbox for e in cap.elems])
+        else:
+            cap.region = None
+
+
+def _beside(cap: CaptionBlock, elems: list[Elem]) -> list[Elem]:
+    """Graphics level with a side caption (SCfigure, a caption in a minipage next to the plot)."""
+    cb = cap.bbox
+
+    def gap(e: Elem) -> float:
+        return cb[0] - e.bbox[2] if e.bbox[2] <= cb[0] + 2 else e.bbox[0] - cb[2]
+
+    cand = [e for e in elems if e.owner is None and e.kind != "text"
+            and (e.bbox[2] <= cb[0] + 2 or e.bbox[0] >= cb[2] - 2)
+            and min(e.bbox[3], cb[3] + 40) - max(e.bbox[1], cb[1] - 40) > 0]
+    if not cand:
+        return []
+    first = min(cand, key=gap)
+    if gap(first) > 40:
+        return []
+    left = first.bbox[2] <= cb[0] + 2
+    got, box = [first], first.bbox
+    for _ in range(4):
+        more = [e for e in elems if e.owner is None and e not in got and _near_any(e.bbox, [box], 8.0)
+                and ((e.bbox[2] <= cb[0] + 2) if left else (e.bbox[0] >= cb[2] - 2))]
+        if not more:
+            break
+        got += more
+        box = union([box] + [e.bbox for e in more])
+    return got
+
+
+def side_votes(all_regions: list[PageRegions], pages: list[PageData]) -> dict[str, str]:
+    """Where each float kind keeps its graphics relative to the caption, by majority."""
+    votes: dict[str, list[int]] = {}
+    for pr in all_regions:
+        if not pr.captions:
+            continue
+        pd = pages[pr.captions[0].page]
+        walls = walls_of(pr)
+        for cap in pr.captions:
+            g = {}
+            for s in ("above", "below"):
+                g[s] = nearest_gap(cap, s, pr.elems, _limits(cap, s, cap.xrange, walls, pd))
+            v = votes.setdefault(cap.kind, [0, 0])
+            if g["above"] is not None and (g["below"] is None or g["above"] <= g["below"]):
+                v[0] += 1
+            elif g["below"] is not None:
+                v[1] += 1
+    return {k: ("above" if a >= b else "below") for k, (a, b) in votes.items()}
+
+
+def uncaptioned(pr: PageRegions, pd: PageData, layout: Layout) -> list[BBox]:
+    """Clusters of unclaimed graphics big enough to be a figure (not rules, not logos)."""
+    free = [e for e in pr.elems if e.owner is None and e.kind != "text"]
+    clusters: list[list[Elem]] = []
+    for e in sorted(free, key=lambda e: e.bbox[1]):
+        for cl in clusters:
+            ub = union([x.bbox for x in cl])
+            if e.bbox[0] <= ub[2] + 8 and e.bbox[2] >= ub[0] - 8 and e.bbox[1] <= ub[3] + 8 and e.bbox[3] >= ub[1] - 8:
+                cl.append(e)
+                break
+        else:
+            clusters.append([e])
+    out = []
+    blockers = [ln.bbox for ln in pr.blockers]
+    prose = [ln.bbox for ln in pd.lines if not ln.role and ln.horizontal and _prose(ln, layout)]
+    for cl in clusters:
+        ub = union([x.bbox for x in cl])
+        w, h = ub[2] - ub[0], ub[3] - ub[1]
+        if w < 72 or h < 40:
+            continue
+        images = [x for x in cl if x.kind == "image"]
+        img_area = sum((x.bbox[2] - x.bbox[0]) * (x.bbox[3] - x.bbox[1]) for x in images)
+        shapes = sum(pr.shapes[x.ref] for x in cl if x.kind == "drawing")
+        if img_area < 3000 and shapes < 3:
+            continue  # rules of a table or an algorithm, a frame, a logo
+        if not images and any(inside(b, ub, 0) for b in blockers + prose):
+            continue  # a shaded box or frame around body text (a note, a theorem, a listing)
+        if w * h > 0.6 * pd.width * pd.height and len(pd.lines) < 5:
+            continue  # a scanned page: the image is the page, not a figure on it
+        out.append(_grow(ub, [e for e in pr.elems if e.owner is None and e.kind == "text"]))
+    return out
+
+
+def _grow(box: BBox, texts: list[Elem], reach: float = 14.0) -> BBox:
+    """Add the labels around a graphic (axis titles, tick labels) that sit just outside it."""
+    for _ in range(3):
+        near = [e.bbox for e in texts if _near_any(e.bbox, [box], reach) and not inside(e.bbox, box, 0)]
+        if not near:
+            break
+        box = union([box] + near)
+    return box

@@ -1,0 +1,296 @@
+"""Body paragraphs and the places in them that cite a figure (PDF route).
+
+Lines left over once captions, float regions, running headers and margins are
+taken out are put in reading order (column by column, between full-width
+elements) and cut into paragraphs at indents, short last lines, gaps and size
+changes, keeping for every character run its page and box. Citing sites come
+from two sources: printed mentions ("Fig. 3b", via mentions.py) and link
+annotations whose target is a figure anchor, which catch a bare number printed
+by a lone \\ref ("as shown in 3"). A link whose text is already part of a
+printed mention is not counted twice; the bibliography (back-references) and
+lists of figures are skipped.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from figlint.ingest.pdf_layout import BBox, Layout, Line, PageData
+from figlint.mentions import find_mentions, normalize_number, sentence_at
+from figlint.model import CitingSite, Location
+
+_REFS_RE = re.compile(r"^(?:\d+\.?\s*|[A-Z]\.?\s+)?(References|REFERENCES|Bibliography|BIBLIOGRAPHY|Literature Cited|Works Cited)$")
+_APPX_RE = re.compile(r"^(?:[A-Z]\.?\s+)?(?:Appendix|APPENDIX|Appendices|APPENDICES|Supplementary|SUPPLEMENTARY|Supplemental|SUPPLEMENTAL)\b")
+_LETTERED_RE = re.compile(r"^[A-Z](?:\.\d+)*\.?\s+[A-Z][a-z]")  # "A Proofs", "B.2 Extra results"
+_LOF_RE = re.compile(r"^(List of Figures|LIST OF FIGURES|Table of Contents|Contents|CONTENTS|List of Tables)$")
+
+
+@dataclass
+class Para:
+    text: str = ""
+    pieces: list[tuple[int, int, int, BBox, float]] = field(default_factory=list)  # start, end, page, bbox, order
+    lines: list[Line] = field(default_factory=list)
+    skip: bool = False  # bibliography, list of figures
+    owner: str | None = None  # a caption's own figure number: it does not cite itself
+
+    def order_at(self, pos: int) -> float | None:
+        """Reading-order position of character pos (line order, then place in the line)."""
+        for s, e, _pg, _bb, order in self.pieces:
+            if s <= pos < e or pos < s:
+                return order + min(pos, e) / 1e6
+        return self.pieces[-1][4] if self.pieces else None
+
+    def locate(self, start: int, end: int) -> tuple[int | None, BBox | None]:
+        """Page (0-based) and approximate box of characters [start, end)."""
+        boxes, page = [], None
+        for s, e, pg, bb, _o in self.pieces:
+            if e <= start or s >= end:
+                continue
+            n = max(e - s, 1)
+            a, b = max(start, s) - s, min(end, e) - s
+            w = bb[2] - bb[0]
+            box = (bb[0] + w * a / n, bb[1], bb[0] + w * b / n, bb[3])
+            if page is None:
+                page = pg
+            if pg == page:
+                boxes.append(box)
+        if not boxes:
+            return None, None
+        return page, (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
+
+
+def heading_like(ln: Line, layout: Layout) -> bool:
+    """A short line set bold or larger than the body: a section heading."""
+    return (ln.bold or ln.size > layout.body_size + 0.5) and len(ln.text.split()) <= 10
+
+
+def _col_bounds(ln: Line, layout: Layout) -> tuple[int, float, float]:
+    col = layout.column_of(ln.bbox[0], ln.bbox[2])
+    if col is None:
+        return -1, layout.columns[0][0], layout.columns[-1][1]
+    c0, c1 = layout.columns[col]
+    return col, c0, c1
+
+
+def reading_order(pd: PageData, layout: Layout, spanning: list[BBox], roles: tuple[str, ...] = ("",)) -> list[Line]:
+    """Body lines of a page: full-width lines and float regions cut the page into bands."""
+    lines = [ln for ln in pd.lines if ln.role in roles and ln.horizontal and ln.text.strip()]
+    if len(layout.columns) == 1:
+        return sorted(lines, key=lambda l: (round(l.bbox[1]), l.bbox[0]))
+    cuts = sorted([b[1] for b in spanning] + [l.bbox[1] for l in lines if not l.role and layout.column_of(l.bbox[0], l.bbox[2]) is None])
+
+    def key(l: Line):
+        col = layout.column_of(l.bbox[0], l.bbox[2])
+        band = sum(1 for y in cuts if y < l.bbox[1] - 0.5)
+        return (band, -1 if col is None else col, l.bbox[1], l.bbox[0])
+
+    return sorted(lines, key=key)
+
+
+def number_lines(pages: list[PageData], layout: Layout, spanning: dict[int, list[BBox]]) -> None:
+    """Give body and caption lines their place in the document's reading order."""
+    n = 0
+    for pd in pages:
+        for ln in reading_order(pd, layout, spanning.get(pd.index, []), roles=("", "caption")):
+            ln.order = float(n)
+            n += 1
+
+
+def paragraphs(pages: list[PageData], layout: Layout, spanning: dict[int, list[BBox]]) -> list[Para]:
+    number_lines(pages, layout, spanning)
+    paras: list[Para] = []
+    cur = Para()
+    prev: Line | None = None
+    in_refs = False
+    for pd in pages:
+        ordered = reading_order(pd, layout, spanning.get(pd.index, []))
+        lof_page = any(_LOF_RE.match(l.text.strip()) for l in ordered[:12])
+        for ln in ordered:
+            head = heading_like(ln, layout)
+            if head and _REFS_RE.match(ln.text.strip()):
+                in_refs = True
+            elif head and in_refs and (_APPX_RE.match(ln.text.strip()) or _LETTERED_RE.match(ln.text.strip())):
+                in_refs = False  # the appendix after the bibliography is running text again
+            if prev is None or _breaks(prev, ln, layout):
+                if cur.text:
+                    paras.append(cur)
+                cur = Para(skip=in_refs or lof_page)
+            _append(cur, ln)
+            cur.lines.append(ln)
+            prev = ln
+    if cur.text:
+        paras.append(cur)
+    return paras
+
+
+def caption_paragraphs(captions) -> list[Para]:
+    """Captions as paragraphs: one float's caption may cite another figure ("as in Figure 3")."""
+    out = []
+    for cap in captions:
+        para = Para(owner=normalize_number(cap.number) if cap.kind == "figure" else None)
+        for ln in cap.lines:
+            _append(para, ln)
+            para.lines.append(ln)
+        out.append(para)
+    return out
+
+
+def _breaks(prev: Line, ln: Line, layout: Layout) -> bool:
+    """Does ln open a new paragraph? A size change (footnotes), a heading before it, a vertical
+    gap, an indent, or a short line before it; across a column or page break only the last two."""
+    if abs(prev.size - ln.size) > 1.0:
+        return True
+    if heading_like(prev, layout) and len(prev.text) < 80 and prev.bold:
+        return True
+    pcol, p0, p1 = _col_bounds(prev, layout)
+    col, c0, c1 = _col_bounds(ln, layout)
+    indented = c0 + 0.5 * ln.size < ln.bbox[0] < c0 + 3 * ln.size
+    short_prev = prev.bbox[2] < p1 - 2 * prev.size
+    if prev.page != ln.page or pcol != col or ln.bbox[1] < prev.bbox[1] - 2:
+        return indented or short_prev
+    if ln.bbox[1] - prev.bbox[3] > 0.8 * ln.size:
+        return True
+    return indented or short_prev
+
+
+def _append(para: Para, ln: Line) -> None:
+    """Add a line's text runs to the paragraph, recording where each run sits on the page."""
+    if para.text:
+        if para.text.endswith("-") and len(para.text) > 1 and para.text[-2].isalpha() and ln.text[:1].islower():
+            word = re.search(r"(\S+)$", para.text).group(1)
+            if "-" not in word[:-1]:
+                para.text = para.text[:-1]
+        else:
+            para.text += " "
+    last_x1 = None
+    for s in ln.spans:
+        t = re.sub(r"\s+", " ", s["text"])
+        if not t.strip():
+            if para.text and not para.text.endswith(" "):
+                para.text += " "
+            continue
+        if para.text.endswith(" ") and t.startswith(" "):
+            t = t.lstrip()
+        elif last_x1 is not None and s["bbox"][0] - last_x1 > 0.2 * s["size"] and not para.text.endswith(" ") and not t.startswith(" "):
+            para.text += " "
+        start = len(para.text)
+        para.text += t
+        para.pieces.append((start, len(para.text), ln.page, s["bbox"], ln.order))
+        last_x1 = s["bbox"][2]
+
+
+def text_sites(paras: list[Para], path: str) -> tuple[list[tuple[str, CitingSite]], list[tuple[Para, int, int, str]]]:
+    """Printed mentions; also returns (para, start, end, number) spans for link de-duplication."""
+    out: list[tuple[str, CitingSite]] = []
+    spans: list[tuple[Para, int, int, str]] = []
+    for para in paras:
+        if para.skip:
+            continue
+        for m in find_mentions(para.text):
+            page, bbox = para.locate(m.start, m.end)
+            sentence = sentence_at(para.text, m.start)
+            for num in m.numbers:
+                if para.owner is not None and normalize_number(num) == para.owner:
+                    continue
+                site = CitingSite(
+                    paragraph=para.text.strip(), sentence=sentence, mention=m.text,
+                    location=Location(file=path, page=(page + 1) if page is not None else None, bbox=bbox),
+                    via="text", panels=list(m.panels.get(num, [])), order=para.order_at(m.start),
+                )
+                out.append((num, site))
+                spans.append((para, m.start, m.end, normalize_number(num)))
+    return out, spans
+
+
+_LINK_TEXT_RE = re.compile(r"^\(?([A-Z]?\.?\d+(?:\.\d+)?)?\(?([a-z])?\)?$")
+
+
+def link_sites(paras: list[Para], pages: list[PageData], targets: list[tuple[int, dict, list[str]]],
+               taken: list[tuple[Para, int, int, str]], path: str) -> list[tuple[str, CitingSite]]:
+    """Sites from link annotations that point at a figure: targets holds (page, link, candidate numbers).
+
+    The printed text under the link decides among candidates (a float with two captions has
+    one anchor) and must be that figure's number: back-references in a bibliography also
+    link to figure anchors, with a section or page number as text.
+    """
+    by_page: dict[int, list[tuple[Para, int, int, int, BBox]]] = {}
+    for para in paras:
+        if para.skip:
+            continue
+        for s, e, pg, bb, _o in para.pieces:
+            by_page.setdefault(pg, []).append((para, s, e, pg, bb))
+    out: list[tuple[str, CitingSite]] = []
+    for page, link, numbers in targets:
+        if not numbers:
+            continue
+        r = link["from"]
+        token = re.sub(r"^[\s(\[]+|[\s.,;:)\]]+$", "", link.get("text") or "")
+        hit = _find_token(by_page.get(page, []), (r.x0, r.y0, r.x1, r.y1), token) if token else None
+        if hit is None:
+            hit = _chars_under(by_page.get(page, []), (r.x0, r.y0, r.x1, r.y1))
+        if hit is None:
+            continue
+        para, a, b = hit
+        text = para.text[a:b].strip().strip(".,;:")
+        keys = {normalize_number(n): n for n in numbers}
+        named = find_mentions(text)
+        m = _LINK_TEXT_RE.match(text.replace(" ", ""))
+        if named:
+            hits = [(normalize_number(n), mm.panels.get(n, [])) for mm in named for n in mm.numbers if normalize_number(n) in keys]
+        elif m and m.group(1):
+            hits = [(normalize_number(m.group(1)), [m.group(2)] if m.group(2) else [])]
+            hits = [h for h in hits if h[0] in keys]
+        elif m and m.group(2):
+            hits = [(normalize_number(numbers[0]), [m.group(2)])]  # \subref: "(b)" alone
+        else:
+            hits = []
+        for key, panels in hits:
+            if para.owner == key or any(p is para and s < b and a < e and n == key for p, s, e, n in taken):
+                continue
+            pg, bbox = para.locate(a, b)
+            out.append((keys[key], CitingSite(
+                paragraph=para.text.strip(), sentence=sentence_at(para.text, a), mention=text,
+                location=Location(file=path, page=page + 1, bbox=bbox), via="link", panels=list(panels),
+                order=para.order_at(a),
+            )))
+            taken.append((para, a, b, key))
+    return out
+
+
+def _find_token(pieces: list[tuple[Para, int, int, int, BBox]], rect: BBox, token: str) -> tuple[Para, int, int] | None:
+    """The occurrence of token in a text piece on the link's line that lies nearest the link."""
+    best, best_d = None, 1e9
+    cx = (rect[0] + rect[2]) / 2
+    pat = re.compile(r"(?<![\w])" + re.escape(token) + r"(?![\w])" if token[:1].isalnum() else re.escape(token))
+    for para, s, e, _pg, bb in pieces:
+        cy = (bb[1] + bb[3]) / 2
+        if not (rect[1] - 1 <= cy <= rect[3] + 1) or bb[2] < rect[0] - 2 or bb[0] > rect[2] + 2:
+            continue
+        n = max(e - s, 1)
+        w = (bb[2] - bb[0]) / n
+        for m in pat.finditer(para.text, s, e):
+            d = abs(bb[0] + w * ((m.start() - s) + (m.end() - s)) / 2 - cx)
+            if d < best_d:
+                best, best_d = (para, m.start(), m.end()), d
+    return best
+
+
+def _chars_under(pieces: list[tuple[Para, int, int, int, BBox]], rect: BBox) -> tuple[Para, int, int] | None:
+    """Paragraph and character range whose estimated boxes fall inside rect."""
+    best: tuple[Para, int, int] | None = None
+    for para, s, e, _pg, bb in pieces:
+        cy = (bb[1] + bb[3]) / 2
+        if not (rect[1] - 1 <= cy <= rect[3] + 1) or bb[2] < rect[0] or bb[0] > rect[2]:
+            continue
+        n = max(e - s, 1)
+        w = (bb[2] - bb[0]) / n
+        idx = [s + k for k in range(n) if rect[0] - 0.5 <= bb[0] + w * (k + 0.5) <= rect[2] + 0.5]
+        if not idx:
+            continue
+        if best is None or best[0] is not para:
+            if best is None:
+                best = (para, idx[0], idx[-1] + 1)
+            continue
+        best = (para, min(best[1], idx[0]), max(best[2], idx[-1] + 1))
+    return best

@@ -1,0 +1,836 @@
+"""pylatexenc specs, user macros, figure-float parsing and LaTeX -> plain text.
+
+`MacroTable` holds the paper's own `\\newcommand`/`\\def`/... definitions:
+their argument specs (so pylatexenc parses their arguments), which of them
+wrap a reference command (`\\newcommand{\\figg}[1]{Figure~\\ref{fig:#1}}`),
+and which throw an argument away (`\\newcommand{\\cut}[1]{}`) so that what is
+inside is not in the document. `parse_float` parses one figure environment
+with pylatexenc and reports its captions, sub-captions, labels (with the
+caption each one binds to, following TeX's grouping) and graphics.
+`TextRenderer` turns caption and paragraph LaTeX into readable plain text:
+math kept as Unicode, references rendered as the numbers LaTeX prints,
+user macros expanded, unknown macros kept as their name.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from pylatexenc import latex2text as l2t
+from pylatexenc import latexwalker as lw
+from pylatexenc import macrospec as ms
+
+# ---------------------------------------------------------------- vocabulary
+
+FIGURE_ENVS = {
+    "figure", "figure*", "wrapfigure", "wrapfigure*", "SCfigure", "SCfigure*",
+    "sidewaysfigure", "sidewaysfigure*", "teaserfigure", "marginfigure", "widefigure",
+    "figwindow", "cutwin",
+}
+TABLE_ENVS = {"table", "table*", "sidewaystable", "sidewaystable*", "wraptable", "SCtable", "margintable"}
+# reference commands: name -> argspec; the label(s) are in the mandatory
+# argument(s) (for \hyperref in the optional one)
+REF_MACROS: dict[str, str] = {
+    "ref": "*{", "autoref": "*{", "Autoref": "*{", "cref": "*{", "Cref": "*{",
+    "labelcref": "*{", "crefrange": "*{{", "Crefrange": "*{{", "subref": "*{",
+    "vref": "*{", "Vref": "*{", "vrefrange": "*{{", "nameref": "*{", "Nameref": "*{",
+    "hyperref": "[{", "figref": "*{", "Figref": "*{", "fref": "*{", "Fref": "*{",
+    "cref*": "{", "Cref*": "{",
+}
+# look like references but never name a figure's number
+NON_FIGURE_REFS: dict[str, str] = {
+    "pageref": "*{", "cpageref": "*{", "Cpageref": "*{", "cpagerefrange": "*{{",
+    "Cpagerefrange": "*{{", "eqref": "*{", "vpageref": "*[[{", "vpagerefrange": "*[[{{",
+    "labelcpageref": "*{",
+}
+CITE_MACROS = {
+    "cite", "citep", "citet", "citealp", "citealt", "citeauthor", "citeyear", "citeyearpar",
+    "Citep", "Citet", "Citealp", "Citealt", "Citeauthor", "parencite", "Parencite", "textcite",
+    "Textcite", "autocite", "Autocite", "footcite", "footcitetext", "smartcite", "supercite",
+    "citenum", "nocite", "fullcite", "citetitle", "cites", "shortcite", "citeN", "citeA",
+}
+GRAPHICS_MACROS = {"includegraphics", "includesvg", "includestandalone", "includepdf", "includetikz"}
+# builtin names a paper may not re-spec through \renewcommand (we keep our reading)
+# (\figref & co. are often the paper's own macros: those stay redefinable)
+USER_DEFINABLE_REFS = {"figref", "Figref", "fref", "Fref"}
+PROTECTED = (set(REF_MACROS) - USER_DEFINABLE_REFS) | set(NON_FIGURE_REFS) | GRAPHICS_MACROS | {
+    "caption", "captionof", "subcaption", "subcaptionbox", "subfloat", "subfigure", "label",
+    "begin", "end", "input", "include", "section", "chapter", "item", "par", "appendix",
+    "newcommand", "renewcommand", "def", "thefigure", "part", "subsection", "subsubsection",
+    "setcounter", "addtocounter", "stepcounter", "refstepcounter", "graphicspath", "documentclass",
+    "usepackage", "crefname", "Crefname", "counterwithin", "numberwithin", "verb", "url", "href",
+} | CITE_MACROS
+
+_WALKER_MACROS = {
+    "caption": "*[{", "captionof": "*{[{", "subcaption": "*[{", "subcaptionbox": "*[{[[{",
+    "subfloat": "[[{", "subfigure": "[[{", "sidesubfloat": "[[{", "label": "{",
+    "includegraphics": "*[[{", "includesvg": "[{", "includestandalone": "[{",
+    "includepdf": "[{", "includetikz": "[{", "input": "{", "graphicspath": "{",
+    "crefname": "{{{", "Crefname": "{{{", "captionsetup": "[{", "url": "{", "href": "[{{",
+    "textcolor": "[{{", "colorbox": "[{{", "fcolorbox": "[{{{", "color": "[{",
+    "hspace": "*{", "vspace": "*{", "resizebox": "*{{{", "scalebox": "{[{", "rotatebox": "[{{",
+    "raisebox": "{[[{", "adjustbox": "{{", "makebox": "[[{", "framebox": "[[{",
+    "parbox": "[[[{{", "tikz": "[", "footnote": "[{", "footnotemark": "[", "footnotetext": "[{",
+    "textsuperscript": "{", "textsubscript": "{", "circled": "{", "xspace": "",
+    "setlength": "{{", "addtolength": "{{", "setcounter": "{{", "addtocounter": "{{",
+    "stepcounter": "{", "refstepcounter": "{", "phantomsection": "", "phantom": "{",
+    "hphantom": "{", "vphantom": "{", "rule": "[{{", "hfill": "", "vfill": "",
+}
+_WALKER_MACROS.update(REF_MACROS)
+_WALKER_MACROS.update(NON_FIGURE_REFS)
+for _c in CITE_MACROS:
+    _WALKER_MACROS[_c] = "*[[{"
+
+_WALKER_ENVS = {
+    "figure": "[", "figure*": "[", "wrapfigure": "[{[{", "wrapfigure*": "[{[{",
+    "SCfigure": "[[", "SCfigure*": "[[", "sidewaysfigure": "[", "sidewaysfigure*": "[",
+    "teaserfigure": "", "marginfigure": "[[", "widefigure": "[", "subfigure": "[[[{",
+    "minipage": "[[[{", "tikzpicture": "[", "axis": "[", "semilogxaxis": "[",
+    "semilogyaxis": "[", "loglogaxis": "[", "groupplot": "[", "table": "[", "table*": "[",
+    "tabular": "[{", "tabular*": "{[{", "tabularx": "{[{", "subtable": "[[[{", "adjustbox": "{",
+    "strip": "", "center": "", "floatrow": "[",
+}
+_TIKZ_ENVS = {"tikzpicture", "axis", "semilogxaxis", "semilogyaxis", "loglogaxis", "groupplot", "pgfpicture", "circuitikz", "forest"}
+
+# text rendering: macros whose printed content is their last argument
+_CONTENT_LAST = {
+    "mbox", "hbox", "fbox", "makebox", "framebox", "raisebox", "parbox", "resizebox",
+    "scalebox", "rotatebox", "colorbox", "fcolorbox", "textcolor", "adjustbox", "text",
+    "textnormal", "textup", "textmd", "textsf", "texttt", "textrm", "textsc", "textsl",
+    "uline", "underline", "ul", "hl", "sout", "st", "textsuperscript", "textsubscript",
+    "mathbf", "mathrm", "mathit", "mathsf", "mathtt", "boldsymbol", "bm", "operatorname",
+    "textbf", "textit", "emph", "circled", "ensuremath", "mathnormal",
+}
+# layout noise: rendered as nothing
+_NOISE = {
+    "xspace", "centering", "raggedright", "raggedleft", "noindent", "protect", "relax",
+    "small", "footnotesize", "scriptsize", "tiny", "large", "Large", "LARGE", "huge", "Huge",
+    "normalsize", "bfseries", "itshape", "rmfamily", "sffamily", "ttfamily", "mdseries",
+    "upshape", "scshape", "normalfont", "em", "bf", "it", "rm", "sf", "tt", "sc", "sl",
+    "ignorespaces", "unskip", "strut", "null", "leavevmode", "allowbreak", "nobreak",
+    "selectfont", "hfill", "vfill", "medskip", "smallskip", "bigskip", "clearpage",
+    "newpage", "FloatBarrier", "captionsetup", "setlength", "addtolength", "color",
+    "phantomsection", "label", "includegraphics", "includesvg", "includestandalone",
+    "includepdf", "graphicspath", "phantom", "hphantom", "vphantom", "rule", "hline",
+    "toprule", "midrule", "bottomrule", "cline", "cmidrule", "vspace", "hspace",
+    "linewidth", "textwidth", "columnwidth", "baselineskip", "par", "break", "index",
+    "nopagebreak", "pagebreak", "linebreak", "newline", "setcounter", "addtocounter",
+    "stepcounter", "refstepcounter", "footnotemark", "tikz", "definecolor", "looseness",
+    "sloppy", "fussy", "frenchspacing", "bigbreak", "crefname", "Crefname", "marginpar",
+    "hypertarget", "pdfbookmark", "bookmark", "input", "maketitle", "balance",
+}
+_SPACE_MACROS = {"quad": " ", "qquad": " ", "newline": " ", "linebreak": " ", "\\": " ", "enspace": " ",
+                 "thinspace": " ", "enskip": " ", ",": " ", ";": " ", ":": " ", "!": "", " ": " "}
+
+
+# ---------------------------------------------------------------- user macros
+
+@dataclass
+class MacroDef:
+    """One definition of a user macro, as written in the source."""
+
+    name: str
+    nargs: int
+    optional_default: str | None  # default of an optional first argument, if any
+    body: str
+    pos: int  # position in the flattened text (-1 for local packages)
+    argspec: str = ""  # pylatexenc argspec
+    kinds: list[str] = field(default_factory=list)  # per argument: "{" or "[" or "*"
+
+    @property
+    def used(self) -> set[int]:
+        return {int(d) for d in re.findall(r"#+([1-9])", self.body)}
+
+    @property
+    def discarded(self) -> list[int]:
+        """1-based indices of arguments the body never uses."""
+        used = self.used
+        return [k for k in range(1, self.nargs + 1) if k not in used]
+
+    def expand(self, args: list[str | None]) -> str:
+        vals: list[str] = []
+        for k in range(self.nargs):
+            a = args[k] if k < len(args) else None
+            if a is None:
+                a = self.optional_default if (k == 0 and self.optional_default is not None) else ""
+            vals.append(a)
+
+        def sub(m: re.Match) -> str:
+            hashes, d = m.group(1), int(m.group(2))
+            if len(hashes) > 1:
+                return "#" * (len(hashes) // 2) + m.group(2)
+            return vals[d - 1] if 0 < d <= len(vals) else ""
+
+        return re.sub(r"(#+)([1-9])", sub, self.body)
+
+
+_REF_IN_BODY = re.compile(r"\\(" + "|".join(sorted((re.escape(k) for k in REF_MACROS if "*" not in k), key=len, reverse=True)) + r")(?![A-Za-z@])")
+
+
+class MacroTable:
+    """The paper's user macros, position-aware (a later \\renewcommand wins from there on)."""
+
+    def __init__(self, extra_ref_macros: tuple[str, ...] = ()) -> None:
+        self.defs: dict[str, list[MacroDef]] = {}
+        self.extra_refs = {m.lstrip("\\") for m in extra_ref_macros}
+        self._ref_cache: dict[int, bool] = {}
+        self.version = 0
+
+    def add(self, d: MacroDef) -> None:
+        if d.name in PROTECTED:
+            return
+        self.defs.setdefault(d.name, []).append(d)
+        self._ref_cache.clear()
+        self.version += 1
+
+    def at(self, name: str, pos: int) -> MacroDef | None:
+        lst = self.defs.get(name)
+        if not lst:
+            return None
+        best = None
+        for d in lst:
+            if d.pos <= pos:
+                best = d
+        return best or lst[0]
+
+    def latest(self, name: str) -> MacroDef | None:
+        lst = self.defs.get(name)
+        return lst[-1] if lst else None
+
+    def is_ref_wrapper(self, d: MacroDef, depth: int = 0) -> bool:
+        key = id(d)
+        if key in self._ref_cache:
+            return self._ref_cache[key]
+        self._ref_cache[key] = False  # guard against recursion
+        res = bool(_REF_IN_BODY.search(d.body))
+        if not res and depth < 6:
+            for name in re.findall(r"\\([A-Za-z@]+)", d.body):
+                if name in self.extra_refs:
+                    res = True
+                    break
+                other = self.latest(name)
+                if other is not None and other is not d and self.is_ref_wrapper(other, depth + 1):
+                    res = True
+                    break
+        self._ref_cache[key] = res
+        return res
+
+    def walker_specs(self) -> dict[str, ms.MacroSpec]:
+        out: dict[str, ms.MacroSpec] = {}
+        for name, lst in self.defs.items():
+            d = lst[-1]
+            out[name] = ms.MacroSpec(name, d.argspec)
+        for name in self.extra_refs:
+            out.setdefault(name, ms.MacroSpec(name, "*{"))
+        return out
+
+    def expand_simple(self, text: str, pos: int, depth: int = 0) -> str:
+        """Expand argument-less user macros in a short string (graphics paths)."""
+        if "\\" not in text or depth > 4:
+            return text
+
+        def sub(m: re.Match) -> str:
+            d = self.at(m.group(1), pos)
+            if d is None or d.nargs:
+                return m.group(0)
+            return self.expand_simple(d.body, pos, depth + 1)
+
+        return re.sub(r"\\([A-Za-z@]+)\s*", sub, text)
+
+
+def xparse_kinds(spec: str) -> list[str]:
+    """`m O{} s` -> ["{", "[", "*"] (pylatexenc argspec letters)."""
+    kinds: list[str] = []
+    i = 0
+    while i < len(spec):
+        c = spec[i]
+        if c in "mvb":
+            kinds.append("{")
+        elif c in "oO" or c == "d" or c == "D":
+            kinds.append("[")
+            if c in "OD" and i + 1 < len(spec) and spec[i + 1] == "{":
+                depth = 0
+                j = i + 1
+                while j < len(spec):
+                    if spec[j] == "{":
+                        depth += 1
+                    elif spec[j] == "}":
+                        depth -= 1
+                        if depth == 0:
+                            break
+                    j += 1
+                i = j
+        elif c == "s":
+            kinds.append("*")
+        elif c in "rRgGtTe":
+            kinds.append("{")
+        i += 1
+    return kinds
+
+
+# ---------------------------------------------------------------- contexts
+
+def _fast_specials(db: ms.LatexContextDb) -> tuple[dict, set, list]:
+    specials: dict[str, Any] = {}
+    for cat in db.category_list:
+        for k, v in db.d[cat]["specials"].items():
+            specials.setdefault(k, v)
+    return specials, {k[0] for k in specials}, sorted(specials, key=len, reverse=True)
+
+
+class _Ctx(ms.LatexContextDb):
+    """A context layered over a shared base: per-paper overrides, fast specials lookup."""
+
+    def __init__(self, base: ms.LatexContextDb, macros: dict | None = None, envs: dict | None = None,
+                 specials: tuple | None = None) -> None:
+        super().__init__()
+        self._base = base
+        self._macros = macros or {}
+        self._envs = envs or {}
+        self._sp, self._first, self._bylen = specials or _fast_specials(base)
+
+    def get_macro_spec(self, macroname):  # noqa: D102 - pylatexenc API
+        s = self._macros.get(macroname)
+        return s if s is not None else self._base.get_macro_spec(macroname)
+
+    def get_environment_spec(self, environmentname):  # noqa: D102
+        s = self._envs.get(environmentname)
+        return s if s is not None else self._base.get_environment_spec(environmentname)
+
+    def get_specials_spec(self, specials_chars):  # noqa: D102
+        return self._sp.get(specials_chars)
+
+    def test_for_specials(self, s, pos, parsing_state=None):  # noqa: D102
+        if pos >= len(s) or s[pos] not in self._first:
+            return None
+        for k in self._bylen:
+            if s.startswith(k, pos):
+                return self._sp[k]
+        return None
+
+    def knows_macro(self, name: str) -> bool:
+        return name in self._macros or self._base.get_macro_spec(name) is not None
+
+
+_BASES: dict[str, Any] = {}
+
+
+def _bases() -> dict[str, Any]:
+    if not _BASES:
+        wdb = lw.get_default_latex_context_db()
+        wdb.add_context_category(
+            "figlint", prepend=True,
+            macros=[ms.MacroSpec(k, v) for k, v in _WALKER_MACROS.items()],
+            environments=[ms.EnvironmentSpec(k, v) for k, v in _WALKER_ENVS.items()],
+        )
+        tdb = l2t.get_default_latex_context_db()
+        _BASES["walker"] = wdb
+        _BASES["walker_specials"] = _fast_specials(wdb)
+        _BASES["text"] = tdb
+        _BASES["text_specials"] = _fast_specials(tdb)
+    return _BASES
+
+
+def walker_context(table: MacroTable | None) -> _Ctx:
+    b = _bases()
+    macros = table.walker_specs() if table else {}
+    for k in list(macros):
+        if k in PROTECTED:
+            del macros[k]
+    return _Ctx(b["walker"], macros, None, b["walker_specials"])
+
+
+def arg_text(node) -> str:
+    """The LaTeX inside a macro argument node, without its outer braces/brackets."""
+    if node is None:
+        return ""
+    s = node.latex_verbatim()
+    if node.isNodeType(lw.LatexGroupNode) and len(s) >= 2 and s[0] in "{[" and s[-1] in "}]":
+        return s[1:-1]
+    return s
+
+
+def margs(node) -> list:
+    if node is None or node.nodeargd is None or not node.nodeargd.argnlist:
+        return []
+    return list(node.nodeargd.argnlist)
+
+
+def split_labels(s: str) -> list[str]:
+    return [p.strip() for p in s.split(",") if p.strip()]
+
+
+def ref_labels(name: str, args: list) -> list[str]:
+    """Labels named by a builtin reference macro node's parsed arguments."""
+    spec = REF_MACROS.get(name) or NON_FIGURE_REFS.get(name) or "*{"
+    out: list[str] = []
+    if name == "hyperref":
+        if args and args[0] is not None:
+            out += split_labels(arg_text(args[0]))
+        return out
+    for kind, a in zip(spec, args):
+        if kind == "{" and a is not None:
+            out += split_labels(arg_text(a))
+    return out
+
+
+def parse_options(raw: str) -> dict[str, Any]:
+    """`width=.5\\linewidth,clip` -> {"width": ".5\\linewidth", "clip": True}."""
+    out: dict[str, Any] = {}
+    depth = 0
+    cur = ""
+    parts: list[str] = []
+    for c in raw:
+        if c == "{":
+            depth += 1
+        elif c == "}":
+            depth -= 1
+        if c == "," and depth == 0:
+            parts.append(cur)
+            cur = ""
+        else:
+            cur += c
+    parts.append(cur)
+    for p in parts:
+        p = p.strip()
+        if not p:
+            continue
+        if "=" in p:
+            k, v = p.split("=", 1)
+            v = v.strip()
+            if v.startswith("{") and v.endswith("}"):
+                v = v[1:-1]
+            out[k.strip()] = v
+        else:
+            out[p] = True
+    return out
+
+
+# ---------------------------------------------------------------- figure floats
+
+@dataclass
+class CapEvent:
+    pos: int  # absolute position of the \caption backslash
+    macro: str
+    short_node: Any = None
+    long_node: Any = None
+    long_range: tuple[int, int] | None = None  # absolute range of the long argument's content
+    sub_env: int | None = None  # which subfigure environment, for sub-captions
+    parent: int | None = None  # sub-captions: index of the main caption they belong to
+    letter: str = ""
+
+
+@dataclass
+class GraphicEvent:
+    pos: int
+    macro: str
+    path: str
+    options_raw: str = ""
+    options: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class FloatInfo:
+    env: str
+    start: int
+    end: int
+    mains: list[CapEvent] = field(default_factory=list)
+    subs: list[CapEvent] = field(default_factory=list)
+    labels: list[tuple[int, str, tuple | None]] = field(default_factory=list)
+    graphics: list[GraphicEvent] = field(default_factory=list)
+    tikz: bool = False
+    starred: list[CapEvent] = field(default_factory=list)  # \caption*{...}: text without a number
+
+
+class _Scope:
+    __slots__ = ("target", "sub_env")
+
+    def __init__(self, target=None, sub_env=None) -> None:
+        self.target = target
+        self.sub_env = sub_env
+
+    def child(self) -> "_Scope":
+        return _Scope(self.target, self.sub_env)
+
+
+class _FloatWalker:
+    def __init__(self, info: FloatInfo, table: MacroTable, ctx: _Ctx, offset: int) -> None:
+        self.info = info
+        self.table = table
+        self.ctx = ctx
+        self.offset = offset
+        self.sub_envs = 0
+        self.depth = 0
+
+    def pos(self, node, override: int | None) -> int:
+        return override if override is not None else node.pos + self.offset
+
+    def walk(self, nodes, sc: _Scope, override: int | None = None) -> None:
+        if not nodes:
+            return
+        for node in nodes:
+            if node is None:
+                continue
+            if node.isNodeType(lw.LatexMacroNode):
+                self.macro(node, sc, override)
+            elif node.isNodeType(lw.LatexEnvironmentNode):
+                self.env(node, sc, override)
+            elif node.isNodeType(lw.LatexGroupNode):
+                self.walk(node.nodelist, sc.child(), override)
+            elif node.isNodeType(lw.LatexMathNode):
+                self.walk(node.nodelist, sc.child(), override)
+
+    def args(self, node, sc: _Scope, override, skip: set[int] = frozenset()) -> None:
+        for k, a in enumerate(margs(node)):
+            if a is None or k in skip:
+                continue
+            if a.isNodeType(lw.LatexGroupNode):
+                self.walk(a.nodelist, sc.child(), override)
+            else:
+                self.walk([a], sc.child(), override)
+
+    def _range(self, a, override) -> tuple[int, int] | None:
+        if a is None or override is not None:
+            return None
+        s = a.pos + self.offset
+        e = s + a.len
+        if a.isNodeType(lw.LatexGroupNode):
+            return s + 1, e - 1
+        return s, e
+
+    def caption(self, node, sc: _Scope, override, short, long, is_sub: bool) -> None:
+        p = self.pos(node, override)
+        ev = CapEvent(pos=p, macro=node.macroname, short_node=short, long_node=long,
+                      long_range=self._range(long, override))
+        if is_sub:
+            ev.sub_env = sc.sub_env
+            self.info.subs.append(ev)
+            sc.target = ("sub", len(self.info.subs) - 1)
+        else:
+            self.info.mains.append(ev)
+            sc.target = ("main", len(self.info.mains) - 1)
+
+    def macro(self, node, sc: _Scope, override) -> None:
+        name = node.macroname
+        args = margs(node)
+        if name in ("caption", "captionof"):
+            if name == "captionof":
+                ctype = arg_text(args[1]).strip() if len(args) > 1 else ""
+                short = args[2] if len(args) > 2 else None
+                long = args[3] if len(args) > 3 else None
+                if ctype not in ("figure", "subfigure"):
+                    self.args(node, sc.child(), override)
+                    return
+                is_sub = ctype == "subfigure" or sc.sub_env is not None
+            else:
+                short = args[1] if len(args) > 1 else None
+                long = args[2] if len(args) > 2 else None
+                is_sub = sc.sub_env is not None
+            if args and args[0] is not None:  # \caption*: no number
+                self.info.starred.append(CapEvent(pos=self.pos(node, override), macro=name, long_node=long,
+                                                  long_range=self._range(long, override)))
+                self.args(node, sc.child(), override)
+                return
+            self.caption(node, sc, override, short, long, is_sub)
+            self.args(node, sc, override)  # labels inside the caption bind to it
+            return
+        if name == "subcaption":
+            short = args[1] if len(args) > 1 else None
+            long = args[2] if len(args) > 2 else None
+            if args and args[0] is not None:
+                return
+            self.caption(node, sc, override, short, long, True)
+            self.args(node, sc, override)
+            return
+        if name in ("subcaptionbox", "subfloat", "subfigure", "sidesubfloat"):
+            inner = sc.child()
+            if name == "subcaptionbox":
+                if args and args[0] is not None:
+                    self.args(node, inner, override)
+                    return
+                short = args[1] if len(args) > 1 else None
+                long = args[2] if len(args) > 2 else None
+                self.caption(node, inner, override, short, long, True)
+            else:
+                opt1 = args[0] if args else None
+                opt2 = args[1] if len(args) > 1 else None
+                if opt1 is not None or opt2 is not None:
+                    long = opt2 if opt2 is not None else opt1
+                    short = opt1 if opt2 is not None else None
+                    self.caption(node, inner, override, short, long, True)
+            self.args(node, inner, override)
+            return
+        if name == "label":
+            if args and args[0] is not None:
+                for lab in [arg_text(args[0]).strip()]:
+                    self.info.labels.append((self.pos(node, override), lab, sc.target))
+            return
+        if name in GRAPHICS_MACROS or name == "input":
+            if name == "input":
+                path = arg_text(args[0]).strip() if args and args[0] is not None else ""
+                if not path:
+                    return
+                raw = ""
+            else:
+                path = arg_text(args[-1]).strip() if args and args[-1] is not None else ""
+                raws = [arg_text(a) for a in args[:-1] if a is not None and a.isNodeType(lw.LatexGroupNode)]
+                raw = raws[0] if raws else ""
+            p = self.pos(node, override)
+            path = self.table.expand_simple(path, p)
+            self.info.graphics.append(GraphicEvent(pos=p, macro=name, path=path, options_raw=raw,
+                                                   options=parse_options(raw)))
+            return
+        if name == "tikz":
+            self.info.tikz = True
+            return
+        d = self.table.at(name, self.pos(node, override)) if self.table.defs.get(name) else None
+        if d is not None:
+            disc = {k - 1 for k in d.discarded}
+            if self.depth < 5 and re.search(r"\\(caption|captionof|subcaption|subcaptionbox|subfloat|label|includegraphics|includesvg|includestandalone|input|begin\s*\{\s*(?:subfigure|tikzpicture))", d.body):
+                # a macro that typesets figure parts: walk its expansion
+                expanded = d.expand([arg_text(a) if a is not None else None for a in args])
+                self.depth += 1
+                try:
+                    w = lw.LatexWalker(expanded, latex_context=self.ctx, tolerant_parsing=True)
+                    nodes, _, _ = w.get_latex_nodes()
+                    self.walk(nodes, sc, self.pos(node, override))
+                finally:
+                    self.depth -= 1
+                return
+            kinds = d.kinds
+            skip = {k for k in disc if k < len(kinds)}
+            self.args(node, sc, override, skip)
+            return
+        self.args(node, sc, override)
+
+    def env(self, node, sc: _Scope, override) -> None:
+        name = node.environmentname
+        inner = sc.child()
+        if name in ("subfigure", "subfigure*"):
+            self.sub_envs += 1
+            inner.sub_env = self.sub_envs
+        elif name in _TIKZ_ENVS:
+            self.info.tikz = True
+        for a in margs(node):
+            if a is not None and a.isNodeType(lw.LatexGroupNode):
+                self.walk(a.nodelist, inner.child(), override)
+        self.walk(node.nodelist, inner, override)
+
+
+def parse_float(text: str, start: int, end: int, env: str, table: MacroTable, ctx: _Ctx | None = None) -> FloatInfo:
+    """Parse one figure environment text[start:end] (from \\begin to after \\end)."""
+    info = FloatInfo(env=env, start=start, end=end)
+    ctx = ctx or walker_context(table)
+    w = lw.LatexWalker(text[start:end], latex_context=ctx, tolerant_parsing=True)
+    try:
+        nodes, _, _ = w.get_latex_nodes()
+    except Exception:  # pragma: no cover - tolerant parsing should not raise
+        return info
+    walker = _FloatWalker(info, table, ctx, start)
+    body = nodes
+    first = next((n for n in nodes or () if n is not None and n.isNodeType(lw.LatexEnvironmentNode)), None)
+    if first is not None:
+        body = first.nodelist
+    walker.walk(body, _Scope())
+    # sub-captions belong to the nearest following main caption, else the preceding one
+    for sub in info.subs:
+        parent = None
+        for k, mc in enumerate(info.mains):
+            if mc.pos > sub.pos:
+                parent = k
+                break
+        if parent is None and info.mains:
+            parent = len(info.mains) - 1
+        sub.parent = parent
+    counts: dict[int, int] = {}
+    for sub in info.subs:
+        if sub.parent is None:
+            continue
+        counts[sub.parent] = counts.get(sub.parent, 0) + 1
+        sub.letter = _alph(counts[sub.parent])
+    return info
+
+
+def _alph(n: int) -> str:
+    s = ""
+    while n > 0:
+        n, r = divmod(n - 1, 26)
+        s = chr(ord("a") + r) + s
+    return s
+
+
+# ---------------------------------------------------------------- plain text
+
+_WS = re.compile(r"[ \t\r\f\v\u00a0\n]+")
+
+
+_XSPACE = "\ue010"  # where \xspace was: a space unless punctuation follows
+
+
+def squash(s: str) -> str:
+    if _XSPACE in s:
+        s = re.sub(_XSPACE + r"+(?=[\w(\[{\u201c`]|$)", " ", s)
+        s = s.replace(_XSPACE, "")
+    return _WS.sub(" ", s).strip()
+
+
+class _L2T(l2t.LatexNodes2Text):
+    """latex2text with user macro expansion and unknown macros kept by name."""
+
+    renderer: "TextRenderer"
+
+    def macro_node_to_text(self, node):  # noqa: D102 - pylatexenc API
+        name = node.macroname
+        r = self.renderer
+        d = r.table.at(name, r.pos_hint) if r.table and r.table.defs.get(name) else None
+        if d is not None and r.depth < 6:
+            args = [arg_text(a) if a is not None else None for a in margs(node)]
+            return r.latex_to_text(d.expand(args), raw=True, nested=True)
+        fn = r.text_macros.get(name)
+        if fn is not None:
+            return fn(node, self)
+        if name in _SPACE_MACROS:
+            return _SPACE_MACROS[name]
+        spec = self.latex_context.get_macro_spec(name)
+        if spec is not None:
+            return super().macro_node_to_text(node)
+        if name in _NOISE:
+            return ""
+        if name in _CONTENT_LAST:
+            a = [x for x in margs(node) if x is not None]
+            return self._groupnodecontents_to_text(a[-1]) if a else ""
+        if r.walker_ctx._base.get_macro_spec(name) is not None or name in _WALKER_MACROS:
+            return ""
+        return name + _XSPACE  # unknown: keep its name rather than silently dropping it
+
+    def environment_node_to_text(self, node):  # noqa: D102
+        if node.environmentname in _TIKZ_ENVS:
+            return ""
+        return super().environment_node_to_text(node)
+
+
+# pylatexenc reads text one character at a time; long runs of characters that
+# need no LaTeX processing are swapped for one placeholder character each
+# before parsing and put back afterwards (a paragraph parses ~10x faster).
+_RUN_TOKENS = re.compile(r"\\[A-Za-z@]+\s*|\\.|(?P<run>[A-Za-z0-9 ,.;:!?()/\n\t=+*<>|]{24,})", re.S)
+_PLACEHOLDER = 0x100000
+_PLACEHOLDERS = re.compile("[\U00100000-\U0010FFFD]")
+
+
+def _pack_runs(s: str) -> tuple[str, list[str]]:
+    if len(s) < 200:
+        return s, []
+    runs: list[str] = []
+    parts: list[str] = []
+    cur = 0
+    for m in _RUN_TOKENS.finditer(s):
+        if m.group("run") is None:
+            continue
+        a, b = m.span("run")
+        run = s[a:b]
+        if "\n\n" in run or len(runs) >= 60000:
+            continue
+        parts.append(s[cur:a])
+        parts.append(chr(_PLACEHOLDER + len(runs)))
+        runs.append(run)
+        cur = b
+    if not runs:
+        return s, []
+    parts.append(s[cur:])
+    return "".join(parts), runs
+
+
+def _unpack_runs(s: str, runs: list[str]) -> str:
+    return _PLACEHOLDERS.sub(lambda m: runs[ord(m.group(0)) - _PLACEHOLDER]
+                             if ord(m.group(0)) - _PLACEHOLDER < len(runs) else "", s)
+
+
+RefRenderer = Callable[[str, list[str], list, "_L2T"], str]
+
+
+class TextRenderer:
+    """LaTeX fragments -> readable plain text, with this paper's macros and labels."""
+
+    def __init__(self, table: MacroTable | None, ref_renderer: RefRenderer | None = None) -> None:
+        self.table = table
+        self.walker_ctx = walker_context(table)
+        b = _bases()
+        self.text_ctx = _Ctx(b["text"], {}, None, b["text_specials"])
+        self.ref_renderer = ref_renderer
+        self.depth = 0
+        self.pos_hint = 10 ** 12
+        self.text_macros: dict[str, Callable] = {}
+        for name in list(REF_MACROS) + list(NON_FIGURE_REFS):
+            self.text_macros[name] = self._ref
+        for name in (table.extra_refs if table else ()):
+            self.text_macros[name] = self._ref
+        for name in CITE_MACROS:
+            self.text_macros[name] = self._cite
+        self.text_macros.update({
+            "caption": self._last, "captionof": self._last, "subcaption": self._last,
+            "footnote": lambda n, o: " (" + self._last(n, o) + ")",
+            "S": lambda n, o: "§", "figurename": lambda n, o: "Figure",
+            "tablename": lambda n, o: "Table", "textsuperscript": self._last,
+            "textsubscript": self._last, "url": self._last, "circled": lambda n, o: "(" + self._last(n, o) + ")",
+            "href": self._last, "ie": lambda n, o: "i.e.", "eg": lambda n, o: "e.g.",
+            "etal": lambda n, o: "et al.", "textasciitilde": lambda n, o: "~",
+            "LaTeX": lambda n, o: "LaTeX", "TeX": lambda n, o: "TeX",
+        })
+        for name in GRAPHICS_MACROS | {"label", "input", "tikz", "graphicspath", "setcounter",
+                                       "addtocounter", "stepcounter", "crefname", "Crefname",
+                                       "captionsetup", "color", "definecolor", "vspace", "hspace",
+                                       "phantom", "hphantom", "vphantom", "rule", "footnotemark"}:
+            self.text_macros[name] = lambda n, o: ""
+        self.text_macros["xspace"] = lambda n, o: _XSPACE
+
+    def _last(self, node, obj) -> str:
+        a = [x for x in margs(node) if x is not None and x.isNodeType(lw.LatexGroupNode)]
+        return obj._groupnodecontents_to_text(a[-1]) if a else ""
+
+    def _cite(self, node, obj) -> str:
+        a = [x for x in margs(node) if x is not None and x.isNodeType(lw.LatexGroupNode)]
+        keys = arg_text(a[-1]) if a else ""
+        return "[" + ", ".join(split_labels(keys)) + "]"
+
+    def _ref(self, node, obj) -> str:
+        args = margs(node)
+        labels = ref_labels(node.macroname, args)
+        if self.ref_renderer is None:
+            return "??"
+        return self.ref_renderer(node.macroname, labels, args, obj)
+
+    def nodes_to_text(self, nodes) -> str:
+        conv = _L2T(latex_context=self.text_ctx, math_mode="text", strict_latex_spaces="macros",
+                    fill_text=False)
+        conv.renderer = self
+        try:
+            return conv.nodelist_to_text(nodes)
+        except Exception:  # a conversion bug must not lose the whole text
+            return " ".join(squash(n.latex_verbatim()) for n in nodes if n is not None)
+
+    def latex_to_text(self, s: str, raw: bool = False, nested: bool = False) -> str:
+        if nested:
+            self.depth += 1
+        try:
+            packed, runs = _pack_runs(s)
+            w = lw.LatexWalker(packed, latex_context=self.walker_ctx, tolerant_parsing=True)
+            try:
+                nodes, _, _ = w.get_latex_nodes()
+            except Exception:
+                return s if raw else squash(s)
+            out = self.nodes_to_text(nodes)
+            if runs:
+                out = _unpack_runs(out, runs)
+        finally:
+            if nested:
+                self.depth -= 1
+        return out if raw else squash(out)
+
+    def node_text(self, node) -> str:
+        if node is None:
+            return ""
+        if node.isNodeType(lw.LatexGroupNode):
+            return squash(self.nodes_to_text(node.nodelist))
+        return squash(self.nodes_to_text([node]))

@@ -1,0 +1,834 @@
+"""Document-level scan of the flattened LaTeX: what LaTeX would number and link.
+
+A fast pass over the control sequences of the whole paper (pylatexenc is
+used only where structure matters: inside figure floats and for plain text,
+so a long paper stays fast). It follows definitions (`\\newcommand`, `\\def`,
+xparse), skips the arguments of macros that throw them away (`\\cut{...}`),
+simulates the counters LaTeX uses for figure numbers (sections, chapters,
+`\\appendix`, `\\setcounter`, `\\renewcommand{\\thefigure}`, `\\counterwithin`),
+binds every `\\label` to what it would print, and records every reference
+command with the labels it names. It also keeps the ranges that are not
+body text (preamble, definitions, discarded arguments, command arguments) so
+hard-coded "Figure 3" mentions can be searched in the rest.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections import deque
+from dataclasses import dataclass, field
+
+from pylatexenc import latexwalker as lw
+
+from figlint.ingest.texparse import (
+    CITE_MACROS, FIGURE_ENVS, NON_FIGURE_REFS, REF_MACROS, TABLE_ENVS, CapEvent, FloatInfo,
+    GraphicEvent, MacroDef, MacroTable, margs, parse_float, split_labels, walker_context, xparse_kinds,
+)
+from figlint.ingest.texsource import (
+    _CMD, Document, _scan_file, _skip_space, decode_bytes, is_inside, match_brace, read_arg, read_args,
+)
+from figlint.model import Problem
+
+CHAPTER_CLASSES = {
+    "book", "report", "memoir", "scrbook", "scrreprt", "amsbook", "ucthesis", "thesis",
+    "mitthesis", "Dissertate", "kaobook", "tufte-book", "suthesis", "ociamthesis",
+}
+# classes whose \appendix numbers figures per appendix section (A.1, A.2, ...)
+APPENDIX_PREFIX_CLASSES = {"elsarticle"}
+DEF_NEWCOMMAND = {"newcommand", "renewcommand", "providecommand", "DeclareRobustCommand",
+                  "newrobustcmd", "renewrobustcmd", "providerobustcmd", "DeclareTextFontCommand"}
+DEF_TEX = {"def", "gdef", "edef", "xdef"}
+DEF_XPARSE = {"NewDocumentCommand", "RenewDocumentCommand", "ProvideDocumentCommand",
+              "DeclareDocumentCommand", "NewExpandableDocumentCommand", "DeclareExpandableDocumentCommand"}
+DEF_ENV = {"newenvironment", "renewenvironment", "NewDocumentEnvironment", "RenewDocumentEnvironment",
+           "DeclareDocumentEnvironment", "newtheorem"}
+EQUATION_ENVS = {"equation", "equation*", "align", "align*", "gather", "gather*", "multline",
+                 "multline*", "eqnarray", "eqnarray*", "flalign", "alignat", "subequations", "dmath"}
+MASK_ARG_CMDS = {
+    "url", "href", "bibliography", "bibliographystyle", "addbibresource", "input", "include",
+    "usepackage", "RequirePackage", "documentclass", "graphicspath", "hypersetup", "setlength",
+    "includegraphics", "includesvg", "includestandalone", "includepdf", "definecolor", "nocite",
+    "crefname", "Crefname", "pgfplotsset", "tikzset", "captionsetup", "setcounter",
+    "addtocounter", "hyperlink", "hypertarget", "Cpageref", "cpageref", "pageref", "eqref",
+}
+_APPENDIX_TITLE = re.compile(r"^\s*(appendi(x|ces)|supplementa(ry|l)\b|supplement\b)", re.I)
+
+
+def labels_in_args(t: str, name: str, spec: str, args) -> list[str]:
+    """The labels a reference command names, from its argument ranges in t."""
+    if name == "hyperref":
+        return split_labels(t[args[0][0]:args[0][1]]) if args and args[0] else []
+    out: list[str] = []
+    for kind, a in zip(spec, args):
+        if kind == "{" and a is not None:
+            out += split_labels(t[a[0]:a[1]])
+    return out
+
+
+# ---------------------------------------------------------------- counters
+
+_ROMAN = [(1000, "m"), (900, "cm"), (500, "d"), (400, "cd"), (100, "c"), (90, "xc"), (50, "l"),
+          (40, "xl"), (10, "x"), (9, "ix"), (5, "v"), (4, "iv"), (1, "i")]
+
+
+def _fmt_num(style: str, n: int) -> str:
+    if style == "arabic":
+        return str(n)
+    if style in ("alph", "Alph"):
+        if n <= 0:
+            return ""
+        s = ""
+        while n > 0:
+            n, r = divmod(n - 1, 26)
+            s = chr(ord("a") + r) + s
+        return s.upper() if style == "Alph" else s
+    if style in ("roman", "Roman"):
+        s = ""
+        for v, r in _ROMAN:
+            while n >= v:
+                s += r
+                n -= v
+        return s.upper() if style == "Roman" else s
+    if style == "fnsymbol":
+        return "*†‡§¶‖"[n - 1] if 0 < n <= 6 else str(n)
+    return str(n)
+
+
+class Counters:
+    """The counters that decide what \\thefigure prints."""
+
+    LEVELS = ("part", "chapter", "section", "subsection", "subsubsection")
+
+    def __init__(self, chapter_class: bool) -> None:
+        self.values = {c: 0 for c in self.LEVELS + ("figure", "table", "equation")}
+        self.fmt: dict[str, str] = {
+            "part": r"\Roman{part}",
+            "chapter": r"\arabic{chapter}",
+            "section": (r"\thechapter.\arabic{section}" if chapter_class else r"\arabic{section}"),
+            "subsection": r"\thesection.\arabic{subsection}",
+            "subsubsection": r"\thesubsection.\arabic{subsubsection}",
+            "figure": (r"\@chapprefix\arabic{figure}" if chapter_class else r"\arabic{figure}"),
+            "table": (r"\@chapprefix\arabic{table}" if chapter_class else r"\arabic{table}"),
+            "equation": (r"\@chapprefix\arabic{equation}" if chapter_class else r"\arabic{equation}"),
+        }
+        self.resets: dict[str, set[str]] = {
+            "part": {"chapter"} if chapter_class else {"section"},
+            "chapter": {"section", "figure", "table", "equation"} if chapter_class else set(),
+            "section": {"subsection"},
+            "subsection": {"subsubsection"},
+        }
+
+    def step(self, name: str) -> None:
+        self.values[name] = self.values.get(name, 0) + 1
+        self._reset(name)
+
+    def _reset(self, name: str) -> None:
+        for child in self.resets.get(name, ()):
+            self.values[child] = 0
+            self._reset(child)
+
+    def set(self, name: str, value: int) -> None:
+        self.values[name] = value
+
+    def within(self, child: str, parent: str, prefix: bool) -> None:
+        self.resets.setdefault(parent, set()).add(child)
+        if prefix:
+            self.fmt[child] = "\\the" + parent + ".\\arabic{" + child + "}"
+
+    def without(self, child: str, parent: str) -> None:
+        self.resets.get(parent, set()).discard(child)
+        self.fmt[child] = "\\arabic{" + child + "}"
+
+    def the(self, name: str, depth: int = 0) -> str:
+        fmt = self.fmt.get(name, "\\arabic{" + name + "}")
+        if depth > 6:
+            return str(self.values.get(name, 0))
+
+        def num(m: re.Match) -> str:
+            return _fmt_num(m.group(1), self.values.get(m.group(2), 0))
+
+        s = fmt
+        s = s.replace(r"\@chapprefix", (self.the("chapter", depth + 1) + ".") if self.values.get("chapter", 0) > 0 else "")
+        s = re.sub(r"\\@?(arabic|alph|Alph|roman|Roman|fnsymbol)\s*(?:\{\s*([A-Za-z@]+)\s*\}|\\c@([A-Za-z@]+))",
+                   lambda m: _fmt_num(m.group(1), self.values.get(m.group(2) or m.group(3), 0)), s)
+        s = re.sub(r"\\the([A-Za-z@]+)", lambda m: self.the(m.group(1), depth + 1) if m.group(1) in self.values else "", s)
+        s = re.sub(r"\\[A-Za-z@]+\s*", "", s)
+        return s.replace("{", "").replace("}", "").strip()
+
+
+# ---------------------------------------------------------------- records
+
+@dataclass
+class FigRec:
+    """One numbered figure as LaTeX would print it."""
+
+    index: int
+    number: str
+    env: str
+    begin_pos: int
+    caption: CapEvent | None  # None: a float without a numbered caption (number "")
+    float_info: FloatInfo | None
+    subs: list[CapEvent] = field(default_factory=list)
+    graphics: list[GraphicEvent] = field(default_factory=list)
+    graphics_base: str = ""
+    graphicspath: list[str] = field(default_factory=list)
+    in_appendix: bool = False
+    misplaced: list[str] = field(default_factory=list)
+    tikz: bool = False
+    float_index: int = 0  # which caption of its float (0 for the first)
+
+
+@dataclass
+class LabelDef:
+    pos: int
+    name: str
+    kind: str  # figure, subfigure, misplaced, section, table, equation, other
+    fig: int | None = None  # FigRec index (figure/subfigure; misplaced: the float's figure)
+    printed: str = "??"
+    letter: str = ""
+
+
+@dataclass
+class RefEvent:
+    pos: int
+    end: int
+    macro: str
+    labels: list[str]
+    user: bool = False
+
+
+@dataclass
+class ScanResult:
+    figures: list[FigRec] = field(default_factory=list)
+    labels: list[LabelDef] = field(default_factory=list)
+    refs: list[RefEvent] = field(default_factory=list)
+    masks: list[tuple[int, int]] = field(default_factory=list)
+    skipped: list[tuple[int, int]] = field(default_factory=list)  # not in the document at all
+    table: MacroTable = field(default_factory=MacroTable)
+    docclass: str = ""
+    cleveref_options: set[str] = field(default_factory=set)
+    crefnames: dict[str, tuple[str, str]] = field(default_factory=dict)
+    caption_ranges: list[tuple[int, int, int]] = field(default_factory=list)  # (start, end, fig index)
+    appendix_pos: int | None = None
+    packages_read: list[str] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+
+
+# ---------------------------------------------------------------- definitions
+
+def parse_definition(t: str, i: int, name: str, star: str) -> tuple[MacroDef | None, int]:
+    """A definition command whose name ends at i: (MacroDef or None, end)."""
+    j = i
+    if name in DEF_NEWCOMMAND:
+        if not star and t.startswith("*", _skip_space(t, j, False)):
+            j = _skip_space(t, j, False) + 1
+        j = _skip_space(t, j)
+        if j < len(t) and t[j] == "{":
+            e = match_brace(t, j)
+            target = t[j + 1:e - 1].strip()
+            j = e
+        else:
+            m = _CMD.match(t, j)
+            if not m:
+                return None, i
+            target = m.group(0)
+            j = m.end()
+        if not target.startswith("\\"):
+            return None, j
+        mname = target[1:].strip()
+        nargs, default = 0, None
+        r = read_arg(t, j, "[")
+        if r:
+            try:
+                nargs = int(t[r[0]:r[1]].strip())
+            except ValueError:
+                nargs = 0
+            j = r[2]
+            r2 = read_arg(t, j, "[")
+            if r2:
+                default = t[r2[0]:r2[1]]
+                j = r2[2]
+        b = read_arg(t, j, "{")
+        if not b:
+            return None, j
+        body = t[b[0]:b[1]]
+        nargs = max(0, min(nargs, 9))
+        kinds = (["["] if default is not None else []) + ["{"] * (nargs - (1 if default is not None else 0))
+        return MacroDef(mname, nargs, default, body, i, "".join(kinds), kinds), b[2]
+    if name in DEF_TEX:
+        m = re.compile(r"\s*\\([A-Za-z@]+|.)").match(t, j)
+        if not m:
+            return None, i
+        mname = m.group(1)
+        j = m.end()
+        k = t.find("{", j)
+        if k < 0 or k - j > 60:
+            return None, j
+        params = t[j:k]
+        nargs = len(re.findall(r"#[1-9]", params))
+        e = match_brace(t, k)
+        body = t[k + 1:e - 1]
+        return MacroDef(mname, nargs, None, body, i, "{" * nargs, ["{"] * nargs), e
+    if name in DEF_XPARSE:
+        a1 = read_arg(t, j, "{")
+        if not a1:
+            return None, j
+        target = t[a1[0]:a1[1]].strip()
+        a2 = read_arg(t, a1[2], "{")
+        if not a2:
+            return None, a1[2]
+        a3 = read_arg(t, a2[2], "{")
+        if not a3:
+            return None, a2[2]
+        if not target.startswith("\\"):
+            return None, a3[2]
+        kinds = xparse_kinds(t[a2[0]:a2[1]])
+        body = t[a3[0]:a3[1]]
+        return MacroDef(target[1:], len(kinds), None, body, i, "".join(kinds), kinds), a3[2]
+    return None, i
+
+
+def _skip_env_definition(t: str, i: int, name: str) -> int:
+    if name == "newtheorem":
+        _, end = read_args(t, i, "*{[{[")
+        return end
+    if name in ("newenvironment", "renewenvironment"):
+        _, end = read_args(t, i, "*{[[{{")
+        return end
+    _, end = read_args(t, i, "{{{{")
+    return end
+
+
+# ---------------------------------------------------------------- the scanner
+
+class _Scanner:
+    def __init__(self, doc: Document, extra_refs: tuple[str, ...]) -> None:
+        self.doc = doc
+        self.t = doc.text
+        self.res = ScanResult(table=MacroTable(extra_refs))
+        self.table = self.res.table
+        self.counters = Counters(False)
+        self.ctx = None
+        self.skips: deque[tuple[int, int]] = deque()
+        self.env_stack: list[list] = []  # [name, begin_pos, saved_target]
+        self.target: tuple | None = None
+        self.cur_float: FloatInfo | None = None
+        self.graphicspath: list[str] = []
+        self.extra_refs = set(self.table.extra_refs)
+
+    # -- helpers
+    def mask(self, a: int, b: int) -> None:
+        if b > a:
+            self.res.masks.append((a, b))
+
+    def walker_ctx(self):
+        if self.ctx is None or self.ctx_version != self.table.version:
+            self.ctx = walker_context(self.table)
+            self.ctx_version = self.table.version
+        return self.ctx
+
+    ctx_version = -1
+
+    def in_appendix(self, pos: int) -> bool:
+        return self.res.appendix_pos is not None and pos >= self.res.appendix_pos
+
+    # -- main loop
+    def run(self) -> ScanResult:
+        t = self.t
+        body = self.doc.body_start
+        self.mask(0, body)
+        pos = 0
+        while True:
+            m = _CMD.search(t, pos)
+            if not m:
+                break
+            i = m.start()
+            if self.skips:
+                while self.skips and self.skips[0][1] <= i:
+                    self.skips.popleft()
+                if self.skips and self.skips[0][0] <= i:
+                    pos = self.skips.popleft()[1]
+                    continue
+            if self.cur_float is not None and i >= self.cur_float.end:
+                self.cur_float = None
+            name = m.group(1)
+            star = m.group(2) or ""
+            pos = m.end()
+            if name is None:
+                continue
+            pos = self.dispatch(name, star, i, pos, i >= body)
+        self.finish()
+        return self.res
+
+    def dispatch(self, name: str, star: str, i: int, pos: int, in_body: bool) -> int:
+        t = self.t
+        if name in DEF_NEWCOMMAND or name in DEF_TEX or name in DEF_XPARSE:
+            d, end = parse_definition(t, pos, name, star)
+            if d is not None:
+                if d.name in ("thefigure", "thesection", "thechapter", "thetable", "thesubsection"):
+                    self.counters.fmt[d.name[3:]] = d.body
+                elif not (name == "providecommand" and self.table.defs.get(d.name)):
+                    d.pos = i
+                    self.table.add(d)
+            self.mask(i, end)
+            self.res.skipped.append((i, end))
+            return max(end, pos)
+        if name in DEF_ENV:
+            end = _skip_env_definition(t, pos, name)
+            self.mask(i, end)
+            return max(end, pos)
+        if name == "begin":
+            return self.begin(i, pos)
+        if name == "end":
+            return self.end(i, pos)
+        if name in ("appendix", "beginsupplement", "maketitlesupplementary", "supplementarysection") and in_body:
+            if name == "appendix":
+                self.appendix(i)
+            elif self.res.appendix_pos is None:
+                self.res.appendix_pos = i
+            return pos
+        if name in self.table.defs:
+            return self.user_macro(name, star, i, pos, in_body)
+        if name == "label":
+            r = read_arg(t, pos, "{")
+            if r is None:
+                return pos
+            self.mask(i, r[2])
+            if in_body and self.cur_float is None:
+                self.doc_label(i, t[r[0]:r[1]].strip())
+            return r[2]
+        if name in REF_MACROS or name in self.extra_refs or name in NON_FIGURE_REFS:
+            spec = REF_MACROS.get(name) or NON_FIGURE_REFS.get(name) or "*{"
+            if star and spec.startswith("*"):
+                spec = spec[1:]
+            args, end = read_args(t, pos, spec)
+            self.mask(i, end)
+            if in_body and name not in NON_FIGURE_REFS:
+                labels = labels_in_args(t, name, spec, args)
+                if labels:
+                    self.res.refs.append(RefEvent(i, end, name, labels))
+            return end
+        if name in CITE_MACROS:
+            _, end = read_args(t, pos, "[[{" if star else "*[[{")
+            self.mask(i, end)
+            return end
+        if name in ("caption", "captionof") and self.cur_float is None and in_body:
+            return self.doc_caption(name, star, i, pos)
+        if name in ("part", "chapter", "section", "subsection", "subsubsection"):
+            if not star:
+                self.counters.step(name)
+                self.target = ("section", self.counters.the(name))
+            else:
+                r = read_arg(t, pos, "{")
+                if r and in_body and _APPENDIX_TITLE.match(t[r[0]:r[1]]) and self.res.appendix_pos is None:
+                    self.res.appendix_pos = i
+            return pos
+        if name in ("setcounter", "addtocounter", "stepcounter", "refstepcounter"):
+            spec = "{{" if name in ("setcounter", "addtocounter") else "{"
+            args, end = read_args(t, pos, spec)
+            if args[0]:
+                cname = t[args[0][0]:args[0][1]].strip()
+                if cname in self.counters.values:
+                    if name == "stepcounter" or name == "refstepcounter":
+                        self.counters.step(cname)
+                    elif args[1]:
+                        try:
+                            v = int(t[args[1][0]:args[1][1]].strip())
+                        except ValueError:
+                            v = None
+                        if v is not None:
+                            if name == "setcounter":
+                                self.counters.set(cname, v)
+                            else:
+                                self.counters.set(cname, self.counters.values[cname] + v)
+            self.mask(i, end)
+            return end
+        if name in ("counterwithin", "numberwithin", "counterwithout"):
+            args, end = read_args(t, pos, "{{")
+            if args[0] and args[1]:
+                child = t[args[0][0]:args[0][1]].strip()
+                parent = t[args[1][0]:args[1][1]].strip()
+                if name == "counterwithout":
+                    self.counters.without(child, parent)
+                else:
+                    self.counters.within(child, parent, prefix=not star)
+            self.mask(i, end)
+            return end
+        if name == "@addtoreset":
+            args, end = read_args(t, pos, "{{")
+            if args[0] and args[1]:
+                self.counters.within(t[args[0][0]:args[0][1]].strip(), t[args[1][0]:args[1][1]].strip(), prefix=False)
+            return end
+        if name == "graphicspath":
+            r = read_arg(t, pos, "{")
+            if r:
+                inner = t[r[0]:r[1]]
+                dirs = re.findall(r"\{([^{}]*)\}", inner)
+                if not dirs and inner.strip():
+                    dirs = [inner.strip()]
+                self.graphicspath = [d.strip() for d in dirs if d.strip()]
+                self.mask(i, r[2])
+                return r[2]
+            return pos
+        if name == "documentclass":
+            args, end = read_args(t, pos, "[{")
+            if args[1]:
+                cls = t[args[1][0]:args[1][1]].strip()
+                self.res.docclass = cls
+                if cls in CHAPTER_CLASSES:
+                    self.counters = Counters(True)
+            self.mask(i, end)
+            return end
+        if name in ("usepackage", "RequirePackage"):
+            args, end = read_args(t, pos, "[{")
+            if args[1]:
+                names = split_labels(t[args[1][0]:args[1][1]])
+                opts = set(split_labels(t[args[0][0]:args[0][1]])) if args[0] else set()
+                for pkg in names:
+                    if pkg == "cleveref":
+                        self.res.cleveref_options |= opts
+                    elif pkg in ("chngcntr",):
+                        pass
+                    else:
+                        self.local_package(pkg, i)
+            self.mask(i, end)
+            return end
+        if name in ("crefname", "Crefname"):
+            args, end = read_args(t, pos, "{{{")
+            if all(args):
+                kind = t[args[0][0]:args[0][1]].strip()
+                sing = t[args[1][0]:args[1][1]].strip()
+                plur = t[args[2][0]:args[2][1]].strip()
+                self.res.crefnames[name + ":" + kind] = (sing, plur)
+            self.mask(i, end)
+            return end
+        if name in ("verb", "lstinline"):
+            k = pos
+            if name == "lstinline" and k < len(t) and t[k] == "[":
+                close = t.find("]", k)
+                k = close + 1 if close > 0 else k
+            if k < len(t) and t[k] not in " \n{":
+                close = t.find(t[k], k + 1)
+                if close > 0:
+                    self.mask(i, close + 1)
+                    return close + 1
+            return pos
+        if name in MASK_ARG_CMDS:
+            spec = {"href": "[{", "url": "{", "includegraphics": "*[[{", "setlength": "{{",
+                    "definecolor": "{{{", "hyperlink": "{", "hypertarget": "{"}.get(name, "[{")
+            _, end = read_args(t, pos, spec)
+            self.mask(i, end)
+            return end
+        return pos
+
+    # -- pieces
+    def user_macro(self, name: str, star: str, i: int, pos: int, in_body: bool) -> int:
+        t = self.t
+        d = self.table.at(name, i)
+        if d is None:
+            return pos
+        kinds = list(d.kinds)
+        if self.table.is_ref_wrapper(d):
+            args, end = read_args(t, pos, "".join(kinds))
+            vals = [t[a[0]:a[1]] if a else None for a in args]
+            labels = self.expand_refs(d.expand(vals), i, 0)
+            self.mask(i, end)
+            if in_body and labels:
+                self.res.refs.append(RefEvent(i, end, name, labels, user=True))
+            return end
+        disc = d.discarded
+        if disc:
+            args, end = read_args(t, pos, "".join(kinds))
+            for k, a in enumerate(args):
+                if a is None or (k + 1) not in disc:
+                    continue
+                # the whole argument, braces included
+                a0 = a[0] - 1 if a[0] > 0 and t[a[0] - 1] in "{[" else a[0]
+                a1 = a[1] + 1 if a[1] < len(t) and t[a[1]:a[1] + 1] in ("}", "]") else a[1]
+                self.skips.append((a0, a1))
+                self.res.skipped.append((a0, a1))
+                self.mask(a0, a1)
+            self.mask(i, pos)
+            return pos
+        return pos
+
+    def expand_refs(self, s: str, pos: int, depth: int) -> list[str]:
+        """Labels named by reference commands in an expanded user-macro body."""
+        out: list[str] = []
+        k = 0
+        while depth < 6:
+            m = _CMD.search(s, k)
+            if not m:
+                break
+            k = m.end()
+            nm = m.group(1)
+            if not nm:
+                continue
+            star = m.group(2)
+            if nm in self.table.defs and nm not in REF_MACROS:
+                d = self.table.at(nm, pos)
+                if d is not None and self.table.is_ref_wrapper(d):
+                    args, end = read_args(s, k, "".join(d.kinds))
+                    vals = [s[a[0]:a[1]] if a else None for a in args]
+                    out += self.expand_refs(d.expand(vals), pos, depth + 1)
+                    k = end
+                continue
+            if nm in REF_MACROS or nm in self.extra_refs:
+                spec = REF_MACROS.get(nm, "*{")
+                if star and spec.startswith("*"):
+                    spec = spec[1:]
+                args, end = read_args(s, k, spec)
+                out += labels_in_args(s, nm, spec, args)
+                k = end
+        return out
+
+    def local_package(self, pkg: str, at: int) -> None:
+        """Definitions from a package file shipped in the paper's tree."""
+        base = self.doc.dir_at(at)
+        path = os.path.normpath(os.path.join(base, pkg + ".sty"))
+        if not is_inside(path, self.doc.root) or not os.path.isfile(path):
+            return
+        if not is_inside(os.path.realpath(path), os.path.realpath(self.doc.root)):
+            return
+        try:
+            with open(path, "rb") as fh:
+                text, _ = decode_bytes(fh.read(2_000_000))
+        except OSError:
+            return
+        rel = os.path.relpath(path, self.doc.root).replace(os.sep, "/")
+        if rel in self.res.packages_read:
+            return
+        self.res.packages_read.append(rel)
+        ops, _ = _scan_file(text, False)
+        clean = "".join(text[o.start:o.end] for o in ops if o.kind in ("keep", "verb"))
+        k = 0
+        while True:
+            m = _CMD.search(clean, k)
+            if not m:
+                break
+            k = m.end()
+            nm = m.group(1)
+            if nm in DEF_NEWCOMMAND or nm in DEF_TEX or nm in DEF_XPARSE:
+                d, end = parse_definition(clean, k, nm, m.group(2) or "")
+                if d is not None and "@" not in d.name and not d.name.startswith("the"):
+                    d.pos = -1
+                    if not self.table.defs.get(d.name):
+                        self.table.add(d)
+                k = max(k, end)
+
+    def appendix(self, i: int) -> None:
+        if self.res.appendix_pos is None:
+            self.res.appendix_pos = i
+        c = self.counters
+        if self.res.docclass in CHAPTER_CLASSES:
+            c.values["chapter"] = 0
+            c.fmt["chapter"] = r"\Alph{chapter}"
+        else:
+            c.values["section"] = 0
+            c.fmt["section"] = r"\Alph{section}"
+        if self.res.docclass in APPENDIX_PREFIX_CLASSES:
+            c.values["figure"] = 0
+            c.within("figure", "section", prefix=True)
+
+    def begin(self, i: int, pos: int) -> int:
+        t = self.t
+        r = read_arg(t, pos, "{")
+        if r is None:
+            return pos
+        env = t[r[0]:r[1]].strip()
+        end_of_begin = r[2]
+        self.mask(i, end_of_begin)
+        if env == "appendices" and i >= self.doc.body_start:
+            self.appendix(i)
+        if env == "thebibliography":
+            m = re.compile(r"\\end\s*\{thebibliography\}").search(t, end_of_begin)
+            stop = m.end() if m else len(t)
+            self.mask(i, stop)
+            return stop
+        if env in FIGURE_ENVS and self.cur_float is None and i >= self.doc.body_start:
+            self.env_stack.append([env, i, self.target])
+            self.figure_float(env, i, end_of_begin)
+            return end_of_begin
+        self.env_stack.append([env, i, self.target])
+        if env in TABLE_ENVS:
+            pass
+        return end_of_begin
+
+    def end(self, i: int, pos: int) -> int:
+        t = self.t
+        r = read_arg(t, pos, "{")
+        if r is None:
+            return pos
+        env = t[r[0]:r[1]].strip()
+        self.mask(i, r[2])
+        for k in range(len(self.env_stack) - 1, -1, -1):
+            if self.env_stack[k][0] == env:
+                saved = self.env_stack[k][2]
+                del self.env_stack[k:]
+                self.target = saved
+                break
+        if self.cur_float is not None and env == self.cur_float.env and r[2] >= self.cur_float.end - 1:
+            self.cur_float = None
+        return r[2]
+
+    def _float_end(self, env: str, start: int) -> int:
+        t = self.t
+        pat = re.compile(r"\\(begin|end)\s*\{" + re.escape(env) + r"\}")
+        depth = 0
+        for m in pat.finditer(t, start):
+            if m.group(1) == "begin":
+                depth += 1
+            else:
+                depth -= 1
+                if depth == 0:
+                    return m.end()
+        # never closed: stop at the next figure float or the end of the text
+        nxt = re.compile(r"\\begin\s*\{(" + "|".join(re.escape(e) for e in FIGURE_ENVS) + r")\}").search(t, start + 1)
+        stop = nxt.start() if nxt else len(t)
+        loc = self.doc.locate(start)
+        self.res.problems.append(Problem(
+            code="FL006", message=f"\\begin{{{env}}} is never closed; figure read up to the next float",
+            location=loc))
+        return stop
+
+    def figure_float(self, env: str, i: int, after_begin: int) -> None:
+        end = self._float_end(env, i)
+        info = parse_float(self.t, i, end, env, self.table, self.walker_ctx())
+        self.cur_float = info
+        figs: list[int] = []
+        for k, cap in enumerate(info.mains):
+            self.counters.step("figure")
+            rec = FigRec(index=len(self.res.figures), number=self.counters.the("figure"), env=env,
+                         begin_pos=i, caption=cap, float_info=info, in_appendix=self.in_appendix(cap.pos),
+                         graphicspath=list(self.graphicspath), graphics_base=self.doc.dir_at(i),
+                         tikz=info.tikz, float_index=k)
+            self.res.figures.append(rec)
+            figs.append(rec.index)
+            if cap.long_range:
+                self.res.caption_ranges.append((cap.long_range[0], cap.long_range[1], rec.index))
+        for sub in info.subs:
+            if sub.parent is not None:
+                self.res.figures[figs[sub.parent]].subs.append(sub)
+        # graphics go to the first caption after them (or the last caption)
+        for g in info.graphics:
+            if not figs:
+                break
+            k = next((j for j, c in enumerate(info.mains) if c.pos > g.pos), len(figs) - 1)
+            self.res.figures[figs[k]].graphics.append(g)
+        if not figs and i >= self.doc.body_start:
+            # no numbered caption: still a figure (rules report it), with no number
+            rec = FigRec(index=len(self.res.figures), number="", env=env, begin_pos=i,
+                         caption=info.starred[0] if info.starred else None,
+                         float_info=info, in_appendix=self.in_appendix(i),
+                         graphicspath=list(self.graphicspath), graphics_base=self.doc.dir_at(i),
+                         tikz=info.tikz, graphics=list(info.graphics))
+            self.res.figures.append(rec)
+            figs.append(rec.index)
+            for sub in info.subs:
+                rec.subs.append(sub)
+        # labels: what each would print
+        for lpos, lab, target in info.labels:
+            if i < self.doc.body_start:
+                break
+            if target is None:
+                kind, printed = "misplaced", self._printed(self.target)
+                fig = figs[0] if figs else None
+                if fig is not None:
+                    self.res.figures[fig].misplaced.append(lab)
+                self.res.labels.append(LabelDef(lpos, lab, kind, fig, printed))
+            elif target[0] == "main":
+                fig = figs[target[1]]
+                self.res.labels.append(LabelDef(lpos, lab, "figure", fig, self.res.figures[fig].number))
+            else:
+                sub = info.subs[target[1]]
+                if sub.parent is None:
+                    self.res.labels.append(LabelDef(lpos, lab, "misplaced", None, "??"))
+                    continue
+                fig = figs[sub.parent]
+                self.res.labels.append(LabelDef(lpos, lab, "subfigure", fig,
+                                                self.res.figures[fig].number + sub.letter, sub.letter))
+
+    def _printed(self, target) -> str:
+        if target is None:
+            return ""
+        if target[0] in ("section", "table", "equation"):
+            return target[1]
+        if target[0] == "captionof":
+            return self.res.figures[target[1]].number
+        return "??"
+
+    def doc_label(self, i: int, lab: str) -> None:
+        tg = self.target
+        if any(e[0] in EQUATION_ENVS for e in self.env_stack):
+            self.res.labels.append(LabelDef(i, lab, "equation", None, "?"))
+            return
+        if tg is None:
+            self.res.labels.append(LabelDef(i, lab, "other", None, ""))
+        elif tg[0] == "captionof":
+            fig = tg[1]
+            self.res.labels.append(LabelDef(i, lab, "figure", fig, self.res.figures[fig].number))
+        else:
+            self.res.labels.append(LabelDef(i, lab, tg[0], None, tg[1]))
+
+    def doc_caption(self, name: str, star: str, i: int, pos: int) -> int:
+        t = self.t
+        if name == "captionof":
+            args, end = read_args(t, pos, "{[{")
+            ctype = t[args[0][0]:args[0][1]].strip() if args[0] else ""
+            if star:
+                return end
+            if ctype == "figure":
+                w = lw.LatexWalker(t, latex_context=self.walker_ctx(), tolerant_parsing=True)
+                try:
+                    nodes, _, _ = w.get_latex_nodes(pos=i, read_max_nodes=1)
+                except Exception:  # pragma: no cover
+                    nodes = []
+                node = nodes[0] if nodes else None
+                a = margs(node) if node is not None else []
+                short = a[2] if len(a) > 2 else None
+                long = a[3] if len(a) > 3 else None
+                rng = None
+                if long is not None and long.isNodeType(lw.LatexGroupNode):
+                    rng = (long.pos + 1, long.pos + long.len - 1)
+                cap = CapEvent(pos=i, macro="captionof", short_node=short, long_node=long, long_range=rng)
+                self.counters.step("figure")
+                outer = next((e for e in reversed(self.env_stack) if e[0] != "document"), None)
+                begin = outer[1] if outer else i
+                rec = FigRec(index=len(self.res.figures), number=self.counters.the("figure"), env="captionof",
+                             begin_pos=begin, caption=cap, float_info=None, in_appendix=self.in_appendix(i),
+                             graphicspath=list(self.graphicspath), graphics_base=self.doc.dir_at(i))
+                # graphics placed in the same environment before the caption
+                if outer is not None:
+                    sub = parse_float(t, outer[1], i, outer[0], self.table, self.walker_ctx())
+                    rec.graphics = list(sub.graphics)
+                    rec.tikz = sub.tikz
+                self.res.figures.append(rec)
+                if rng:
+                    self.res.caption_ranges.append((rng[0], rng[1], rec.index))
+                self.target = ("captionof", rec.index)
+                return pos  # keep scanning inside the caption (refs, labels)
+            if ctype == "table":
+                self.counters.step("table")
+                self.target = ("table", self.counters.the("table"))
+            return pos
+        # \caption outside a figure float: a table caption, or nothing LaTeX would number
+        if any(e[0] in TABLE_ENVS for e in self.env_stack) and not star:
+            self.counters.step("table")
+            self.target = ("table", self.counters.the("table"))
+        return pos
+
+    def finish(self) -> None:
+        self.res.masks.sort()
+        merged: list[tuple[int, int]] = []
+        for a, b in sorted(self.res.skipped):
+            if merged and a <= merged[-1][1]:
+                merged[-1] = (merged[-1][0], max(merged[-1][1], b))
+            else:
+                merged.append((a, b))
+        self.res.skipped = merged
+
+
+def scan_document(doc: Document, extra_refs: tuple[str, ...] = ()) -> ScanResult:
+    """Scan the flattened document: figures, labels, references, masks."""
+    return _Scanner(doc, extra_refs).run()

@@ -1,0 +1,853 @@
+"""LaTeX sources -> one flattened document text with a map back to file:line:column.
+
+Finds the root file of a paper (a file given directly, `%!TEX root` magic
+comments, or the one file in a directory with `\\documentclass` and
+`\\begin{document}`), then reads it the way TeX would: comments, `\\iffalse`
+blocks, `comment` environments and verbatim bodies are dropped; `\\input`,
+`\\include`, `\\subfile`, `\\import` and friends are spliced in place; nothing
+after `\\end{document}` is read. Every character of the flattened text keeps
+its origin, so later stages can report real source positions. Trouble with
+one file (outside the tree, cyclic, missing, undecodable, unbalanced braces)
+becomes a Problem and the rest of the paper is still read.
+"""
+
+from __future__ import annotations
+
+import bisect
+import os
+import re
+from dataclasses import dataclass, field
+
+from figlint.errors import InputError
+from figlint.model import Location, Problem
+
+# Environments whose body TeX does not tokenise: the body is dropped, the
+# \begin/\end pair is kept (so a listing inside a figure still parses).
+VERBATIM_ENVS = {
+    "verbatim", "verbatim*", "Verbatim", "Verbatim*", "BVerbatim", "LVerbatim",
+    "lstlisting", "minted", "spverbatim", "alltt*", "verbatimtab", "pycode",
+    "luacode", "luacode*", "tcblisting", "sagesilent", "sageblock", "pyverbatim",
+}
+# Environments that are not typeset at all: dropped with their \begin/\end.
+DROP_ENVS = {"comment", "filecontents", "filecontents*"}
+# Files pulled in by \input that are pictures, not LaTeX to read: the command
+# stays in the text and the figure parser records it as graphics.
+GRAPHIC_INPUT_EXTS = (".pgf", ".tikz", ".pdf_tex", ".pdftex_t", ".pstex_t", ".eps_tex", ".pgf-plot")
+INCLUDE_CMDS = {
+    "input", "include", "subfile", "import", "subimport", "inputfrom", "subinputfrom",
+    "includefrom", "subincludefrom", "InputIfFileExists",
+}
+# etoolbox/ifthen tests take braced arguments and need no \fi: they must not
+# be counted when matching \iffalse ... \fi.
+_NOT_PRIMITIVE_IFS = {
+    "ifthenelse", "iftoggle", "ifbool", "ifdef", "ifndef", "ifdefempty", "ifdefvoid",
+    "ifdefequal", "ifdefstring", "ifdefstrequal", "ifcsdef", "ifcsundef", "ifundef",
+    "ifstrequal", "ifstrempty", "ifblank", "ifnumcomp", "ifnumequal", "ifnumgreater",
+    "ifnumless", "ifnumodd", "ifdimcomp", "ifdimequal", "ifdimgreater", "ifdimless",
+    "ifboolexpr", "ifboolexpe", "ifcsstring", "ifcsempty", "ifcsvoid", "ifdefmacro",
+    "ifdefparam", "ifdefprefix", "ifdefprotected", "ifdefltxprotect", "ifdefcounter",
+    "ifdeflength", "ifdefdimen", "ifltxcounter", "ifcsmacro", "iffieldundef",
+    "ifentrytype", "ifpackageloaded", "ifclassloaded", "ifpackagelater",
+    "ifclasslater", "ifpackagewith", "ifclasswith", "iffileexists", "ifinlist",
+    "ifdefined@", "ifnameundef", "ifcsname@", "ifstrequal@", "ifhyperref",
+}
+MAX_FILE_BYTES = 20 * 1024 * 1024
+MAX_DEPTH = 40
+
+_SCAN = re.compile(r"%|\\([A-Za-z@]+|.)", re.S)
+_BEGIN_ARG = re.compile(r"\s*\{([^{}]*)\}")
+_MAGIC_ROOT = re.compile(r"^\s*%\s*!\s*tex\s+root\s*=\s*(.+?)\s*$", re.I | re.M)
+_DOCCLASS = re.compile(r"^[^%\n]*\\documentclass\s*(\[[^\]]*\])?\s*\{([^}]*)\}", re.M)
+_BEGIN_DOC = re.compile(r"^[^%\n]*\\begin\s*\{document\}", re.M)
+_BLANK = re.compile(r"\n[ \t]*\n")
+
+
+@dataclass
+class SourceFile:
+    path: str  # absolute
+    rel: str  # relative to the paper root, with forward slashes
+    text: str
+    encoding: str = "utf-8"
+    line_starts: list[int] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if not self.line_starts:
+            starts = [0]
+            find = self.text.find
+            i = find("\n")
+            while i >= 0:
+                starts.append(i + 1)
+                i = find("\n", i + 1)
+            self.line_starts = starts
+
+    def line_col(self, offset: int) -> tuple[int, int]:
+        offset = max(0, min(offset, len(self.text)))
+        line = bisect.bisect_right(self.line_starts, offset) - 1
+        return line + 1, offset - self.line_starts[line] + 1
+
+
+@dataclass
+class Document:
+    """The flattened paper: `text` plus where each character came from."""
+
+    root: str  # absolute paper root (the tree nothing may leave)
+    main: SourceFile
+    text: str = ""
+    files: list[SourceFile] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+    body_start: int = 0  # first character after \begin{document} (0 if none)
+    has_document_env: bool = False
+    base_dir: str = ""  # TeX's working directory: the main file's folder
+    # piece table: parallel lists, sorted by output start
+    _out: list[int] = field(default_factory=list)
+    _file: list[int] = field(default_factory=list)
+    _off: list[int] = field(default_factory=list)
+    _len: list[int] = field(default_factory=list)
+    # (output position, base dir) for \import'ed regions: graphics resolve there
+    import_dirs: list[tuple[int, int, str]] = field(default_factory=list)
+
+    @property
+    def sources(self) -> list[str]:
+        return [f.rel for f in self.files]
+
+    def origin(self, pos: int) -> tuple[SourceFile, int]:
+        """The file and character offset in it that produced output position `pos`."""
+        if not self._out:
+            return self.main, 0
+        k = bisect.bisect_right(self._out, pos) - 1
+        if k < 0:
+            k = 0
+        delta = pos - self._out[k]
+        length = self._len[k]
+        if length and delta >= length:
+            delta = length - 1 if length > 0 else 0
+        if length == 0:
+            delta = 0
+        return self.files[self._file[k]], self._off[k] + delta
+
+    def locate(self, pos: int) -> Location:
+        f, off = self.origin(pos)
+        line, col = f.line_col(off)
+        return Location(file=f.rel, line=line, column=col)
+
+    def dir_at(self, pos: int) -> str:
+        """The directory graphics and inputs resolve against at `pos`."""
+        best, size = self.base_dir, None
+        for start, end, d in self.import_dirs:
+            if start <= pos < end and (size is None or end - start <= size):
+                best, size = d, end - start
+        return best
+
+
+def _rel(path: str, root: str) -> str:
+    return os.path.relpath(path, root).replace(os.sep, "/")
+
+
+def is_inside(path: str, root: str) -> bool:
+    """True when `path` (already normalised) lies in the tree `root`."""
+    root = os.path.normpath(root)
+    path = os.path.normpath(path)
+    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
+
+
+def decode_bytes(data: bytes) -> tuple[str, str]:
+    try:
+        text, enc = data.decode("utf-8-sig"), "utf-8"
+    except UnicodeDecodeError:
+        text, enc = data.decode("latin-1"), "latin-1"
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return text, enc
+
+
+# ---------------------------------------------------------------- discovery
+
+def _looks_like_root(text: str) -> bool:
+    m = _DOCCLASS.search(text)
+    if not m:
+        return False
+    if m.group(2).strip() in ("subfiles", "standalone"):
+        return False
+    return bool(_BEGIN_DOC.search(text))
+
+
+def _magic_root(text: str, here: str) -> str | None:
+    head = "\n".join(text.split("\n", 30)[:30])
+    m = _MAGIC_ROOT.search(head)
+    if not m:
+        return None
+    target = m.group(1).strip().strip('"')
+    return os.path.normpath(os.path.join(os.path.dirname(here), target))
+
+
+def _read_head(path: str, limit: int = 400_000) -> str:
+    with open(path, "rb") as fh:
+        data = fh.read(limit)
+    return decode_bytes(data)[0]
+
+
+def find_root(path: str, root: str | None = None) -> tuple[str, str]:
+    """(main file, paper root) for a file or directory; InputError when there is none or several."""
+    path = os.path.abspath(path)
+    if os.path.isdir(path):
+        tree = os.path.abspath(root) if root else path
+        candidates: list[str] = []
+        magic: dict[str, str] = {}
+        skip_dirs = {".git", "node_modules", "__pycache__", ".venv", "venv", "build", "_minted"}
+        for dirpath, dirnames, filenames in os.walk(path):
+            depth = os.path.relpath(dirpath, path).count(os.sep)
+            dirnames[:] = sorted(d for d in dirnames if d not in skip_dirs and not d.startswith("."))
+            if depth >= 4:
+                dirnames[:] = []
+            for name in sorted(filenames):
+                if not name.endswith(".tex"):
+                    continue
+                full = os.path.join(dirpath, name)
+                try:
+                    head = _read_head(full)
+                except OSError:
+                    continue
+                target = _magic_root(head, full)
+                if target and os.path.normpath(target) != full:
+                    magic[full] = target
+                    continue
+                if _looks_like_root(head):
+                    candidates.append(full)
+        if not candidates:
+            targets = {t for t in magic.values() if os.path.isfile(t) and is_inside(t, tree)}
+            if len(targets) == 1:
+                return targets.pop(), tree
+            raise InputError(f"no LaTeX root file (with \\documentclass and \\begin{{document}}) in {path}")
+        if len(candidates) > 1:
+            # a root that another root \input's is not a root
+            pointed = set(magic.values())
+            preferred = [c for c in candidates if c in pointed]
+            if len(preferred) == 1:
+                return preferred[0], tree
+            names = ", ".join(_rel(c, path) for c in candidates)
+            raise InputError(f"several LaTeX root files in {path}: {names}; pass the main file instead")
+        return candidates[0], tree
+    if not os.path.isfile(path):
+        raise InputError(f"no such file or directory: {path}")
+    try:
+        head = _read_head(path)
+    except OSError as exc:
+        raise InputError(f"cannot read {path}: {exc.strerror or exc}") from exc
+    tree = os.path.abspath(root) if root else os.path.dirname(path)
+    if not is_inside(path, tree):
+        raise InputError(f"{path} is outside the paper root {tree}")
+    target = _magic_root(head, path)
+    if target and target != path and target.endswith(".tex") and os.path.isfile(target):
+        if root and is_inside(target, tree):
+            return target, tree
+        # without an explicit root the tree becomes the main file's folder, which
+        # must contain the file we were given (a magic comment cannot lead outside)
+        if not root and is_inside(path, os.path.dirname(target)):
+            return target, os.path.dirname(target)
+    return path, tree
+
+
+# ---------------------------------------------------------------- arguments
+
+_CMD = re.compile(r"\\([A-Za-z@]+)(\*?)|\\(.)", re.S)
+_BRACES = re.compile(r"\\.|[{}]", re.S)
+_BRACKET = re.compile(r"\\.|[{}\[\]]", re.S)
+
+
+def match_brace(t: str, i: int) -> int:
+    """Index just after the '}' matching the '{' at i (len(t) if unbalanced)."""
+    depth = 0
+    for m in _BRACES.finditer(t, i):
+        c = m.group(0)
+        if c == "{":
+            depth += 1
+        elif c == "}":
+            depth -= 1
+            if depth == 0:
+                return m.end()
+    return len(t)
+
+
+def _skip_space(t: str, i: int, newline_ok: bool = True) -> int:
+    n = len(t)
+    nl = 0
+    while i < n and t[i] in " \t\n":
+        if t[i] == "\n":
+            nl += 1
+            if nl > 1 or not newline_ok:
+                break
+        i += 1
+    return i
+
+
+def read_arg(t: str, i: int, kind: str) -> tuple[int, int, int] | None:
+    """One argument at i: (content start, content end, end) or None if absent."""
+    n = len(t)
+    if kind == "*":
+        j = _skip_space(t, i, newline_ok=False)
+        if j < n and t[j] == "*":
+            return j, j + 1, j + 1
+        return None
+    j = _skip_space(t, i)
+    if j >= n:
+        return None
+    if kind == "[":
+        if t[j] != "[":
+            return None
+        depth = 0
+        for m in _BRACKET.finditer(t, j + 1):
+            c = m.group(0)
+            if c == "{":
+                depth += 1
+            elif c == "}":
+                depth -= 1
+            elif c == "]" and depth <= 0:
+                return j + 1, m.start(), m.end()
+            elif c == "[":
+                pass
+        return None
+    c = t[j]
+    if c == "{":
+        e = match_brace(t, j)
+        return j + 1, max(j + 1, e - 1), e
+    if c == "}":
+        return None
+    if c == "\\":
+        m = _CMD.match(t, j)
+        if m:
+            return j, m.end(), m.end()
+    return j, j + 1, j + 1
+
+
+def read_args(t: str, i: int, spec: str) -> tuple[list[tuple[int, int] | None], int]:
+    out: list[tuple[int, int] | None] = []
+    end = i
+    for kind in spec:
+        r = read_arg(t, end, kind)
+        if r is None:
+            out.append(None)
+            if kind == "{":
+                break
+            continue
+        out.append((r[0], r[1]))
+        end = r[2]
+    while len(out) < len(spec):
+        out.append(None)
+    return out, end
+
+
+
+# ---------------------------------------------------------------- reading
+
+@dataclass
+class _Op:
+    kind: str  # "keep", "verb", "include", "synth", "docbegin", "docend"
+    start: int = 0
+    end: int = 0
+    info: dict | None = None
+
+
+_EXCLUDECOMMENT = re.compile(r"^[^%\n]*\\excludecomment\s*\{([^{}]+)\}", re.M)
+
+
+def excluded_envs(text: str) -> set[str]:
+    """Environments switched off with the comment package's \\excludecomment{name}."""
+    return {name.strip() for name in _EXCLUDECOMMENT.findall(text)}
+
+
+def _scan_file(text: str, subfile: bool, drop_envs: set[str] | frozenset = frozenset()) -> tuple[list[_Op], list[tuple[int, str]]]:
+    """Comments, verbatim, \\iffalse, includes, document boundaries -> ops on `text`."""
+    ops: list[_Op] = []
+    issues: list[tuple[int, str]] = []
+    n = len(text)
+    seg = 0  # start of the current kept run
+    pos = 0
+    drop_fi: set[int] = set()
+    in_body = not subfile  # for subfiles only the body counts
+
+    def keep(a: int, b: int) -> None:
+        if b > a and in_body:
+            ops.append(_Op("keep", a, b))
+
+    while True:
+        m = _SCAN.search(text, pos)
+        if not m:
+            break
+        i = m.start()
+        tok = m.group(0)
+        if tok == "%":
+            j = text.find("\n", i)
+            j = n if j < 0 else j
+            line_start = text.rfind("\n", 0, i) + 1
+            if text[max(line_start, seg):i].strip() == "" and line_start >= seg:
+                keep(seg, line_start)
+                seg = min(j + 1, n)
+            else:
+                keep(seg, i)
+                seg = j
+            pos = j + 1 if j < n else n
+            if pos >= n:
+                break
+            continue
+        name = m.group(1)
+        if name in ("verb", "lstinline"):
+            k = m.end()
+            if k < n and text[k] == "*":
+                k += 1
+            if name == "lstinline" and k < n and text[k] == "[":
+                close = text.find("]", k)
+                k = close + 1 if close > 0 else k
+            if k < n and text[k] not in " \n{":
+                delim = text[k]
+                close = text.find(delim, k + 1)
+                eol = text.find("\n", k + 1)
+                if close > 0 and (eol < 0 or close < eol):
+                    keep(seg, k + 1)
+                    if in_body and close > k + 1:
+                        ops.append(_Op("verb", k + 1, close))
+                    seg = close
+                    pos = close + 1
+                    continue
+            pos = m.end()
+            continue
+        if name in ("url", "href", "nolinkurl", "path"):
+            # the argument is read verbatim: a '%' in a URL is not a comment
+            k = m.end()
+            while k < n and text[k] in " \t":
+                k += 1
+            if k < n and text[k] == "{":
+                close = text.find("}", k)
+                eol = text.find("\n", k)
+                if close > 0 and (eol < 0 or close < eol):
+                    pos = close + 1
+                    continue
+            pos = m.end()
+            continue
+        if name == "begin":
+            ba = _BEGIN_ARG.match(text, m.end())
+            if ba:
+                env = ba.group(1).strip()
+                if env == "document":
+                    if subfile:
+                        seg = ba.end()
+                        in_body = True
+                        ops.append(_Op("docbegin", ba.end(), ba.end()))
+                    else:
+                        keep(seg, ba.end())
+                        ops.append(_Op("docbegin", ba.end(), ba.end()))
+                        seg = ba.end()
+                    pos = ba.end()
+                    continue
+                if env in DROP_ENVS or env in VERBATIM_ENVS or env in drop_envs:
+                    endm = re.compile(r"\\end\s*\{" + re.escape(env) + r"\}").search(text, ba.end())
+                    if env in DROP_ENVS or env in drop_envs:
+                        keep(seg, i)
+                        if endm:
+                            seg = pos = endm.end()
+                        else:
+                            issues.append((i, f"\\begin{{{env}}} is never closed; the rest of the file is skipped"))
+                            seg = pos = n
+                    else:
+                        keep(seg, ba.end())
+                        if endm:
+                            seg = endm.start()
+                            pos = endm.end()
+                        else:
+                            issues.append((i, f"\\begin{{{env}}} is never closed; the rest of the file is skipped"))
+                            seg = pos = n
+                    continue
+            pos = m.end()
+            continue
+        if name == "end":
+            ba = _BEGIN_ARG.match(text, m.end())
+            if ba and ba.group(1).strip() == "document":
+                if subfile:
+                    keep(seg, i)
+                else:
+                    keep(seg, ba.end())
+                ops.append(_Op("docend", ba.end(), ba.end()))
+                return ops, issues
+            pos = m.end()
+            continue
+        if name == "iffalse" or (name == "if" and _if_false(text, m.end())):
+            # find the matching \else / \fi, counting nested conditionals
+            depth = 0
+            q = m.end()
+            else_at = None
+            fi_at = None
+            while True:
+                mm = _SCAN.search(text, q)
+                if not mm:
+                    break
+                if mm.group(0) == "%":
+                    e = text.find("\n", mm.start())
+                    q = n if e < 0 else e + 1
+                    continue
+                nm = mm.group(1)
+                q = mm.end()
+                if nm.startswith("if") and nm not in _NOT_PRIMITIVE_IFS and not nm.startswith("ifthen"):
+                    depth += 1
+                elif nm == "fi":
+                    if depth == 0:
+                        fi_at = mm
+                        break
+                    depth -= 1
+                elif nm == "else" and depth == 0 and else_at is None:
+                    else_at = mm
+            keep(seg, i)
+            if fi_at is None:
+                issues.append((i, "\\iffalse without a matching \\fi; the rest of the file is skipped"))
+                seg = pos = n
+                continue
+            if else_at is not None:
+                seg = pos = else_at.end()
+                drop_fi.add(fi_at.start())
+            else:
+                seg = pos = fi_at.end()
+            continue
+        if name == "endinput":
+            # TeX finishes the current line, then stops reading this file
+            j = text.find("\n", m.end())
+            j = n if j < 0 else j
+            keep(seg, i)
+            if j > m.end():
+                keep(m.end(), j)
+            seg = pos = n
+            break
+        if name == "fi" and i in drop_fi:
+            keep(seg, i)
+            seg = pos = m.end()
+            continue
+        if name in INCLUDE_CMDS:
+            inc = _parse_include(text, name, m.end())
+            if inc is not None:
+                end, info = inc
+                info["cmd"] = name
+                info["pos"] = i
+                keep(seg, i)
+                ops.append(_Op("include", i, end, info))
+                seg = pos = end
+                continue
+        pos = m.end()
+    if in_body:
+        keep(seg, n)
+    return ops, issues
+
+
+def _if_false(text: str, i: int) -> bool:
+    """`\\if 0` + newline (or `\\if01`): TeX compares two different characters -> false."""
+    m = re.compile(r"[ \t]*([0-9])([0-9]|\s)").match(text, i)
+    return bool(m) and m.group(1) != m.group(2)
+
+
+def _parse_include(text: str, name: str, i: int) -> tuple[int, dict] | None:
+    star = False
+    if text.startswith("*", i):
+        star = True
+        i += 1
+
+    def group(k: int) -> tuple[str, int] | None:
+        r = read_arg(text, k, "{")
+        if r is None or r[2] - k > 2000 or text[r[0] - 1:r[0]] != "{":
+            return None
+        return text[r[0]:r[1]], r[2]
+
+    if name in ("import", "subimport", "inputfrom", "subinputfrom", "includefrom", "subincludefrom"):
+        g1 = group(i)
+        g2 = group(g1[1]) if g1 else None
+        if not g2:
+            return None
+        return g2[1], {"dir": g1[0].strip(), "file": g2[0].strip(), "star": star}
+    g = group(i)
+    if g:
+        info = {"file": g[0].strip()}
+        if name == "InputIfFileExists":
+            info["optional"] = True
+        return g[1], info
+    if name == "input":
+        m = re.compile(r"[ \t]+([^\s{}%\\]+)").match(text, i)
+        if m:
+            return m.end(), {"file": m.group(1)}
+    return None
+
+
+def _brace_fixes(text: str, ops: list[_Op]) -> tuple[list[_Op], list[tuple[int, str]]]:
+    """Check brace balance over this file's kept text; drop stray '}' and close open '{'."""
+    stack: list[int] = []
+    stray: list[int] = []
+    pat = re.compile(r"\\.|[{}]", re.S)
+    for op in ops:
+        if op.kind != "keep":
+            continue
+        for m in pat.finditer(text, op.start, op.end):
+            c = m.group(0)
+            if c == "{":
+                stack.append(m.start())
+            elif c == "}":
+                if stack:
+                    stack.pop()
+                else:
+                    stray.append(m.start())
+    if not stack and not stray:
+        return ops, []
+    issues: list[tuple[int, str]] = []
+    for p in stray:
+        issues.append((p, "unbalanced braces: '}' without a matching '{' (ignored)"))
+    # close each unclosed '{' at the next blank line after it (TeX would stop
+    # a runaway argument at the paragraph end too), or at the end of the file
+    inserts: list[int] = []
+    for p in stack:
+        issues.append((p, "unbalanced braces: '{' is never closed"))
+        bm = _BLANK.search(text, p)
+        inserts.append(bm.start() if bm else len(text))
+    # split the kept runs at the stray '}' (dropped) and the insertion points
+    events: list[tuple[int, int]] = [(p, 0) for p in stray] + [(p, 1) for p in inserts]
+    events.sort()
+    keys = [p for p, _ in events]
+    new_ops: list[_Op] = []
+    used = [False] * len(events)
+    for op in ops:
+        if op.kind != "keep":
+            new_ops.append(op)
+            continue
+        a = op.start
+        lo = bisect.bisect_left(keys, op.start)
+        hi = bisect.bisect_right(keys, op.end)
+        for k in range(lo, hi):
+            p, kind = events[k]
+            if used[k]:
+                continue
+            if kind == 0 and p < op.end:  # a stray '}' in this run: drop it
+                if p > a:
+                    new_ops.append(_Op("keep", a, p))
+                a = p + 1
+                used[k] = True
+            elif kind == 1:  # close an open '{' here
+                if p > a:
+                    new_ops.append(_Op("keep", a, p))
+                    a = p
+                new_ops.append(_Op("synth", p, p, {"text": "}"}))
+                used[k] = True
+        if op.end > a:
+            new_ops.append(_Op("keep", a, op.end))
+    # insertion points that fell into dropped text: close at the end
+    for k, (p, kind) in enumerate(events):
+        if kind == 1 and not used[k]:
+            new_ops.append(_Op("synth", len(text), len(text), {"text": "}"}))
+    return new_ops, issues
+
+
+class _Loader:
+    def __init__(self, main: str, root: str) -> None:
+        self.root = os.path.abspath(root)
+        self.root_real = os.path.realpath(self.root)
+        self.base = os.path.dirname(os.path.abspath(main))
+        self.chunks: list[str] = []
+        self.out_len = 0
+        self.doc: Document | None = None
+        self.stopped = False
+        self.includeonly: set[str] | None = None
+        self.drop_envs: set[str] = set()
+        self.found_drop_envs: set[str] = set()
+        self.file_index: dict[str, int] = {}
+
+    # -- output
+    def emit(self, file_idx: int, text: str, a: int, b: int) -> None:
+        if b <= a:
+            return
+        doc = self.doc
+        doc._out.append(self.out_len)
+        doc._file.append(file_idx)
+        doc._off.append(a)
+        doc._len.append(b - a)
+        self.chunks.append(text[a:b])
+        self.out_len += b - a
+
+    def emit_synth(self, file_idx: int, at: int, s: str) -> None:
+        doc = self.doc
+        doc._out.append(self.out_len)
+        doc._file.append(file_idx)
+        doc._off.append(at)
+        doc._len.append(-len(s))  # negative: synthetic, maps to `at`
+        self.chunks.append(s)
+        self.out_len += len(s)
+
+    def problem(self, code: str, msg: str, f: SourceFile | None, offset: int | None) -> None:
+        loc = Location()
+        if f is not None:
+            loc = Location(file=f.rel)
+            if offset is not None:
+                line, col = f.line_col(offset)
+                loc.line, loc.column = line, col
+        self.doc.problems.append(Problem(code=code, message=msg, location=loc))
+
+    # -- files
+    def read(self, path: str, who: SourceFile | None, at: int | None) -> SourceFile | None:
+        try:
+            size = os.path.getsize(path)
+            if size > MAX_FILE_BYTES:
+                self.problem("FL006", f"{_rel(path, self.root)} is {size // (1024 * 1024)} MB; not read", who, at)
+                return None
+            with open(path, "rb") as fh:
+                data = fh.read()
+        except OSError as exc:
+            self.problem("FL005", f"cannot read {_rel(path, self.root)}: {exc.strerror or exc}", who, at)
+            return None
+        text, enc = decode_bytes(data)
+        self.found_drop_envs |= excluded_envs(text)
+        f = SourceFile(path=path, rel=_rel(path, self.root), text=text, encoding=enc)
+        if enc != "utf-8":
+            self.doc.problems.append(Problem(
+                code="FL006",
+                message=f"{f.rel} is not valid UTF-8; read as latin-1 (save it as UTF-8)",
+                location=Location(file=f.rel, line=1, column=1)))
+        return f
+
+    def add_file(self, f: SourceFile) -> int:
+        self.doc.files.append(f)
+        return len(self.doc.files) - 1
+
+    def resolve(self, who: SourceFile, at: int, cmd: str, info: dict, cur_base: str) -> tuple[str | None, str]:
+        """(absolute path or None, the base directory for what it includes)."""
+        name = info["file"]
+        if not name or "#" in name or "\\" in name:
+            return "", cur_base  # built from macros: left in the text as written
+        name = name.strip().strip('"')
+        new_base = cur_base
+        if cmd in ("import", "inputfrom", "includefrom"):
+            d = info["dir"]
+            new_base = d if os.path.isabs(d) else os.path.join(self.base, d)
+            dirs = [new_base]
+        elif cmd in ("subimport", "subinputfrom", "subincludefrom"):
+            new_base = os.path.join(cur_base, info["dir"])
+            dirs = [new_base]
+        else:
+            dirs = [cur_base]
+            for extra in (self.base, os.path.dirname(who.path)):
+                if extra not in dirs:
+                    dirs.append(extra)
+        if name.lower().endswith(GRAPHIC_INPUT_EXTS):
+            return "", cur_base  # a picture: left in the text for the figure parser
+        if cmd in ("include", "includefrom", "subincludefrom"):
+            names = [name if name.endswith(".tex") else name + ".tex"]
+        elif name.endswith(".tex"):
+            names = [name]
+        else:
+            names = [name + ".tex", name]
+        outside: str | None = None
+        for d in dirs:
+            for nm in names:
+                cand = os.path.normpath(os.path.join(d, nm))
+                if not is_inside(cand, self.root):
+                    outside = outside or nm
+                    continue
+                if os.path.isfile(cand):
+                    real = os.path.realpath(cand)
+                    if not is_inside(real, self.root_real):
+                        outside = outside or nm
+                        continue
+                    return cand, os.path.normpath(new_base)
+        written = info.get("dir", "") + info["file"] if "dir" in info else info["file"]
+        if outside is not None:
+            self.problem("FL003", f"\\{cmd}{{{written}}} points outside the paper's directory; not read", who, at)
+            return None, cur_base
+        if not info.get("optional"):
+            self.problem("FL005", f"\\{cmd}{{{written}}}: file not found", who, at)
+        return None, cur_base
+
+    def process(self, f: SourceFile, idx: int, base: str, stack: list[str], subfile: bool) -> None:
+        ops, issues = _scan_file(f.text, subfile, self.drop_envs)
+        ops, brace_issues = _brace_fixes(f.text, ops)
+        if len(brace_issues) > 5:
+            rest = len(brace_issues) - 5
+            brace_issues = brace_issues[:5]
+            brace_issues[-1] = (brace_issues[-1][0], brace_issues[-1][1] + f" (and {rest} more unbalanced braces)")
+        for at, msg in issues + brace_issues:
+            self.problem("FL006", f"{f.rel}: {msg}", f, at)
+        for op in ops:
+            if self.stopped:
+                return
+            if op.kind in ("keep", "verb"):
+                self.emit(idx, f.text, op.start, op.end)
+            elif op.kind == "synth":
+                self.emit_synth(idx, op.start, op.info["text"])
+            elif op.kind == "docbegin":
+                if not subfile and not self.doc.has_document_env:
+                    self.doc.has_document_env = True
+                    self.doc.body_start = self.out_len
+            elif op.kind == "docend":
+                if not subfile:
+                    self.stopped = True
+                    return
+            elif op.kind == "include":
+                self.include(f, idx, op, base, stack)
+
+    def include(self, f: SourceFile, idx: int, op: _Op, base: str, stack: list[str]) -> None:
+        info, cmd = op.info, op.info["cmd"]
+        target, new_base = self.resolve(f, op.start, cmd, info, base)
+        if target == "":
+            # \input{x.pgf} stays for the figure parser; \input{\dir/x} cannot be followed
+            self.emit(idx, f.text, op.start, op.end)
+            return
+        if target is None:
+            return
+        if cmd == "include" and self.includeonly is not None:
+            stem = _rel(target, self.base)[:-4] if target.endswith(".tex") else _rel(target, self.base)
+            if stem not in self.includeonly:
+                return
+        if target in stack:
+            chain = " -> ".join(_rel(p, self.root) for p in stack[stack.index(target):] + [target])
+            self.problem("FL004", f"include cycle: {chain}; not followed again", f, op.start)
+            return
+        if len(stack) >= MAX_DEPTH:
+            self.problem("FL004", f"includes nested more than {MAX_DEPTH} deep at {_rel(target, self.root)}", f, op.start)
+            return
+        child = self.read(target, f, op.start)
+        if child is None:
+            return
+        cidx = self.add_file(child)
+        start = self.out_len
+        self.process(child, cidx, new_base, stack + [target], subfile=(cmd == "subfile"))
+        if new_base != base:
+            self.doc.import_dirs.append((start, self.out_len, new_base))
+
+
+def load_document(path: str, root: str | None = None) -> Document:
+    """Find the root file under `path` and read the whole paper into one Document."""
+    main, tree = find_root(path, root)
+    try:
+        with open(main, "rb") as fh:
+            data = fh.read(MAX_FILE_BYTES + 1)
+    except OSError as exc:
+        raise InputError(f"cannot read {main}: {exc.strerror or exc}") from exc
+    if len(data) > MAX_FILE_BYTES:
+        raise InputError(f"{main} is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB")
+    text, enc = decode_bytes(data)
+    drop = excluded_envs(text)
+    for _ in range(2):  # a second pass when an \input'ed preamble switches environments off
+        doc, loader = _load(main, tree, text, enc, drop)
+        if loader.found_drop_envs <= drop:
+            break
+        drop = drop | loader.found_drop_envs
+    return doc
+
+
+def _load(main: str, tree: str, text: str, enc: str, drop: set[str]) -> tuple[Document, _Loader]:
+    loader = _Loader(main, tree)
+    loader.drop_envs = set(drop)
+    mf = SourceFile(path=main, rel=_rel(main, tree), text=text, encoding=enc)
+    doc = Document(root=tree, main=mf, base_dir=loader.base)
+    loader.doc = doc
+    if enc != "utf-8":
+        doc.problems.append(Problem(code="FL006", message=f"{mf.rel} is not valid UTF-8; read as latin-1 (save it as UTF-8)",
+                                    location=Location(file=mf.rel, line=1, column=1)))
+    m = re.search(r"^[^%\n]*\\includeonly\s*\{([^}]*)\}", text, re.M)
+    if m:
+        loader.includeonly = {s.strip().removesuffix(".tex") for s in m.group(1).split(",") if s.strip()}
+    idx = loader.add_file(mf)
+    loader.process(mf, idx, loader.base, [main], subfile=False)
+    doc.text = "".join(loader.chunks)
+    # synthetic pieces (negative lengths) map to one point
+    for k, ln in enumerate(doc._len):
+        if ln < 0:
+            doc._len[k] = 0
+    return doc, loader

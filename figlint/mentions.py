@@ -1,0 +1,243 @@
+"""Find printed figure mentions ("Fig. 3b", "Figures 2-4") and caption labels in plain text.
+
+Pure string work, shared by the PDF route (text pulled from pages) and the
+LaTeX route (hard-coded "Figure 3" in the sources), so it must not depend on
+either. `find_mentions` returns every mention with the figure numbers it names
+(ranges expanded) and the panel letters per number; `parse_caption_label`
+recognises the label that opens a caption ("Figure 3:", "Fig. S1.", "FIGURE 3 |")
+and `parse_float_label` does the same for tables, algorithms and listings, whose
+captions own regions that must not be taken for figures. `sentence_at` cuts the
+sentence around a position without breaking at "Fig." or "et al.".
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+# A figure number as printed: "3", "3.2" (chapter numbering), "S1", "A2", "A.2".
+_NUM = r"(?:[A-Z]\.?\d+|\d+(?:\.\d+)?)(?![\d])"
+_SP = r"[ \t\u00a0\u2009\u202f~]*"  # ~ survives in LaTeX text, nbsp in PDF text
+_DASH = r"(?:-{1,3}|\u2013|\u2014|\u2212)"
+
+_WORD_RE = re.compile(r"(?<![A-Za-z])(?:fig(?:ure)?s?\.?|figs?\.)(?=[\s\u00a0~\d(A-Z])", re.IGNORECASE)
+_NUM_RE = re.compile(_SP + "(" + _NUM + ")")
+# Panels written in parentheses right after the number: "(b)", "(a,b)", "(a-c)", "(a) and (b)".
+_PAREN_PANELS_RE = re.compile(
+    _SP + r"\(([a-z](?:\s*(?:,|and|&|" + _DASH + r")\s*[a-z])*)\)"
+    r"(?:(?:\s*(?:,\s*|and\s+|&\s*|,\s*and\s+)|\s*" + _DASH + r"\s*)\(([a-z])\))*"
+)
+# Panels glued to the number: "3b", "3a-c", "3a–3c", "3a,b" is not supported (ambiguous).
+_GLUED_PANELS_RE = re.compile(r"([a-z])(?:" + _DASH + r"(?:\d+)?([a-z]))?(?![A-Za-z0-9])")
+_RANGE_RE = re.compile(_SP + r"(?:" + _DASH + r"|\s+(?:to|through)\s+)" + _SP)
+_SEP_RE = re.compile(r"(?:" + _SP + r",?\s*(?:and|&|or)\s+|" + _SP + r",\s*)")
+
+_LABEL_WORDS = {
+    "figure": r"(?:Supplementary\s+|Extended\s+Data\s+)?(?:Figure|Fig\.?|FIGURE|FIG\.?)",
+    "table": r"(?:Supplementary\s+)?(?:Table|Tab\.|TABLE)",
+    "algorithm": r"(?:Algorithm|ALGORITHM)",
+    "listing": r"(?:Listing|LISTING)",
+}
+_LABEL_RES = {
+    kind: re.compile(
+        r"^\s*(?P<word>" + word + r")" + _SP + r"(?P<num>[A-Z]?\.?\d+(?:\.\d+)?)(?![\d])"
+        r"(?P<delim>" + _SP + r"(?:[:.|]|" + _DASH + r")(?:\s|$)|" + _SP + r"(?:[:|]|" + _DASH + r")|\s*$|\s+)",
+    )
+    for kind, word in _LABEL_WORDS.items()
+}
+
+# Abbreviations after which a period does not end a sentence.
+_ABBREV = {
+    "fig", "figs", "eq", "eqs", "sec", "secs", "tab", "tabs", "al", "e.g", "i.e", "cf", "vs",
+    "resp", "approx", "no", "nos", "ref", "refs", "ch", "chap", "app", "appx", "alg", "def",
+    "thm", "lem", "prop", "dr", "mr", "ms", "prof", "st", "viz", "ca", "incl", "p", "pp",
+    "vol", "ed", "eds", "sect", "e.g.", "i.e.", "w.r.t", "a.k.a", "c.f",
+}
+
+
+@dataclass
+class Mention:
+    start: int
+    end: int
+    text: str
+    numbers: list[str] = field(default_factory=list)
+    panels: dict[str, list[str]] = field(default_factory=dict)
+
+
+def _expand(first: str, last: str) -> list[str]:
+    """Numbers from first to last inclusive when both share a prefix; else just the ends."""
+    m1 = re.fullmatch(r"([A-Z]\.?)?(\d+)", first)
+    m2 = re.fullmatch(r"([A-Z]\.?)?(\d+)", last)
+    if m1 and m2 and (m1.group(1) or "") == (m2.group(1) or ""):
+        lo, hi = int(m1.group(2)), int(m2.group(2))
+        if lo < hi and hi - lo <= 50:
+            prefix = m1.group(1) or ""
+            return [f"{prefix}{n}" for n in range(lo, hi + 1)]
+    return [first, last] if first != last else [first]
+
+
+def _letters(lo: str, hi: str) -> list[str]:
+    if ord(lo) <= ord(hi) and ord(hi) - ord(lo) < 26:
+        return [chr(c) for c in range(ord(lo), ord(hi) + 1)]
+    return [lo, hi]
+
+
+def _parse_paren_panels(m: re.Match) -> list[str]:
+    inner = m.group(0)
+    out: list[str] = []
+    # Each parenthesised group may be a list or a range; ranges expand.
+    for group in re.findall(r"\(([^)]*)\)", inner):
+        parts = re.split(r"\s*(?:,|and|&)\s*", group)
+        for part in parts:
+            r = re.fullmatch(r"([a-z])\s*" + _DASH + r"\s*([a-z])", part.strip())
+            if r:
+                out.extend(_letters(r.group(1), r.group(2)))
+            elif part.strip():
+                out.append(part.strip())
+    # "(a)–(c)" as two groups joined by a dash is a range too.
+    if re.search(r"\)\s*" + _DASH + r"\s*\(", inner) and len(out) == 2:
+        out = _letters(out[0], out[1])
+    return out
+
+
+def _parse_item(text: str, pos: int) -> tuple[int, list[str], dict[str, list[str]]] | None:
+    """One number (with panels, and an optional range) at pos; returns new pos, numbers, panels."""
+    m = _NUM_RE.match(text, pos)
+    if not m:
+        return None
+    num = m.group(1)
+    end = m.end()
+    panels: dict[str, list[str]] = {}
+    numbers = [num]
+    pm = _PAREN_PANELS_RE.match(text, end)
+    gm = None if pm else _GLUED_PANELS_RE.match(text, end)
+    if pm:
+        panels[num] = _parse_paren_panels(pm)
+        end = pm.end()
+    elif gm and not num[-1].isalpha():
+        lo, hi = gm.group(1), gm.group(2)
+        panels[num] = _letters(lo, hi) if hi else [lo]
+        end = gm.end()
+    if not panels:
+        rm = _RANGE_RE.match(text, end)
+        if rm:
+            m2 = _NUM_RE.match(text, rm.end())
+            # "Figure 3 - 5 GB" is rare; a range end must not be followed by a unit-like word.
+            if m2 and not re.match(r"[A-Za-z]{2,}", text[m2.end():m2.end() + 2]):
+                numbers = _expand(num, m2.group(1))
+                end = m2.end()
+                g2 = _GLUED_PANELS_RE.match(text, end)
+                if g2 and not g2.group(2):
+                    panels.setdefault(m2.group(1), [g2.group(1)])
+                    end = g2.end()
+    return end, numbers, panels
+
+
+def find_mentions(text: str) -> list[Mention]:
+    """All figure mentions in text, in order. Numbers keep their printed form."""
+    out: list[Mention] = []
+    pos = 0
+    while True:
+        wm = _WORD_RE.search(text, pos)
+        if not wm:
+            break
+        item = _parse_item(text, wm.end())
+        if item is None:
+            pos = wm.end()
+            continue
+        end, numbers, panels = item
+        numbers = list(numbers)
+        plural = wm.group(0).rstrip(".").lower().endswith("s")
+        # Continue a list: "Figs. 2, 3, and 5", "Figures 3a and 4b", "Fig. 3(a) and 4".
+        while True:
+            sm = _SEP_RE.match(text, end)
+            if not sm:
+                break
+            nxt = _parse_item(text, sm.end())
+            if nxt is None:
+                break
+            # A comma list needs a plural label ("Figs. 2, 3"): after a singular one,
+            # "Figure 3, 80 users ..." is a clause, not a second figure.
+            if "," in sm.group(0) and not re.search(r"and|&|or", sm.group(0)) and not plural:
+                break
+            end, more, more_panels = nxt
+            numbers.extend(n for n in more if n not in numbers)
+            for k, v in more_panels.items():
+                panels.setdefault(k, []).extend(x for x in v if x not in panels.get(k, []))
+        out.append(Mention(wm.start(), end, text[wm.start():end], numbers, panels))
+        pos = end
+    return out
+
+
+def parse_float_label(text: str) -> tuple[str, str, str, str] | None:
+    """(kind, label, number, rest) for a caption start of any float kind, else None."""
+    for kind, rx in _LABEL_RES.items():
+        m = rx.match(text)
+        if not m:
+            continue
+        word, num, delim = m.group("word"), m.group("num"), m.group("delim")
+        if num[0] == "." or num.endswith("."):
+            continue
+        rest = text[m.end():].strip()
+        has_delim = bool(delim.strip(" \t\u00a0\u2009\u202f~"))
+        # Without punctuation only an all-caps label ("FIGURE 3 Caption") or a bare label
+        # line counts; "Figure 3 shows ..." is running text.
+        if not has_delim and rest and not word.isupper():
+            continue
+        label = re.sub(r"\s+", " ", f"{word.strip()} {num}")
+        return kind, label, num, rest
+    return None
+
+
+def parse_caption_label(text: str) -> tuple[str, str, str] | None:
+    """(label, number, rest) when text opens a figure caption ("Figure 3: ..."), else None."""
+    found = parse_float_label(text)
+    if found is None or found[0] != "figure":
+        return None
+    return found[1], found[2], found[3]
+
+
+def normalize_number(number: str) -> str:
+    """Canonical key for a figure number: "A.2" and "A2" are the same figure; "3.2" stays."""
+    number = number.strip()
+    m = re.fullmatch(r"([A-Za-z])\.?(\d+)", number)
+    if m:
+        return m.group(1).upper() + m.group(2)
+    return number
+
+
+# A sentence ends at . ! ? before a capital, a digit, or a parenthesis ("... accuracy. (see Fig. 1).").
+_BREAK_RE = re.compile(r"[.!?]['\")\]\u201d\u2019]*\s+(?=[\"'\[\u201c\u2018]?[A-Z0-9]|\()")
+
+
+def sentence_spans(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each sentence; no break after common abbreviations or initials."""
+    spans: list[tuple[int, int]] = []
+    start = 0
+    for m in _BREAK_RE.finditer(text):
+        dot = m.start()
+        if text[dot] == ".":
+            word = re.search(r"(\S+)$", text[start:dot])
+            token = word.group(1).lower() if word else ""
+            bare = token.lstrip("([\"'")
+            if bare in _ABBREV or bare.rstrip(".") in _ABBREV:
+                continue
+            if len(bare) == 1 and bare.isalpha():  # an initial: "J. Smith", "Fig. A. 2"
+                continue
+            if re.fullmatch(r"(?:[a-z]\.)+[a-z]", bare):  # "e.g", "i.e", "w.r.t"
+                continue
+        end = m.end()
+        if text[start:end].strip():
+            spans.append((start, end))
+        start = end
+    if text[start:].strip():
+        spans.append((start, len(text)))
+    return spans
+
+
+def sentence_at(text: str, pos: int) -> str:
+    """The sentence of text that contains position pos, stripped."""
+    for start, end in sentence_spans(text):
+        if start <= pos < end:
+            return text[start:end].strip()
+    return text.strip()

@@ -1,0 +1,68 @@
+"""FL4xx chart cases: figlint on matplotlib charts with and without each defect, as PDF and PNG."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("matplotlib")
+
+from fixtures.charts import CHART_CASES, make_charts  # noqa: E402
+from figlint.config import Config  # noqa: E402
+from figlint.engine import run  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def chart_files(tmp_path_factory) -> Path:
+    d = tmp_path_factory.mktemp("charts")
+    make_charts(d)
+    return d
+
+
+@pytest.fixture(autouse=True)
+def _ocr_cache(tmp_path_factory, monkeypatch):
+    monkeypatch.setenv("FIGLINT_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "ocr-cache"))
+
+
+def _raster_ready() -> bool:
+    try:
+        import cv2  # noqa: F401
+        import rapidocr  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+@pytest.mark.parametrize("ext", ["pdf", "png"])
+@pytest.mark.parametrize("case", CHART_CASES, ids=[c.name for c in CHART_CASES])
+def test_chart_case(case, ext, chart_files):
+    if ext == "png" and not _raster_ready():
+        pytest.skip("OpenCV/RapidOCR not installed")
+    path = chart_files / f"{case.file}.{ext}"
+    result = run([str(path)], Config(select=["FL4"]))
+    assert result.results[0].paper.route == "image"
+    got = {(f.code, f.figure or "") for f in result.findings if f.code == case.rule}
+    assert got == case.expect, [f.message for f in result.findings]
+    for f in result.findings:
+        assert f.taxonomy and f.origin == "figure" and f.evidence
+
+
+def test_evidence_carries_the_ticks_read(chart_files):
+    result = run([str(chart_files / "bar_truncated.pdf")], Config(select=["FL401"]))
+    (f,) = result.findings
+    assert [t["value"] for t in f.evidence["axis_ticks"]] == [90.0, 80.0, 70.0, 60.0]
+    assert 54 < f.evidence["baseline_value"] < 56
+    assert f.taxonomy == "truncated_axis" and f.dimension == "misleading_risk"
+
+
+def test_figure_pdf_and_image_take_the_image_route(chart_files):
+    from figlint.ingest import load
+
+    vec = load(str(chart_files / "normal_line.pdf"))
+    assert vec.route == "image" and len(vec.figures) == 1
+    fig = vec.figures[0]
+    assert fig.spans and fig.drawings and fig.caption is None and fig.gated_dimensions() == []
+    ras = load(str(chart_files / "normal_line.png"))
+    (img,) = ras.figures[0].images
+    assert ras.route == "image" and img.width_px == 510 and img.dpi_source == "metadata"

@@ -1,0 +1,121 @@
+"""figlint.mentions: printed figure mentions, caption labels and sentence cuts."""
+
+from __future__ import annotations
+
+import pytest
+
+from figlint.mentions import (
+    find_mentions,
+    normalize_number,
+    parse_caption_label,
+    parse_float_label,
+    sentence_at,
+    sentence_spans,
+)
+
+
+@pytest.mark.parametrize(
+    "text, mention, numbers, panels",
+    [
+        ("as shown in Figure 3 here", "Figure 3", ["3"], {}),
+        ("see Fig. 3 for details", "Fig. 3", ["3"], {}),
+        ("see Fig 3 for details", "Fig 3", ["3"], {}),
+        ("Figs. 3 and 4 show", "Figs. 3 and 4", ["3", "4"], {}),
+        ("Figures 2, 3, and 5 are", "Figures 2, 3, and 5", ["2", "3", "5"], {}),
+        ("Figure 3(b) shows", "Figure 3(b)", ["3"], {"3": ["b"]}),
+        ("Fig. 3b shows", "Fig. 3b", ["3"], {"3": ["b"]}),
+        ("Figs. 3a-c show", "Figs. 3a-c", ["3"], {"3": ["a", "b", "c"]}),
+        ("Figures 2-4 show", "Figures 2-4", ["2", "3", "4"], {}),
+        ("Figures 2\u20134 show", "Figures 2\u20134", ["2", "3", "4"], {}),
+        ("Figures 2 to 4 show", "Figures 2 to 4", ["2", "3", "4"], {}),
+        ("Figure S1 shows", "Figure S1", ["S1"], {}),
+        ("Figure A.2 shows", "Figure A.2", ["A.2"], {}),
+        ("Figure A2 shows", "Figure A2", ["A2"], {}),
+        ("Figures A1\u2013A3 show", "Figures A1\u2013A3", ["A1", "A2", "A3"], {}),
+        ("the figure 3 in the text", "figure 3", ["3"], {}),
+        ("Figs. 3(a) and (b) show", "Figs. 3(a) and (b)", ["3"], {"3": ["a", "b"]}),
+        ("Figure 3(a)\u2013(c) show", "Figure 3(a)\u2013(c)", ["3"], {"3": ["a", "b", "c"]}),
+        ("Figs. 2a and 3b show", "Figs. 2a and 3b", ["2", "3"], {"2": ["a"], "3": ["b"]}),
+        ("FIG. 2 shows", "FIG. 2", ["2"], {}),
+        ("Figure\u00a03 shows", "Figure\u00a03", ["3"], {}),
+        ("Figure~3 shows", "Figure~3", ["3"], {}),
+        ("Figure 3.2 shows", "Figure 3.2", ["3.2"], {}),
+        ("as in Figure 3. Then we", "Figure 3", ["3"], {}),
+        ("Figure 3 (left) shows", "Figure 3", ["3"], {}),
+    ],
+)
+def test_find_mentions(text, mention, numbers, panels):
+    found = find_mentions(text)
+    assert len(found) == 1
+    m = found[0]
+    assert m.text == mention
+    assert text[m.start:m.end] == mention
+    assert m.numbers == numbers
+    assert m.panels == panels
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["the figure shows three bars", "we configure 3 nodes", "Subfigure 3 is odd", "a figurehead 3", "Table 3 lists"],
+)
+def test_no_mention(text):
+    assert find_mentions(text) == []
+
+
+def test_singular_label_does_not_take_a_following_number():
+    (m,) = find_mentions("In Figure 3, 80 users took part.")
+    assert m.numbers == ["3"]
+
+
+def test_two_mentions_in_one_sentence():
+    found = find_mentions("Fig. 2 and Fig. 3 agree.")
+    assert [m.numbers for m in found] == [["2"], ["3"]]
+
+
+@pytest.mark.parametrize(
+    "text, label, number, rest",
+    [
+        ("Figure 3: A caption.", "Figure 3", "3", "A caption."),
+        ("Fig. 3. Caption text", "Fig. 3", "3", "Caption text"),
+        ("Figure 3. Caption text", "Figure 3", "3", "Caption text"),
+        ("Figure S1: Supplementary view", "Figure S1", "S1", "Supplementary view"),
+        ("Figure A.2: Appendix plot", "Figure A.2", "A.2", "Appendix plot"),
+        ("FIGURE 3 Caption in capitals", "FIGURE 3", "3", "Caption in capitals"),
+        ("Figure 3 | Nature style", "Figure 3", "3", "Nature style"),
+        ("Figure 3 \u2013 en dash style", "Figure 3", "3", "en dash style"),
+        ("Figure 3", "Figure 3", "3", ""),
+        ("Fig. 12:", "Fig. 12", "12", ""),
+    ],
+)
+def test_parse_caption_label(text, label, number, rest):
+    assert parse_caption_label(text) == (label, number, rest)
+
+
+@pytest.mark.parametrize("text", ["Figure 3 shows the trend", "Table 3: Results", "See Figure 3.", "Figures 3 and 4:"])
+def test_not_a_caption(text):
+    assert parse_caption_label(text) is None
+
+
+def test_tables_are_floats_but_not_figures():
+    assert parse_float_label("Table 3: Results on the test set.") == ("table", "Table 3", "3", "Results on the test set.")
+    assert parse_float_label("Algorithm 1: Training loop")[0] == "algorithm"
+
+
+def test_normalize_number():
+    assert normalize_number("A.2") == normalize_number("A2") == "A2"
+    assert normalize_number("3.2") == "3.2"
+    assert normalize_number(" 7 ") == "7"
+
+
+def test_sentences_do_not_break_at_abbreviations():
+    text = ("We follow Smith et al. (2020) closely. See Fig. 3 for the e.g. case. "
+            "J. Doe built it! The result is in Figure 3. The end.")
+    sentences = [text[a:b].strip() for a, b in sentence_spans(text)]
+    assert sentences == [
+        "We follow Smith et al. (2020) closely.",
+        "See Fig. 3 for the e.g. case.",
+        "J. Doe built it!",
+        "The result is in Figure 3.",
+        "The end.",
+    ]
+    assert sentence_at(text, text.index("Fig. 3")) == "See Fig. 3 for the e.g. case."

@@ -1,0 +1,225 @@
+"""figlint.ingest.pdf: figures, captions, regions, contents and citing sites read from PDFs.
+
+Two kinds of input: PDFs drawn with PyMuPDF (fixtures/make_pdfs.py, via the
+drawn_pdfs session fixture) where every position is known, and the generated
+LaTeX paper compiled with pdflatex (compiled_paper fixtures, skipped without
+TeX), which gives real hyperref links and real figure placement.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from fixtures import make_pdfs as M
+
+from figlint.errors import InputError
+from figlint.ingest.pdf import read_pdf, render_crop
+
+
+@pytest.fixture(scope="module")
+def drawn(drawn_pdfs):
+    return read_pdf(str(drawn_pdfs["paper"]))
+
+
+def _inside(inner, outer, tol=2.0):
+    return (inner[0] >= outer[0] - tol and inner[1] >= outer[1] - tol
+            and inner[2] <= outer[2] + tol and inner[3] <= outer[3] + tol)
+
+
+# ------------------------------------------------------------ drawn paper
+
+
+def test_paper_facts(drawn):
+    assert drawn.problems == []
+    assert drawn.route == "pdf"
+    assert drawn.pages == 3
+    assert drawn.page_size == M.PAGE
+    assert drawn.body_font_size == M.BODY_PT
+
+
+def test_figures_numbers_pages_and_captions(drawn):
+    numbered = {f.number: f for f in drawn.figures if f.number}
+    assert set(numbered) == set(M.CAPTIONS)
+    assert {n: f.page for n, f in numbered.items()} == {"1": 1, "2": 2, "3": 2, "A1": 3}
+    for number, text in M.CAPTIONS.items():
+        cap = numbered[number].caption
+        assert cap.text == text
+        assert cap.label == f"Figure {number}"
+        assert cap.location.page == numbered[number].page
+
+
+def test_figure_in_left_column_stays_in_its_column(drawn):
+    fig = drawn.figure("1")
+    (l0, l1), _ = M.COLS
+    assert fig.bbox[0] >= l0 - 1 and fig.bbox[2] <= l1 + 1
+    # the graphics region stops above the caption
+    assert fig.bbox[3] <= fig.caption.location.bbox[1]
+
+
+def test_spanning_figure_covers_both_columns(drawn):
+    fig = drawn.figure("2")
+    (l0, _), (_, r1) = M.COLS
+    assert fig.bbox[0] <= M.RASTER_BOX[0] + 1 and fig.bbox[2] >= r1 - 20
+    assert fig.bbox[0] < l0 + 20
+
+
+def test_low_resolution_raster_uses_displayed_size(drawn):
+    fig = drawn.figure("2")
+    (img,) = fig.images
+    assert (img.width_px, img.height_px) == M.RASTER_PX
+    assert img.effective_dpi == pytest.approx(M.RASTER_DPI, rel=1e-3)
+    assert img.effective_dpi < M.RASTER_META_DPI  # the PNG's own dpi claim is ignored
+    assert _inside(img.bbox, M.RASTER_BOX, 0.5)
+
+
+def test_tiny_text_span_size(drawn):
+    fig = drawn.figure("1")
+    tiny = [s for s in fig.spans if s.text == M.TINY_TEXT]
+    assert tiny and tiny[0].size == pytest.approx(M.TINY_PT, abs=0.05)
+    assert all(s.size >= M.TINY_PT - 0.05 for s in fig.spans)
+
+
+def test_drawings_carry_style(drawn):
+    fig = drawn.figure("1")
+    assert fig.drawings
+    strokes = {d.stroke for d in fig.drawings if d.stroke}
+    assert (0.0, 0.45, 0.7) in {tuple(round(c, 2) for c in s) for s in strokes}
+    assert any(d.fill for d in fig.drawings)
+    assert all(d.width is None or d.width > 0 for d in fig.drawings)
+    assert fig.kind == "vector"
+
+
+def test_subpanels(drawn):
+    fig = drawn.figure("2")
+    assert [s.label for s in fig.subpanels] == ["a", "b"]
+    assert fig.subpanels[0].caption == "Raw frame"
+    assert fig.kind == "mixed"
+
+
+def test_caption_above_figure(drawn):
+    fig = drawn.figure("3")
+    assert fig.bbox[1] >= fig.caption.location.bbox[3]
+    assert fig.extra["caption_side"] == "above"
+
+
+def test_table_is_not_a_figure(drawn):
+    page1 = [f for f in drawn.figures if f.page == 1]
+    assert [f.number for f in page1] == ["1"]
+    assert all(M.TABLE_CAPTION not in (f.caption.text if f.caption else "") for f in drawn.figures)
+
+
+def test_uncaptioned_graphics(drawn):
+    loose = [f for f in drawn.figures if not f.number]
+    assert len(loose) == 1
+    fig = loose[0]
+    assert fig.extra["uncaptioned"] is True
+    assert fig.page == 2 and fig.caption is None
+    assert fig.bbox[0] >= M.COLS[1][0] - 1
+    assert fig.gated_dimensions() == []
+
+
+def test_appendix(drawn):
+    assert drawn.figure("A1").in_appendix
+    assert not any(drawn.figure(n).in_appendix for n in ("1", "2", "3"))
+
+
+def test_text_sites_with_sentences_and_panels(drawn):
+    one = drawn.figure("1")
+    assert [s.mention for s in one.sites] == ["Figure 1", "Figs. 1 and 3"]
+    assert one.sites[0].sentence.startswith("Figure 1 shows that the throughput")
+    assert all(s.via == "text" and s.location.page == 1 and s.location.bbox for s in one.sites)
+    two = drawn.figure("2")
+    (site,) = two.sites
+    assert site.mention == "Fig. 2(b)" and site.panels == ["b"]
+    assert site.sentence == "As Fig. 2(b) makes clear, the fitted curve tracks the raw frame closely."
+
+
+def test_bare_number_found_through_link(drawn):
+    three = drawn.figure("3")
+    vias = sorted((s.via, s.mention) for s in three.sites)
+    assert vias == [("link", "3"), ("text", "Figs. 1 and 3")]
+    link = next(s for s in three.sites if s.via == "link")
+    assert "as shown in 3" in link.sentence
+    assert link.location.page == 1
+    # the caption is not a citing site of its own figure
+    assert all(M.CAPTIONS["3"] not in s.paragraph for s in three.sites)
+
+
+def test_gating(drawn):
+    assert len(drawn.figure("1").gated_dimensions()) == 5
+
+
+def test_render_crop(drawn_pdfs, drawn):
+    fig = drawn.figure("1")
+    png = render_crop(str(drawn_pdfs["paper"]), fig.page, fig.bbox, dpi=72)
+    assert png[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+# ------------------------------------------------------------ broken inputs
+
+
+@pytest.mark.parametrize("kind, words", [
+    ("not_pdf", "not a PDF"),
+    ("truncated", "truncated"),
+    ("corrupt", "corrupt"),
+    ("encrypted", "encrypted"),
+    ("empty", "not a PDF"),
+])
+def test_unreadable_inputs(drawn_pdfs, kind, words):
+    with pytest.raises(InputError) as err:
+        read_pdf(str(drawn_pdfs[kind]))
+    assert words in str(err.value)
+    assert "\n" not in str(err.value)
+
+
+def test_missing_file(tmp_path):
+    with pytest.raises(InputError, match="no such file"):
+        read_pdf(str(tmp_path / "nope.pdf"))
+
+
+def test_pdf_without_figures(tmp_path):
+    import pymupdf
+
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_textbox(pymupdf.Rect(72, 72, 540, 700), "Plain running text without any figure. " * 60, fontsize=10)
+    doc.save(tmp_path / "plain.pdf")
+    paper = read_pdf(str(tmp_path / "plain.pdf"))
+    assert paper.figures == [] and paper.pages == 1
+
+
+# ------------------------------------------------------------ compiled LaTeX paper
+
+
+@pytest.mark.parametrize("layout", ["compiled_paper", "compiled_paper_two_column"])
+def test_latex_paper(request, layout):
+    cp = request.getfixturevalue(layout)
+    paper = read_pdf(str(cp.pdf))
+    assert paper.problems == []
+    facts = cp.facts
+    got = {f.number: f for f in paper.figures if f.number}
+    assert set(got) == set(facts["figures"])
+    assert not [f for f in paper.figures if not f.number]
+    for number, fact in facts["figures"].items():
+        fig = got[number]
+        assert fig.page == fact["page"]
+        assert fig.caption.text == fact["caption"]
+        assert fig.caption.label == fact["caption_label"]
+        assert fig.bbox is not None
+        sites = [(s.sentence, s.panels) for s in fig.sites]
+        assert sites == [(s["printed"], s["panels"]) for s in fact["sites"]]
+    one = got["1"]
+    (img,) = one.images
+    assert (img.width_px, img.height_px) == (facts["figures"]["1"]["width_px"], facts["figures"]["1"]["height_px"])
+    assert img.effective_dpi == pytest.approx(facts["expected_dpi"], rel=facts["rel_tolerance"])
+    tiny = [s for s in got["2"].spans if s.text == facts["tiny_text"]]
+    assert tiny and tiny[0].size == pytest.approx(facts["expected_font_size"], abs=0.05)
+    assert [s.label for s in got["3"].subpanels] == ["a", "b"]
+
+
+def test_latex_bare_ref_is_a_link_site(compiled_paper):
+    paper = read_pdf(str(compiled_paper.pdf))
+    bare = [s for s in paper.figure("2").sites if s.via == "link"]
+    assert len(bare) == 1
+    assert bare[0].mention == "2"
+    assert bare[0].sentence == "The response saturates above the threshold, as in 2."
