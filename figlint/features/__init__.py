@@ -343,7 +343,8 @@ def _label_baseline(an: FigureAnalysis, g: BarGroup) -> bool:
         used.add(id(t))
         pairs.append((t.value, length))
     vals = [v for v, _ in pairs]
-    if len(pairs) < 2 or len(set(vals)) < 2 or min(vals) <= 0:
+    # most bars must carry a label: a few stray numbers near bar tops prove nothing
+    if len(pairs) < min(g.count, 3) or len(pairs) < 0.6 * g.count or len(set(vals)) < 2 or min(vals) <= 0:
         return False
     # least squares length = k * value + c; base = -c / k
     n = len(pairs)
@@ -363,13 +364,21 @@ def _label_baseline(an: FigureAnalysis, g: BarGroup) -> bool:
     return True
 
 
+def _year_like(ax: Axis) -> bool:
+    return all(float(v).is_integer() and 1800 <= v <= 2100 for v in ax.values)
+
+
 def _axis_for(an: FigureAnalysis, g: BarGroup) -> Axis | None:
+    """The value axis of a bar group: the nearest tick column beside it (row below it).
+
+    Years are categories under bars, never the value scale of their lengths.
+    """
     u = an.unit_size
     if g.orient == "vertical":
         x0 = min(b[0] for b in g.boxes)
         x1 = max(b[2] for b in g.boxes)
         lo, hi = min(g.far_ends), g.baseline
-        cands = [a for a in an.y_axes if a.hi >= lo - 3 * u and a.lo <= hi + 3 * u
+        cands = [a for a in an.y_axes if not _year_like(a) and a.hi >= lo - 3 * u and a.lo <= hi + 3 * u
                  and (a.box[2] <= x0 + u or a.box[0] >= x1 - u)]
         # the nearest column left of the bars, else right of them
         left = [a for a in cands if a.box[2] <= x0 + u]
@@ -378,7 +387,7 @@ def _axis_for(an: FigureAnalysis, g: BarGroup) -> Axis | None:
         y0 = min(b[1] for b in g.boxes)
         y1 = max(b[3] for b in g.boxes)
         lo, hi = g.baseline, max(g.far_ends)
-        cands = [a for a in an.x_axes if a.hi >= lo - 3 * u and a.lo <= hi + 3 * u
+        cands = [a for a in an.x_axes if not _year_like(a) and a.hi >= lo - 3 * u and a.lo <= hi + 3 * u
                  and (a.box[1] >= y1 - u or a.box[3] <= y0 + u)]
         below = [a for a in cands if a.box[1] >= y1 - u]
         axis = min(below, key=lambda a: a.box[1]) if below else (max(cands, key=lambda a: a.box[3]) if cands else None)

@@ -166,8 +166,10 @@ def analyse_pixels(img, tokens: list[Token]) -> RasterMarks:
     for hb in np.nonzero(hcounts >= 0.002 * total)[0]:
         masks.append(sat & (hue == hb))
     seen = set()
-    for m in masks:
-        mask = cv2.morphologyEx(m.astype(np.uint8), cv2.MORPH_OPEN, kernel)
+    # a second, wider opening cuts bars loose from axis lines and frames of their colour
+    wide = np.ones((max(5, round(0.007 * max(W, H))),) * 2, np.uint8)
+    for m, k in [(m, k) for m in masks for k in (kernel, wide)]:
+        mask = cv2.morphologyEx(m.astype(np.uint8), cv2.MORPH_OPEN, k)
         contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
         for cnt in contours:
             x, y, w, h = cv2.boundingRect(cnt)
@@ -200,9 +202,22 @@ def analyse_pixels(img, tokens: list[Token]) -> RasterMarks:
         from collections import Counter
 
         marks.markers = max(Counter((w // 2, h // 2) for w, h in blob_sizes).values())
-    marks.heatmap = marks.fg_fraction > 0.35 and marks.colours >= 6
-    marks.areas = _areas(fgu & ~(long_h | long_v), W, H)
+    # A colour field (heatmap, map, image): much of the picture is coloured, in many
+    # colours none of which dominates. A filled area or big bars have one main colour.
+    fg_counts = np.bincount(codes[fg].ravel(), minlength=512) if fg.any() else np.zeros(512, int)
+    fg_total = max(int(fg_counts.sum()), 1)
+    shares = np.sort(fg_counts)[::-1] / fg_total
+    marks.heatmap = bool(marks.fg_fraction > 0.35 and shares[0] < 0.45 and np.count_nonzero(shares >= 0.02) >= 6)
+    marks.areas = _areas(fgu | text.astype(np.uint8) & _filled_around(fgu), W, H)
     return marks
+
+
+def _filled_around(fgu):
+    """Text boxes inside a filled region count as filled (labels printed on an area)."""
+    import cv2
+    import numpy as np
+
+    return cv2.dilate(fgu, np.ones((15, 15), np.uint8))
 
 
 def _areas(mask, W: int, H: int) -> list[tuple[float, float, float, float]]:
@@ -210,12 +225,14 @@ def _areas(mask, W: int, H: int) -> list[tuple[float, float, float, float]]:
     import cv2
     import numpy as np
 
-    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    # thick regions only: rules, grid lines and curves (a few px wide) drop out
+    k = max(5, round(0.006 * max(W, H)))
+    mask = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
     n, lab, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
     out = []
     for i in range(1, n):
         x, y, w, h, area = (int(v) for v in stats[i])
-        if w < 0.3 * W or h < 0.1 * H or area < 0.4 * w * h:
+        if w < 0.3 * W or h < 0.1 * H or area < 0.2 * w * h:
             continue
         comp = lab[y:y + h, x:x + w] == i
         cols = comp.any(axis=0)
@@ -225,7 +242,7 @@ def _areas(mask, W: int, H: int) -> list[tuple[float, float, float, float]]:
         top = np.argmax(comp, axis=0)
         heights = bottom - top + 1
         filled = comp.sum(axis=0) / np.maximum(heights, 1)
-        if np.mean(np.abs(bottom - (h - 1)) <= 2) < 0.9 or filled.mean() < 0.9:
+        if np.mean(np.abs(bottom - (h - 1)) <= 3) < 0.9 or filled.mean() < 0.85:
             continue
         if (heights.max() - heights.min()) < 0.15 * heights.max():
             continue  # a flat band: a panel or a single block, not an area

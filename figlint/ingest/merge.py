@@ -75,7 +75,7 @@ def merge(tex: Paper, pdf: Paper) -> Paper:
             "FL007",
             f"{pdf_name} is older than {newest[1]}: recompile, or the printed figures checked "
             "here may not match the sources",
-            Location(file=pdf_name),
+            Location(file=newest[1], line=1) if newest[1].endswith(".tex") else _main_loc(tex),
         ))
 
     printed = {f.number: f for f in pdf.figures if f.number}
@@ -103,8 +103,13 @@ def merge(tex: Paper, pdf: Paper) -> Paper:
         if number not in used:
             tex.problems.append(Problem(
                 "FL008", f"Figure {number} is in {pdf_name} (page {other.page}) but not in the sources",
-                Location(file=pdf_name, page=other.page), number))
+                _main_loc(tex), number))
     return tex
+
+
+def _main_loc(tex: Paper) -> Location:
+    """Findings about the PDF as a whole point at the main file, which code review can show."""
+    return Location(file=tex.extra.get("main_tex"), line=1)
 
 
 def _copy_printed(fig: Figure, other: Figure) -> None:

@@ -67,7 +67,7 @@ def read_pdf(path: str) -> Paper:
     finally:
         doc.close()
     if repaired:
-        paper.problems.append(Problem("FL006", "the PDF is damaged and was repaired on reading; figures may be missed", Location(file=path)))
+        paper.problems.append(Problem("FL010", "the PDF is damaged and was repaired on reading; figures may be missed", Location(file=path)))
     try:
         _build(paper, pages, names, path)
     except Exception as exc:  # noqa: BLE001 - an odd page layout must not sink the whole run
@@ -81,7 +81,7 @@ def _read_pages(doc: pymupdf.Document, paper: Paper, path: str) -> list[PageData
         try:
             pages.append(read_page(doc[i]))
         except Exception as exc:
-            paper.problems.append(Problem("FL006", f"page {i + 1} could not be read: {exc}", Location(file=path, page=i + 1)))
+            paper.problems.append(Problem("FL010", f"page {i + 1} could not be read: {exc}", Location(file=path, page=i + 1)))
             pages.append(PageData(i, paper.page_size[0], paper.page_size[1]))
     return pages
 

@@ -184,3 +184,23 @@ def routes_disagree():
     Use instead:
     Recompile and read the LaTeX log for float and reference warnings.
     """
+
+
+@rule("FL010", "damaged-pdf", severity="warning", scope="engine", routes=("pdf", "latex", "image"))
+def damaged_pdf():
+    """The PDF is damaged: it had to be repaired on reading, or a page could not be read.
+
+    What it does:
+    Reports a PDF whose cross-reference table or page content is broken. figlint reads what
+    it can and lints that.
+
+    Why is this bad?
+    Figures or citations on the broken parts may be missed, and some viewers and submission
+    systems reject damaged PDFs outright.
+
+    Example:
+    A PDF cut short by an interrupted upload or copy.
+
+    Use instead:
+    Recompile the paper; if the PDF came from elsewhere, re-save it (`qpdf in.pdf out.pdf`).
+    """
