@@ -55,16 +55,26 @@ def lint_path(path: str, config: Config, rules: list[Rule] | None = None) -> Pap
 
         paper = load(path, pdf=config.pdf)
     except InputError as exc:
-        result = PaperResult(path=path, error=str(exc))
-        if "FL001" in enabled:
-            result.findings.append(_problem_finding(Problem("FL001", str(exc), Location(file=path))))
-        return result
+        return _unreadable(path, str(exc), enabled)
+    except RecursionError:
+        return _unreadable(path, f"{path}: input nested too deeply to read", enabled)
+    except Exception as exc:  # noqa: BLE001 - a reader bug must not become a traceback
+        where = traceback.extract_tb(exc.__traceback__)[-1]
+        return _unreadable(path, f"{path}: figlint could not read this input ({type(exc).__name__}: {exc} "
+                           f"[{where.name}:{where.lineno}]); please report it", enabled)
     findings = [_problem_finding(p) for p in paper.problems if p.code in enabled]
     findings += lint_paper(paper, config, rules)
     findings = apply_suppressions(paper, findings, rules) if paper.route == "latex" else findings
     findings = drop_per_figure_ignores(findings, paper, config)
     findings.sort(key=Finding.sort_key)
     return PaperResult(path=path, paper=paper, findings=findings)
+
+
+def _unreadable(path: str, message: str, enabled: set[str]) -> PaperResult:
+    result = PaperResult(path=path, error=message)
+    if "FL001" in enabled:
+        result.findings.append(_problem_finding(Problem("FL001", message, Location(file=path))))
+    return result
 
 
 def lint_paper(paper: Paper, config: Config, rules: list[Rule]) -> list[Finding]:

@@ -41,26 +41,37 @@ def low_dpi(fig: Figure, ctx: Context):
     figure size equal to the printed width).
     """
     min_dpi = float(ctx.option("min-dpi"))
+    low = []
     for img in fig.images:
         w = img.bbox[2] - img.bbox[0]
         h = img.bbox[3] - img.bbox[1]
         if w < _MIN_IMAGE_SIDE_PT and h < _MIN_IMAGE_SIDE_PT:
             continue
-        dpi = img.effective_dpi
-        if dpi < min_dpi:
-            yield ctx.finding(
-                f"raster image prints at {dpi:.0f} DPI ({img.width_px}×{img.height_px} px "
-                f"at {w / 72:.2f}×{h / 72:.2f} in); at least {min_dpi:.0f} DPI is needed",
-                figure=fig,
-                evidence={
-                    "effective_dpi": round(dpi, 1),
-                    "pixels": [img.width_px, img.height_px],
-                    "printed_in": [round(w / 72, 3), round(h / 72, 3)],
-                    "min_dpi": min_dpi,
-                    "image": img.name,
-                },
-                origin="figure",
-            )
+        if img.effective_dpi < min_dpi:
+            low.append((img, w, h))
+    if not low:
+        return
+    # One finding per figure: a grid of six thumbnails is one defect to fix, not six.
+    img, w, h = min(low, key=lambda t: t[0].effective_dpi)
+    dpi = img.effective_dpi
+    several = f"{len(low)} raster images print below {min_dpi:.0f} DPI; the lowest " if len(low) > 1 else "raster image "
+    yield ctx.finding(
+        f"{several}prints at {dpi:.0f} DPI ({img.width_px}×{img.height_px} px "
+        f"at {w / 72:.2f}×{h / 72:.2f} in); at least {min_dpi:.0f} DPI is needed",
+        figure=fig,
+        evidence={
+            "effective_dpi": round(dpi, 1),
+            "pixels": [img.width_px, img.height_px],
+            "printed_in": [round(w / 72, 3), round(h / 72, 3)],
+            "min_dpi": min_dpi,
+            "image": img.name,
+            "low_images": [
+                {"pixels": [i.width_px, i.height_px], "effective_dpi": round(i.effective_dpi, 1), "image": i.name}
+                for i, _w, _h in low
+            ],
+        },
+        origin="figure",
+    )
 
 
 def _legible_spans(fig: Figure):
