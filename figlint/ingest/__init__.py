@@ -2,6 +2,8 @@
 
 A figure file is a raster image or a one-page PDF that looks like a figure
 (see ingest/graphics.py); it is read as a paper with one uncaptioned figure.
+LaTeX sources without a compiled PDF get their figures' printed content from
+the graphics files placed at print size (see ingest/placement.py).
 
 `load(path)` picks the route from the path and returns a Paper; it raises
 InputError when the input cannot be read at all.
@@ -52,16 +54,17 @@ def load(path: str, pdf: str | None = None) -> Paper:
 
 def _with_pdf(paper: Paper, pdf: str | None) -> Paper:
     from figlint.ingest.merge import find_compiled_pdf, merge
+    from figlint.ingest.placement import fill_from_graphics
     from figlint.model import Location, Problem
 
     pdf_path = Path(pdf) if pdf else find_compiled_pdf(paper)
-    if pdf_path is None:
-        return paper
+    if pdf_path is None:  # no PDF: predict the printed figures from the graphics files
+        return fill_from_graphics(paper)
     from figlint.ingest.pdf import read_pdf
 
     try:
         printed = read_pdf(str(pdf_path))
     except InputError as exc:
         paper.problems.append(Problem("FL001", f"{exc}; linting the sources alone", Location(file=str(pdf_path))))
-        return paper
+        return fill_from_graphics(paper)
     return merge(paper, printed)

@@ -118,6 +118,7 @@ def _copy_printed(fig: Figure, other: Figure) -> None:
     fig.spans = other.spans
     fig.images = other.images
     fig.drawings = other.drawings
+    fig.extra["content_source"] = "pdf"
     if other.subpanels and not any(p.bbox for p in fig.subpanels):
         captions = {p.label: p.caption for p in fig.subpanels}
         fig.subpanels = other.subpanels
