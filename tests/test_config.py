@@ -70,3 +70,20 @@ def test_broken_toml_is_a_usage_error(tmp_path):
     bad.write_text("select = [")
     with pytest.raises(UsageError, match="cannot read configuration"):
         load_config(str(bad), [])
+
+
+def test_ref_macros_cite_figures(tmp_path):
+    """A package macro figlint cannot read counts as a citation once configured."""
+    from figlint.engine import lint_path
+
+    (tmp_path / "main.tex").write_text(
+        "\\documentclass{article}\\begin{document}\n"
+        "As \\myfig{fig:a} shows, accuracy rises with depth in every setting we tried.\n"
+        "\\begin{figure}\\caption{Accuracy against depth for three widths on CIFAR-10.}"
+        "\\label{fig:a}\\end{figure}\n\\end{document}\n")
+    before = lint_path(str(tmp_path / "main.tex"), Config())
+    assert "FL301" in {f.code for f in before.findings}
+    cfg = from_table({"ref-macros": ["\\myfig"]})
+    after = lint_path(str(tmp_path / "main.tex"), cfg)
+    assert "FL301" not in {f.code for f in after.findings}
+    assert after.paper.figures[0].sites[0].macro == "myfig"

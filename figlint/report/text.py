@@ -58,7 +58,8 @@ def render(result) -> str:
         paper = r.paper
         figs = paper.figures
         out.append("")
-        out.append(f"{r.path}: {len(figs)} figure{'s' if len(figs) != 1 else ''}, {paper.pages} page{'s' if paper.pages != 1 else ''}")
+        pages = f", {paper.pages} page{'s' if paper.pages != 1 else ''}" if paper.pages else ""
+        out.append(f"{r.path}: {len(figs)} figure{'s' if len(figs) != 1 else ''}{pages}")
         for fig in figs:
             codes = sorted({f.code for f in r.findings if belongs(f, fig)})
             name = fig.key if fig.number else "(uncaptioned)"
