@@ -36,6 +36,29 @@ TARGETS = {"truncated_axis": 0.75, "inverted_axis": 0.6, "dual_axis": 0.9}
 FIGURE_SUFFIXES = {".pdf", ".png", ".jpg", ".jpeg", ".tif", ".tiff", ".bmp", ".gif", ".webp"}
 
 
+NOTES = """
+Notes (inspected by hand):
+
+- Paper figures: no FL4xx finding on the 108 figure readings (54 graphics files from the
+  LaTeX sources, 54 figures that `read_pdf` finds in the PDFs). Vector figures whose text
+  was converted to outlines (most of bundler-eurosys) are rendered and read by OCR. Its
+  box plots (boxes whose lower edges sit at a slowdown of 1) were read as truncated bars
+  until box plots were recognised (median-split boxes, whiskers on the box centres); they
+  are not flagged now. No true truncated, dual or inverted value axis was found in these
+  papers (bundler-eurosys's per-panel y scales are separate panels, not dual axes).
+- The one FL403 "false positive" on the real charts (003090) is a 3D geological chart
+  whose depth axis does grow downward; the gallery labels it only as area encoding.
+- FL402 misses (9 of 27): one side has no readable numeric axis (photos of screens and
+  posters, web images about 250 px wide, log-scale dollar labels misread, a chart with no
+  axes at all), or the second scale is printed as data labels rather than an axis.
+- FL401 misses (17 of 44): bars not found as solid rectangles (3D, gradient or textured
+  bars, photographs), value-axis labels not read, composite images of two charts. Zoomed
+  line charts (4 in the synthetic set) are deliberately not flagged. A few hits read the
+  baseline value imprecisely (an area chart cut by grid lines was read as bars standing
+  on a grid line), so the verdict is right but the value in the message is off.
+"""
+
+
 def default_shared() -> Path:
     return Path(os.environ.get("FIGLINT_SHARED") or ROOT.parent / "shared")
 
@@ -124,46 +147,74 @@ def score(rows: list[tuple[str, set]], results: dict[str, dict]) -> list[tuple]:
     return table
 
 
-def timings(jobs_note: str) -> list[tuple[str, float, str]]:
-    """All rules on a vector figure; on a raster figure with OCR (cold, then cached)."""
+def timings() -> list[tuple[str, float, str]]:
+    """All rules on a vector figure; on raster figures with OCR (uncached, cached); a whole process."""
+    import subprocess
+
     sys.path.insert(0, str(ROOT / "tests"))
-    from fixtures.charts import make_chart
+    from fixtures.charts import CHARTS, make_chart
 
     from figlint.config import Config
     from figlint.engine import lint_path
     from figlint.rules.registry import all_rules
 
-    rules = [r for r in all_rules()]
+    rules = all_rules()
     cfg = Config(select=["ALL"])
     rows = []
+    saved = os.environ.get("FIGLINT_CACHE_DIR")
     with tempfile.TemporaryDirectory() as tmp:
         os.environ["FIGLINT_CACHE_DIR"] = str(Path(tmp) / "cache")
         vec = make_chart("dual_axis", Path(tmp) / "dual_axis.pdf")
-        ras = make_chart("bar_truncated", Path(tmp) / "bar_truncated.png", dpi=200)
         lint_path(str(vec), cfg, rules)  # warm imports
         vt = []
         for _ in range(15):
             t0 = time.perf_counter()
             lint_path(str(vec), cfg, rules)
             vt.append(time.perf_counter() - t0)
-        rows.append(("all rules, vector PDF chart (ingest + analysis + rules)", statistics.median(vt) * 1000, "< 50 ms"))
+        rows.append(("all rules on a vector PDF chart (ingest + analysis + rules), in process",
+                     statistics.median(vt) * 1000, "< 50 ms"))
+        pngs = [make_chart(n, Path(tmp) / f"{n}.png", dpi=200) for n in CHARTS]
+        lint_path(str(pngs[0]), cfg, rules)  # loads OpenCV, the OCR models, warms onnxruntime
+        cold, warm = [], []
+        for p in pngs[1:]:
+            t0 = time.perf_counter()
+            lint_path(str(p), cfg, rules)
+            cold.append(time.perf_counter() - t0)
         from figlint.features import ocr as O
 
-        O._engine()  # model load is once per process; timed separately below
-        t0 = time.perf_counter()
-        lint_path(str(ras), cfg, rules)
-        cold = time.perf_counter() - t0
         O._MEMO.clear()
+        for p in pngs[1:]:
+            t0 = time.perf_counter()
+            lint_path(str(p), cfg, rules)
+            warm.append(time.perf_counter() - t0)
+        rows.append((f"all rules on a raster PNG chart (680×480 px), OCR not cached, in process "
+                     f"(median of {len(cold)}; max {max(cold) * 1000:.0f} ms)", statistics.median(cold) * 1000, "< 1500 ms"))
+        rows.append(("same, OCR read from the disk cache", statistics.median(warm) * 1000, ""))
+        fresh = Path(tmp) / "cache2"
+        env = dict(os.environ, FIGLINT_CACHE_DIR=str(fresh))
         t0 = time.perf_counter()
-        lint_path(str(ras), cfg, rules)
-        disk = time.perf_counter() - t0
+        subprocess.run([sys.executable, "-m", "figlint", str(pngs[1])], capture_output=True, env=env, cwd=ROOT)
+        rows.append(("whole `figlint chart.png` process, empty OCR cache (start-up, model load, OCR)",
+                     (time.perf_counter() - t0) * 1000, ""))
         t0 = time.perf_counter()
-        O._ENGINE = None
-        O._engine()
-        load = time.perf_counter() - t0
-        rows.append(("all rules, raster PNG chart, OCR not cached", cold * 1000, "< 1500 ms"))
-        rows.append(("all rules, raster PNG chart, OCR from the disk cache", disk * 1000, ""))
-        rows.append(("OCR engine start-up (once per process)", load * 1000, ""))
+        subprocess.run([sys.executable, "-m", "figlint", str(pngs[1])], capture_output=True, env=env, cwd=ROOT)
+        rows.append(("whole `figlint chart.png` process, OCR cached", (time.perf_counter() - t0) * 1000, ""))
+        shared = default_shared()
+        real = chart_sets(shared).get("real") if (shared / "corpus").is_dir() else None
+        if real:
+            sample = [p for p, _ in real[::10]]  # every 10th real-world chart, any size
+            os.environ["FIGLINT_CACHE_DIR"] = str(Path(tmp) / "cache3")
+            times = []
+            for p in sample:
+                t0 = time.perf_counter()
+                lint_path(p, cfg, rules)
+                times.append(time.perf_counter() - t0)
+            rows.append((f"all rules on a real-world chart, OCR not cached, in process (median of {len(times)}; "
+                         f"max {max(times) * 1000:.0f} ms)", statistics.median(times) * 1000, "< 1500 ms"))
+    if saved is None:
+        os.environ.pop("FIGLINT_CACHE_DIR", None)
+    else:
+        os.environ["FIGLINT_CACHE_DIR"] = saved
     return rows
 
 
@@ -174,7 +225,12 @@ def main() -> int:
     ap.add_argument("--write", action="store_true", help="write the table into benchmarks/RESULTS.md")
     ap.add_argument("--dump", type=Path, help="write per-image results as JSON here")
     ap.add_argument("--no-timing", action="store_true")
+    ap.add_argument("--timing-only", action="store_true", help="print the speed table only")
     a = ap.parse_args()
+    if a.timing_only:
+        for what, ms, budget in timings():
+            print(f"| {what} | {ms:.0f} ms | {budget} |")
+        return 0
     shared = a.shared.resolve()
     if not (shared / "corpus").is_dir():
         print(f"no corpus at {shared}", file=sys.stderr)
@@ -228,11 +284,16 @@ def main() -> int:
               f"(median {statistics.median(secs) * 1000:.0f} ms per file, OCR cache: $FIGLINT_CACHE_DIR); "
               f"{len(errors)} input errors.", ""]
     if not a.no_timing:
-        lines += ["### Speed", "", "| what | median | budget |", "| --- | --- | --- |"]
-        for what, ms, budget in timings(""):
-            lines.append(f"| {what} | {ms:.0f} ms | {budget} |")
-        lines.append("")
-    lines += ["Command: `python benchmarks/charts.py --write` (from the repository root, with ../shared present)."]
+        # timed in a fresh interpreter: nothing loaded or cached by the run above
+        import subprocess
+
+        proc = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--timing-only"],
+                              capture_output=True, text=True, cwd=ROOT)
+        rows = [ln for ln in proc.stdout.splitlines() if ln.startswith("| ")]
+        lines += ["### Speed", "", f"Machine: {os.cpu_count()} CPUs; medians of in-process runs unless said.", "",
+                  "| what | median | budget |", "| --- | --- | --- |", *rows, ""]
+    lines += [NOTES.strip(), "",
+              "Command: `python benchmarks/charts.py --write` (from the repository root, with ../shared present)."]
     body = "\n".join(lines)
     print(body)
     if a.dump:

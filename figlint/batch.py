@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Callable
 
 from figlint.config import Config, enabled_rules
-from figlint.engine import PaperResult, RunResult, lint_path
+from figlint.engine import PaperResult, RunResult
 
 PAPER_SUFFIXES = (".pdf",)
 
@@ -57,8 +57,12 @@ def default_jobs() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def _lint_one(path: str, config: Config) -> PaperResult:
-    return lint_path(path, config)
+def _lint_one(path: str, config: Config, use_cache: bool = False, rules=None) -> PaperResult:
+    if use_cache:
+        from figlint.cache import lint_cached
+
+        return lint_cached(path, config, rules)
+    return lint_path(path, config, rules)
 
 
 def run_many(
@@ -66,6 +70,7 @@ def run_many(
     config: Config,
     jobs: int | None = None,
     on_result: Callable[[PaperResult], None] | None = None,
+    use_cache: bool = False,
 ) -> RunResult:
     inputs = expand_inputs(paths)
     jobs = default_jobs() if jobs is None else max(1, jobs)
@@ -73,12 +78,12 @@ def run_many(
     if jobs == 1 or len(inputs) == 1:
         rules = enabled_rules(config)
         for i, path in enumerate(inputs):
-            results[i] = lint_path(path, config, rules)
+            results[i] = _lint_one(path, config, use_cache, rules)
             if on_result:
                 on_result(results[i])
     else:
         with ProcessPoolExecutor(max_workers=min(jobs, len(inputs))) as pool:
-            futures = {pool.submit(_lint_one, path, config): i for i, path in enumerate(inputs)}
+            futures = {pool.submit(_lint_one, path, config, use_cache): i for i, path in enumerate(inputs)}
             for fut in as_completed(futures):
                 i = futures[fut]
                 try:

@@ -1,4 +1,6 @@
-"""Command line: `figlint PATH...` (check), `figlint rules`, `figlint explain CODE`, `figlint config --show`.
+"""Command line: `figlint PATH...` (check), `figlint rules`, `figlint explain CODE`, `figlint config --show`,
+`figlint extract PATH` (the figure analysis, for debugging rules), `figlint eval --gold GOLD` (scores
+against human gold).
 
 Start-up stays light: only click and figlint's own small modules are imported
 before a command runs; PyMuPDF, OpenCV, OCR and litellm load inside the routes
@@ -61,8 +63,14 @@ def main() -> None:
               help="Record the current findings in FILE (for --baseline).")
 @click.option("--assets-dir", type=click.Path(file_okay=False, writable=True), metavar="DIR",
               help="Write figure thumbnails to DIR for the Markdown report.")
+@click.option("--judge", "judge_protocol", type=click.Choice(["rules", "direct", "sidecar", "agent"]),
+              help="Scoring protocol: rules (offline, default) or a model judge through litellm.")
+@click.option("--judge-model", metavar="MODEL",
+              help="litellm model string for the judge, e.g. openai/gpt-4o-mini or ollama/llava.")
+@click.option("--dry-run", is_flag=True, help="Print how many model calls the judge would make, and make none.")
 def check(paths, fmt, output, select, extend_select, ignore, fail_on, config_file, pdf_file=None,
-          baseline_file=None, write_baseline_file=None, assets_dir=None):
+          baseline_file=None, write_baseline_file=None, assets_dir=None, judge_protocol=None, judge_model=None,
+          dry_run=False):
     """Lint PATHS: compiled PDFs, main .tex files or paper directories."""
     try:
         from figlint.config import load_config, validate_codes
@@ -80,10 +88,18 @@ def check(paths, fmt, output, select, extend_select, ignore, fail_on, config_fil
             if len(paths) != 1:
                 raise UsageError("--pdf goes with exactly one LaTeX input")
             cfg.pdf = pdf_file
+        if judge_protocol:
+            cfg.judge["judge"] = judge_protocol
+        if judge_model:
+            cfg.judge["judge-model"] = judge_model
+        cfg.dry_run = dry_run
         from figlint.engine import run
         from figlint.report import render
 
         result = run(list(paths), cfg)
+        if dry_run:
+            _print_plan(result)
+            sys.exit(2 if any(r.error for r in result.results) else 0)
         if write_baseline_file or baseline_file:
             from figlint import baseline
 
@@ -114,6 +130,52 @@ def check(paths, fmt, output, select, extend_select, ignore, fail_on, config_fil
         if r.error:
             click.echo(f"figlint: error: {r.error}", err=True)
     sys.exit(result.exit_code())
+
+
+def _print_plan(result) -> None:
+    """--dry-run: the judge's model calls per input and in all."""
+    total = cached = 0
+    for r in result.results:
+        plan = (r.paper.extra.get("judge_plan") if r.paper else None) or {}
+        if r.error:
+            click.echo(f"figlint: error: {r.error}", err=True)
+            continue
+        calls, hits = plan.get("calls", 0), plan.get("cached", 0)
+        total += calls
+        cached += hits
+        if plan.get("protocol", "rules") == "rules":
+            click.echo(f"{r.path}: offline scorer (protocol rules): 0 model calls")
+        else:
+            click.echo(f"{r.path}: {plan['figures']} figures to judge with {plan['protocol']} ({plan['model']}): "
+                       f"{calls} model calls, {hits} stage replies cached")
+    click.echo(f"dry run: {total} model call{'s' if total != 1 else ''} would be made ({cached} cached)")
+
+
+@main.command("eval")
+@click.option("--gold", required=True, type=click.Path(dir_okay=False),
+              help="Gold labels: SciFigQual-Bench CSV/JSONL (scores) or a charts labels.jsonl (misleading charts).")
+@click.option("--predictions", type=click.Path(dir_okay=False),
+              help="figlint JSON output to evaluate (default: score the gold rows with the offline scorer).")
+@click.option("--format", "fmt", type=click.Choice(["text", "json", "markdown"]), default="text", show_default=True)
+@click.option("--cv", type=click.IntRange(0, 20), default=0, show_default=True,
+              help="Without --predictions: refit the offline scorer in K folds by paper (honest numbers on its own data).")
+@click.option("--output", "-o", type=click.Path(dir_okay=False, writable=True), help="Write the report to FILE.")
+def eval_cmd(gold, predictions, fmt, cv, output):
+    """Compare figlint's scores (or misleading-design findings) with human gold labels."""
+    try:
+        from figlint.evaluate import run_eval
+
+        text = run_eval(gold, predictions, fmt, cv)
+    except FiglintError as exc:
+        _fail(str(exc))
+    if output:
+        try:
+            with open(output, "w", encoding="utf-8") as fh:
+                fh.write(text)
+        except OSError as exc:
+            _fail(f"cannot write {output}: {exc.strerror}")
+    else:
+        click.echo(text, nl=False)
 
 
 @main.command("rules")

@@ -22,6 +22,39 @@ GENERAL_KEYS = {
     "ignore": list,
     "extend-select": list,
     "fail-on": str,
+    "ref-macros": list,
+}
+
+JUDGE_PROTOCOLS = ("rules", "direct", "sidecar", "agent")
+# The judge's keys: name -> default (its type is the default's type). Thresholds are
+# 0 (off) or a score 1-10; a figure scoring below one gets an FL7xx finding.
+JUDGE_KEYS: dict[str, Any] = {
+    "judge": "rules",  # protocol: rules (offline, default) | direct | sidecar | agent
+    "judge-model": "",  # litellm model string for every stage, e.g. openai/gpt-4o-mini
+    "judge-vision-model": "",  # agent protocol: vision stage model (default judge-model)
+    "judge-language-model": "",  # agent protocol: language and fusion stages (default judge-model)
+    "judge-api-base": "",  # an OpenAI-compatible endpoint, e.g. http://localhost:8000/v1
+    "judge-api-key-env": "",  # name of the environment variable holding the key (never the key itself)
+    "judge-concurrency": 4,
+    "judge-max-calls": 200,  # per run; 0: no limit
+    "judge-max-cost": 2.0,  # estimated USD per run; 0: no limit
+    "judge-timeout": 60.0,  # seconds per model call
+    "judge-retries": 2,  # further attempts after a malformed reply, a timeout or a 429
+    "judge-dpi": 150,  # resolution of the figure image sent to the model
+    "min-visual-clarity": 0.0,
+    "min-structure-layout": 0.0,
+    "min-caption-consistency": 0.0,
+    "min-context-consistency": 0.0,
+    "min-misleading-risk": 0.0,
+    "min-overall": 0.0,
+}
+THRESHOLD_KEYS = {
+    "min-visual-clarity": "visual_clarity",
+    "min-structure-layout": "structure_layout",
+    "min-caption-consistency": "caption_consistency",
+    "min-context-consistency": "context_consistency",
+    "min-misleading-risk": "misleading_risk",
+    "min-overall": "overall",
 }
 
 
@@ -34,8 +67,17 @@ class Config:
     options: dict[str, Any] = field(default_factory=dict)
     source: str | None = None  # file the configuration came from
     pdf: str | None = None  # --pdf: the compiled PDF of a LaTeX input (command line only)
+    # extra commands that cite a label like \ref (for macros figlint cannot read, e.g. from a
+    # package outside the paper); macros defined in the paper are detected on their own
+    ref_macros: list[str] = field(default_factory=list)
     # figure selector (a \label such as "fig:overview", or a number: "3", "Figure 3") -> rules to skip
     per_figure_ignores: dict[str, list[str]] = field(default_factory=dict)
+    judge: dict[str, Any] = field(default_factory=dict)  # JUDGE_KEYS set in the file or on the command line
+    caps: dict[str, int] = field(default_factory=dict)  # rule code or name -> cap on its dimension
+    dry_run: bool = False  # --dry-run: count the judge's model calls, make none (command line only)
+
+    def judge_setting(self, key: str) -> Any:
+        return self.judge.get(key, JUDGE_KEYS[key])
 
     def effective(self) -> dict[str, Any]:
         """The configuration as `figlint config --show` prints it."""
@@ -47,8 +89,12 @@ class Config:
             "ignore": self.ignore,
             "extend-select": self.extend_select,
             "fail-on": self.fail_on,
+            "ref-macros": self.ref_macros,
             "per-figure-ignores": self.per_figure_ignores,
         }
+        for key in JUDGE_KEYS:
+            out[key] = self.judge_setting(key)
+        out["caps"] = self.caps
         for key, (_code, default) in sorted(option_defaults().items()):
             out[key] = self.options.get(key, default)
         return out
@@ -123,8 +169,14 @@ def from_table(table: dict, source: str | None = None) -> Config:
                 cfg.extend_select = list(value)
             elif key == "fail-on":
                 cfg.fail_on = check_level(value, key)
+            elif key == "ref-macros":
+                cfg.ref_macros = [v.lstrip("\\") for v in value]
         elif key == "per-figure-ignores":
             cfg.per_figure_ignores = _per_figure_ignores(value, where)
+        elif key in JUDGE_KEYS:
+            cfg.judge[key] = check_judge_key(key, value, where)
+        elif key == "caps":
+            cfg.caps = _caps(value, where)
         elif key in options:
             default = options[key][1]
             cfg.options[key] = _coerce(key, value, default, where)
@@ -148,6 +200,49 @@ def _per_figure_ignores(value: Any, where: str) -> dict[str, list[str]]:
             raise UsageError(f"configuration key '{name}'{where} must be a list of strings")
         validate_codes(codes, name)
         out[str(selector)] = list(codes)
+    return out
+
+
+def check_judge_key(key: str, value: Any, where: str = "") -> Any:
+    """Validate one judge key (from the file or the command line); returns the value to keep."""
+    default = JUDGE_KEYS[key]
+    if isinstance(default, float):
+        ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+        value = float(value) if ok else value
+    elif isinstance(default, int):
+        ok = isinstance(value, int) and not isinstance(value, bool)
+    else:
+        ok = isinstance(value, str)
+    if not ok:
+        raise UsageError(f"configuration key '{key}'{where} must be {type(default).__name__}, not {value!r}")
+    if key == "judge" and value not in JUDGE_PROTOCOLS:
+        raise UsageError(f"configuration key 'judge'{where} must be one of {', '.join(JUDGE_PROTOCOLS)}, not {value!r}")
+    if key in THRESHOLD_KEYS and not (value == 0 or 1 <= value <= 10):
+        raise UsageError(f"configuration key '{key}'{where} must be 0 (off) or a score from 1 to 10, not {value!r}")
+    if key in ("judge-concurrency",) and value < 1:
+        raise UsageError(f"configuration key '{key}'{where} must be at least 1, not {value!r}")
+    if key in ("judge-max-calls", "judge-max-cost", "judge-retries", "judge-timeout", "judge-dpi") and value < 0:
+        raise UsageError(f"configuration key '{key}'{where} must not be negative, not {value!r}")
+    if key == "judge-timeout" and value == 0:
+        raise UsageError(f"configuration key 'judge-timeout'{where} must be more than 0 seconds")
+    if key == "judge-dpi" and not 36 <= value <= 600:
+        raise UsageError(f"configuration key 'judge-dpi'{where} must be between 36 and 600, not {value!r}")
+    return value
+
+
+def _caps(value: Any, where: str) -> dict[str, int]:
+    if not isinstance(value, dict):
+        raise UsageError(f"configuration key 'caps'{where} must be a table of rule -> cap, e.g. {{ FL202 = 5 }}")
+    out: dict[str, int] = {}
+    for token, cap in value.items():
+        if not isinstance(cap, int) or isinstance(cap, bool) or not 1 <= cap <= 10:
+            raise UsageError(f"configuration key 'caps.{token}'{where} must be a score from 1 to 10, not {cap!r}")
+        validate_codes([token], "caps")
+        from figlint.rules.registry import all_rules
+
+        for r in all_rules():  # a prefix (FL4) caps every rule it names
+            if matches(token, r.code, r.name):
+                out[r.code] = min(cap, out.get(r.code, 10))
     return out
 
 

@@ -53,7 +53,7 @@ def lint_path(path: str, config: Config, rules: list[Rule] | None = None) -> Pap
     try:
         from figlint.ingest import load
 
-        paper = load(path, pdf=config.pdf)
+        paper = load(path, pdf=config.pdf, ref_macros=config.ref_macros)
     except InputError as exc:
         return _unreadable(path, str(exc), enabled)
     except RecursionError:
@@ -64,6 +64,9 @@ def lint_path(path: str, config: Config, rules: list[Rule] | None = None) -> Pap
                            f"[{where.name}:{where.lineno}]); please report it", enabled)
     findings = [_problem_finding(p) for p in paper.problems if p.code in enabled]
     findings += lint_paper(paper, config, rules)
+    from figlint import judge  # the offline scorer unless a model protocol is configured
+
+    findings += judge.score_paper(paper, findings, config, enabled)
     findings = apply_suppressions(paper, findings, rules) if paper.route == "latex" else findings
     findings = drop_per_figure_ignores(findings, paper, config)
     findings.sort(key=Finding.sort_key)

@@ -13,7 +13,7 @@ from figlint.features.numbers import nice_step, parse_number
     ("17,000-", 17000, "plain"), ("45%", 45, "percent"), ("1e3", 1000, "sci"), ("1E-3", 0.001, "sci"),
     ("10^3", 1000, "pow10"), ("10\u00b3", 1000, "pow10"), ("10\u207b\u00b2", 0.01, "pow10"),
     ("2.5k", 2500, "suffix"), ("3M", 3e6, "suffix"), ("$1.5bn", 1.5e9, "suffix"), ("$200", 200, "plain"),
-    ("12 345", 12345, "plain"), (".5", 0.5, "plain"), ("1.5\u00d710^3", 1500, "pow10"),
+    ("12 345", 12345, "plain"), (".5", 0.5, "plain"), ("1.5\u00d710^3", 1500, "pow10"), ("11 (80)", 11, "plain"),
 ])
 def test_parse_number(text, value, kind):
     n = parse_number(text)

@@ -145,7 +145,12 @@ def analyse(fig: Figure, paper: Paper | None = None) -> FigureAnalysis:
     if isinstance(cached, FigureAnalysis):
         return cached
     t0 = time.perf_counter()
-    if _is_vector(fig):
+    if _outlined_text(fig, paper):
+        # Vector graphics whose text was converted to curves: the labels exist only as
+        # shapes, so the region is rendered and read like a raster figure.
+        an = _raster(fig, paper, render=True)
+        an.evidence["outlined_text"] = True
+    elif _is_vector(fig):
         an = _vector(fig)
     else:
         an = _raster(fig, paper)
@@ -188,6 +193,11 @@ def analyses(fig: Figure, paper: Paper | None = None) -> list[FigureAnalysis]:
     return out
 
 
+def _outlined_text(fig: Figure, paper: Paper | None) -> bool:
+    return (not fig.spans and len(fig.drawings) >= 40 and paper is not None and bool(paper.pdf_path)
+            and fig.page is not None and "image_path" not in fig.extra)
+
+
 def _is_vector(fig: Figure) -> bool:
     if "image_path" in fig.extra:
         return False
@@ -212,42 +222,69 @@ def _vector(fig: Figure) -> FigureAnalysis:
     cells = len(marks.rects)
     evid = {"filled_rects": cells, "polylines": marks.polylines, "markers": marks.markers,
             "image_area": round(image_area / figure_area, 3)}
+    evid["areas"] = len(marks.areas)
     if groups:
         g = groups[0]
         g.baseline = _visible_baseline(g, marks)
         evid["bar_groups"] = len(groups)
-    _classify(an, groups, curves=marks.polylines, markers=marks.markers,
-              heatmap=image_area > 0.2 * figure_area or (cells >= 40 and not groups), photo=False)
+    area = _area_group(marks) if not (groups and groups[0].count >= 3) else None
+    if area is not None:
+        groups = [area]
+        an.chart_type, an.chart_confidence, an.bars = "area", 0.7, area
+    else:
+        _classify(an, groups, curves=marks.polylines, markers=marks.markers,
+                  heatmap=image_area > 0.2 * figure_area or (cells >= 40 and not groups), photo=False)
     an.evidence.update(evid)
     _bar_baseline(an, groups[:1])
     _axis_sides(an)
     return an
 
 
-def _visible_baseline(g: BarGroup, marks) -> float:
-    """The baseline bars show: their own edge, or the axis frame that clips them."""
+def _frame_edge(g: BarGroup, marks) -> float | None:
+    """The plot frame's edge on the baseline side: the outermost rule spanning the group."""
     if g.orient == "vertical":
         x0 = min(b[0] for b in g.boxes)
         x1 = max(b[2] for b in g.boxes)
-        tops = [b[1] for b in g.boxes]
-        rules = [y for y, a, b in marks.hrules if a <= x0 + 1 and b >= x1 - 1 and y > min(tops)]
-        below = [y for y in rules if y <= g.baseline + 0.6]
-        return max(below) if below else g.baseline
+        ys = [y for y, a, b in marks.hrules if a <= x0 + 1 and b >= x1 - 1 and y > min(g.far_ends)]
+        return max(ys) if ys else None
     y0 = min(b[1] for b in g.boxes)
     y1 = max(b[3] for b in g.boxes)
-    ends = [b[2] for b in g.boxes]
-    rules = [x for x, a, b in marks.vrules if a <= y0 + 1 and b >= y1 - 1 and x < max(ends)]
-    right = [x for x in rules if x >= g.baseline - 0.6]
-    return min(right) if right else g.baseline
+    xs = [x for x, a, b in marks.vrules if a <= y0 + 1 and b >= y1 - 1 and x < max(g.far_ends)]
+    return min(xs) if xs else None
 
 
-def _raster(fig: Figure, paper: Paper | None) -> FigureAnalysis:
+def _visible_baseline(g: BarGroup, marks) -> float:
+    """The baseline bars show: their own edge, or the frame that clips them.
+
+    matplotlib draws a bar from zero and clips it to the axes, so on a truncated
+    axis the path reaches below the frame; only the frame clips, never a grid line.
+    """
+    edge = _frame_edge(g, marks)
+    if edge is None:
+        return g.baseline
+    if g.orient == "vertical":
+        return min(g.baseline, edge)
+    return max(g.baseline, edge)
+
+
+def _area_group(marks) -> BarGroup | None:
+    """A filled area standing on the plot's bottom edge (a shaded band inside the plot is not one)."""
+    for box in sorted(marks.areas, key=lambda b: (b[2] - b[0]) * (b[3] - b[1]), reverse=True):
+        g = BarGroup("vertical", box[3], [box], [box[1]])
+        edge = _frame_edge(g, marks)
+        if edge is not None and box[3] >= edge - 1.0:
+            g.baseline = edge
+            return g
+    return None
+
+
+def _raster(fig: Figure, paper: Paper | None, render: bool = False) -> FigureAnalysis:
     from figlint.features import raster as R
 
     img = None
     if "image_path" in fig.extra:
         img = R.load_bgr(fig.extra["image_path"])
-    elif fig.images and paper is not None and paper.pdf_path and fig.page:
+    elif (fig.images or render) and paper is not None and paper.pdf_path and fig.page:
         img = R.render_region(paper.pdf_path, fig.page, fig.bbox, fig.images)
     if img is None:
         return FigureAnalysis("empty", "px", 0, 0)
@@ -266,21 +303,58 @@ def _raster(fig: Figure, paper: Paper | None) -> FigureAnalysis:
     an.evidence.update({"solid_rects": len(marks.rects), "curves": marks.curves, "markers": marks.markers,
                         "foreground": round(marks.fg_fraction, 3), "colours": marks.colours})
     an.evidence["areas"] = len(marks.areas)
-    if marks.areas and not (groups and groups[0].count >= 3):
-        # an area chart: its filled region encodes magnitude from the baseline like a bar
-        box = max(marks.areas, key=lambda b: (b[2] - b[0]) * (b[3] - b[1]))
+    big = max(marks.areas, key=lambda b: (b[2] - b[0]) * (b[3] - b[1])) if marks.areas else None
+    inside = big is not None and groups and all(
+        b[0] >= big[0] - 2 and b[2] <= big[2] + 2 and b[1] >= big[1] - 2 and b[3] <= big[3] + 2 for b in groups[0].boxes)
+    if big is not None and (inside or not (groups and groups[0].count >= 3)):
+        # an area chart: its filled region encodes magnitude from the baseline like a
+        # bar (rectangles inside it are pieces cut out by grid lines drawn over it)
+        box = big
         groups = [BarGroup("vertical", box[3], [box], [box[1]])]
         an.chart_type, an.chart_confidence, an.bars = "area", 0.7, groups[0]
     else:
         _classify(an, groups, curves=marks.curves, markers=marks.markers, heatmap=marks.heatmap, photo=marks.photo)
+    if an.bars is not None and an.chart_type == "bar" and _whiskered(marks, an.bars, an.unit_size):
+        # thin lines standing on the boxes' centres: a box plot (or error bars) — the
+        # boxes' lower edges are quartiles, not a baseline
+        an.chart_type, an.chart_confidence, an.bars = "box", 0.6, None
+        an.evidence["whiskers"] = True
+        groups = []
     _bar_baseline(an, groups)
     _axis_sides(an)
     return an
 
 
+def _whiskered(marks, g: BarGroup, u: float) -> bool:
+    fg = marks.fg
+    if fg is None or g.orient != "vertical":
+        return False
+    hits = 0
+    for b in g.boxes:
+        x0, y0, x1, y1 = (int(v) for v in b)
+        if x1 - x0 < 6:
+            continue
+        top, bottom = max(int(y0 - 1.5 * u), 0), max(y0 - 2, 0)
+        if bottom - top < 3:
+            continue
+        cx = (x0 + x1) // 2
+        centre = fg[top:bottom, max(cx - 1, 0):cx + 2].any(axis=1).mean()
+        edges = max(fg[top:bottom, x0 + 1].mean(), fg[top:bottom, x1 - 2].mean())
+        if centre >= 0.7 and edges <= 0.2:
+            hits += 1
+    return hits >= max(2, 0.5 * g.count)
+
+
 def _classify(an: FigureAnalysis, groups: list[BarGroup], *, curves: int, markers: int,
               heatmap: bool, photo: bool) -> None:
     g = groups[0] if groups else None
+    boxes = getattr(an.marks, "box_parts", 0)
+    an.evidence["box_parts"] = boxes
+    if boxes >= 2:
+        # Box plots: their boxes share a bottom only by accident of the data.
+        an.chart_type, an.chart_confidence = "box", min(0.9, 0.5 + 0.1 * boxes)
+        groups.clear()
+        return
     if g is not None and g.count >= 3:
         an.chart_type, an.chart_confidence, an.bars = "bar", min(0.95, 0.6 + 0.08 * g.count), g
     elif g is not None and g.count == 2 and not curves:
@@ -364,7 +438,7 @@ def _label_baseline(an: FigureAnalysis, g: BarGroup) -> bool:
     return True
 
 
-def _year_like(ax: Axis) -> bool:
+def year_like(ax: Axis) -> bool:
     return all(float(v).is_integer() and 1800 <= v <= 2100 for v in ax.values)
 
 
@@ -378,7 +452,7 @@ def _axis_for(an: FigureAnalysis, g: BarGroup) -> Axis | None:
         x0 = min(b[0] for b in g.boxes)
         x1 = max(b[2] for b in g.boxes)
         lo, hi = min(g.far_ends), g.baseline
-        cands = [a for a in an.y_axes if not _year_like(a) and a.hi >= lo - 3 * u and a.lo <= hi + 3 * u
+        cands = [a for a in an.y_axes if not year_like(a) and a.hi >= lo - 3 * u and a.lo <= hi + 3 * u
                  and (a.box[2] <= x0 + u or a.box[0] >= x1 - u)]
         # the nearest column left of the bars, else right of them
         left = [a for a in cands if a.box[2] <= x0 + u]
@@ -387,7 +461,7 @@ def _axis_for(an: FigureAnalysis, g: BarGroup) -> Axis | None:
         y0 = min(b[1] for b in g.boxes)
         y1 = max(b[3] for b in g.boxes)
         lo, hi = g.baseline, max(g.far_ends)
-        cands = [a for a in an.x_axes if not _year_like(a) and a.hi >= lo - 3 * u and a.lo <= hi + 3 * u
+        cands = [a for a in an.x_axes if not year_like(a) and a.hi >= lo - 3 * u and a.lo <= hi + 3 * u
                  and (a.box[1] >= y1 - u or a.box[3] <= y0 + u)]
         below = [a for a in cands if a.box[1] >= y1 - u]
         axis = min(below, key=lambda a: a.box[1]) if below else (max(cands, key=lambda a: a.box[3]) if cands else None)

@@ -172,6 +172,23 @@ def _monotone(vals: list[float]) -> bool:
     return inc or dec
 
 
+def _longest_monotone(vals: list[float], sign: int) -> list[int]:
+    """Indices of a longest strictly increasing (sign 1) or decreasing (sign -1) subsequence."""
+    n = len(vals)
+    best = [1] * n
+    prev = [-1] * n
+    for i in range(n):
+        for j in range(i):
+            if sign * (vals[i] - vals[j]) > 0 and best[j] + 1 > best[i]:
+                best[i], prev[i] = best[j] + 1, j
+    i = max(range(n), key=lambda k: best[k])
+    out = []
+    while i != -1:
+        out.append(i)
+        i = prev[i]
+    return out[::-1]
+
+
 def _even(positions: list[float]) -> bool:
     gaps = [b - a for a, b in zip(positions, positions[1:])]
     if not gaps or min(gaps) <= 0:
@@ -185,18 +202,16 @@ def make_axis(orient: str, toks: list[Token], align: str = "", _dropping: bool =
     """An Axis from tokens ordered along it, or None when they are not one monotonic scale."""
     key = (lambda t: t.cy) if orient == "y" else (lambda t: t.cx)
     toks = sorted(toks, key=key)
-    # Drop one stray value (an OCR misread, a data label) when the rest is monotonic.
+    # Drop stray values (OCR misreads, a data label) when the rest — at least three
+    # quarters of the column — is monotonic.
     vals = [t.value for t in toks]
     if not _monotone(vals):
         if len(toks) < 4:
             return None
-        for i in range(len(toks)):
-            rest = vals[:i] + vals[i + 1:]
-            if _monotone(rest):
-                toks = toks[:i] + toks[i + 1:]
-                break
-        else:
+        keep = max(_longest_monotone(vals, 1), _longest_monotone(vals, -1), key=len)
+        if len(keep) < max(3, 0.75 * len(toks)):
             return None
+        toks = [toks[i] for i in keep]
     pos = [key(t) for t in toks]
     vals = [t.value for t in toks]
     a, b, res = _fit(pos, vals)

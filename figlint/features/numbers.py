@@ -21,6 +21,7 @@ _CURRENCY = "$€£¥₹"
 _NUM = r"[-+]?(?:\d{1,3}(?:[,\u2009\u202f' ]\d{3})+|\d+)(?:\.\d+)?|[-+]?\.\d+"
 _PLAIN = re.compile(rf"^(?P<num>{_NUM})(?:[eE](?P<exp>[-+]?\d+))?$")
 _POW = re.compile(r"^(?:(?P<mant>[-+]?\d+(?:\.\d+)?)\s*[x×·*]\s*)?10\s*(?:\^|\*\*)?\s*\{?(?P<exp>[-+]?\d{1,3})\}?$")
+_PAIRED = re.compile(r"^([-+]?\d[\d,.]*)\s*\(\s*[-+]?\d[\d,.]*\s*\)$")
 _SUFFIXED = re.compile(rf"^(?P<num>{_NUM})\s*(?P<suf>bn|[kKMBGTm])$")
 
 
@@ -55,6 +56,10 @@ def parse_number(text: str) -> Number | None:
     t = _clean(text)
     if not t or len(t) > 24:
         return None
+    m = _PAIRED.match(t)
+    if m:
+        # "11 (80)": one tick labelled in two units; the first is the axis' own
+        t = m.group(1)
     kind = "plain"
     sign = 1.0
     for cur in _CURRENCY:

@@ -38,7 +38,7 @@ def render_region(pdf_path: str, page: int, bbox, images) -> "object | None":
     import numpy as np
     import pymupdf
 
-    native = max((i.effective_dpi for i in images), default=150.0)
+    native = max((i.effective_dpi for i in images), default=200.0)  # vector art: 200 DPI reads 6 pt labels
     dpi = max(100.0, min(native, 300.0))
     with pymupdf.open(pdf_path) as doc:
         pg = doc[page - 1]
@@ -62,6 +62,7 @@ class RasterMarks:
     fg_fraction: float = 0.0
     colours: int = 0
     areas: list[tuple[float, float, float, float]] = field(default_factory=list)
+    box_parts: int = 0  # rectangles split by a median line: box plots, not bars
     work: object = None  # the analysed BGR image (numpy), for colour queries
     fg: object = None  # foreground mask without text (numpy bool array), for geometric queries
 
@@ -134,7 +135,15 @@ def analyse_pixels(img, tokens: list[Token]) -> RasterMarks:
     q = (work // 32).astype(np.int32)
     codes = (q[:, :, 0] << 6) | (q[:, :, 1] << 3) | q[:, :, 2]
     counts = np.bincount(codes.ravel(), minlength=512)
+    total = H * W
+    # The background is the commonest colour, except that a white border wins: a
+    # filled area can cover more of the picture than the paper it is printed on.
     bg_code = int(counts.argmax())
+    b = max(2, min(H, W) // 50)
+    border = np.concatenate([codes[:b].ravel(), codes[-b:].ravel(), codes[:, :b].ravel(), codes[:, -b:].ravel()])
+    border_code = int(np.bincount(border, minlength=512).argmax())
+    if border_code == 511 and bg_code != 511 and counts[511] >= 0.2 * total:
+        bg_code = border_code
     bg = np.array([(bg_code >> 6) & 7, (bg_code >> 3) & 7, bg_code & 7]) * 32 + 16
     diff = np.abs(work.astype(np.int16) - bg.astype(np.int16)).max(axis=2)
     fg = diff > 48
@@ -144,7 +153,6 @@ def analyse_pixels(img, tokens: list[Token]) -> RasterMarks:
         text[max(y0 - 2, 0):y1 + 2, max(x0 - 2, 0):x1 + 2] = True
     fg &= ~text
     marks.fg = fg
-    total = H * W
     marks.fg_fraction = float(fg.mean())
     frequent = [c for c in np.argsort(counts)[::-1][:24] if counts[c] >= 0.002 * total and c != bg_code]
     marks.colours = len(frequent)
@@ -183,6 +191,8 @@ def analyse_pixels(img, tokens: list[Token]) -> RasterMarks:
                     seen.add(key)
                     marks.rects.append((float(x), float(y), float(x + w), float(y + h)))
 
+    marks.box_parts = _box_parts(marks.rects, smooth, H)
+
     # Data curves: foreground left after removing straight horizontal/vertical rules.
     fgu = fg.astype(np.uint8)
     long_h = cv2.morphologyEx(fgu, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (max(W // 12, 8), 1)))
@@ -210,6 +220,52 @@ def analyse_pixels(img, tokens: list[Token]) -> RasterMarks:
     marks.heatmap = bool(marks.fg_fraction > 0.35 and shares[0] < 0.45 and np.count_nonzero(shares >= 0.02) >= 6)
     marks.areas = _areas(fgu | text.astype(np.uint8) & _filled_around(fgu), W, H)
     return marks
+
+
+def _box_parts(rects, img, H: int) -> int:
+    """Box-plot boxes: a rectangle split by a thin median line into two parts of one colour."""
+    import numpy as np
+
+    def colour(r):
+        x0, y0, x1, y1 = (int(v) for v in r)
+        return img[y0:y1, x0:x1].reshape(-1, 3).mean(axis=0)
+
+    gap_max = max(4.0, 0.012 * H)
+    W = img.shape[1]
+    pairs = 0
+    for lower in rects:
+        if lower[2] - lower[0] > 0.12 * W:
+            continue  # a plot panel cut by grid lines, not a box
+        c = colour(lower)
+        if c.max() - c.min() < 25:
+            continue  # grey: a panel background between grid lines; boxes of a box plot are filled with colour
+        for upper in rects:
+            if upper is lower or abs(upper[0] - lower[0]) > 2 or abs(upper[2] - lower[2]) > 2:
+                continue
+            gap = lower[1] - upper[3]
+            if 0.5 <= gap <= gap_max and np.abs(colour(upper) - colour(lower)).max() < 24:
+                # a grid line drawn over a bar or area runs on past its sides; a median does not
+                y = int((upper[3] + lower[1]) / 2)
+                w = W
+                mid = img[y, int((lower[0] + lower[2]) / 2)].astype(int)
+                outside = [img[y, x].astype(int) for x in (int(lower[0]) - 4, int(lower[2]) + 4) if 0 <= x < w]
+                if outside and all(np.abs(o - mid).max() < 24 for o in outside):
+                    continue
+                # exactly two parts: a panel cut by several grid lines stacks three or more
+                def stacked(r, above: bool) -> bool:
+                    for q in rects:
+                        if q is r or abs(q[0] - r[0]) > 2 or abs(q[2] - r[2]) > 2:
+                            continue
+                        g = (r[1] - q[3]) if above else (q[1] - r[3])
+                        if 0.5 <= g <= gap_max:
+                            return True
+                    return False
+
+                if stacked(upper, True) or stacked(lower, False):
+                    continue
+                pairs += 1
+                break
+    return pairs
 
 
 def _filled_around(fgu):

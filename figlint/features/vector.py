@@ -12,7 +12,7 @@ path's own box reaches below a truncated axis.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from figlint.features.axes import Token
 from figlint.model import Drawing, Figure, TextSpan
@@ -34,7 +34,7 @@ def span_tokens(fig: Figure) -> list[Token]:
         text = s.text.strip()
         bbox = tuple(s.bbox)
         base = text.replace("\u2212", "-").lstrip("-")
-        if base in ("10", "e") or base.endswith("10") and base.replace("×10", "").replace("x10", "").replace(".", "").isdigit():
+        if base == "10" or base.endswith(("×10", "x10", "\u00d710")):
             # Look for an exponent: a smaller span just right of it, raised.
             for j, e in enumerate(spans):
                 if j == i or j in used:
@@ -79,7 +79,8 @@ class VectorMarks:
     polyline_boxes: list[tuple[float, float, float, float]]
     markers: int
     images: list[tuple[float, float, float, float]]
-    background_fill: bool = False
+    areas: list[tuple[float, float, float, float]] = field(default_factory=list)  # filled wide polygons
+    box_parts: int = 0  # filled boxes crossed by a median line: box plots
 
 
 def vector_marks(fig: Figure) -> VectorMarks:
@@ -88,6 +89,7 @@ def vector_marks(fig: Figure) -> VectorMarks:
     rects: list[Rect] = []
     hrules, vrules = [], []
     poly_boxes = []
+    areas: list = []
     small = Counter()
     for d in fig.drawings:
         x0, y0, x1, y1 = d.bbox
@@ -112,6 +114,9 @@ def vector_marks(fig: Figure) -> VectorMarks:
                 small[(round(w, 1), round(h, 1))] += 1
             rects.append(Rect(d.bbox, d.fill))
             continue
+        if d.fill is not None and not _is_light(d.fill) and d.items > 5 and w > 0.3 * fw and h > 0.1 * fh:
+            areas.append(d.bbox)  # fill_between / stackplot: a filled area chart layer
+            continue
         if d.fill is None and d.stroke is not None and d.items >= 4 and w > 0.15 * fw:
             poly_boxes.append(d.bbox)
             continue
@@ -119,4 +124,8 @@ def vector_marks(fig: Figure) -> VectorMarks:
             small[(round(w, 1), round(h, 1))] += 1
     markers = max(small.values()) if small else 0
     imgs = [i.bbox for i in fig.images]
-    return VectorMarks(rects, hrules, vrules, len(poly_boxes), poly_boxes, markers, imgs)
+    vm = VectorMarks(rects, hrules, vrules, len(poly_boxes), poly_boxes, markers, imgs, areas)
+    vm.box_parts = sum(1 for r in rects if any(
+        abs(a - r.bbox[0]) <= 1 and abs(b - r.bbox[2]) <= 1 and r.bbox[1] + 0.5 < y < r.bbox[3] - 0.5
+        for y, a, b in hrules))  # a line across a filled box, inside it: a median
+    return vm

@@ -32,7 +32,7 @@ def route_of(path: Path) -> str:
     return "pdf"
 
 
-def load(path: str, pdf: str | None = None) -> Paper:
+def load(path: str, pdf: str | None = None, ref_macros: list[str] | tuple = ()) -> Paper:
     """Read one input. For LaTeX sources, `pdf` (or the compiled PDF found next to the
     main file) is read too and merged, so visual rules see the figures as printed."""
     p = Path(path)
@@ -42,7 +42,7 @@ def load(path: str, pdf: str | None = None) -> Paper:
     if route == "latex":
         from figlint.ingest.latex import read_latex
 
-        return _with_pdf(read_latex(path), pdf)
+        return _with_pdf(read_latex(path, ref_macros=ref_macros), pdf)
     if route == "image":
         from figlint.ingest.graphics import read_graphics
 

@@ -7,6 +7,6 @@ def load_all() -> None:
     global _LOADED
     if _LOADED:
         return
-    from figlint.rules import caption, misleading, references, source, tool, visual  # noqa: F401
+    from figlint.rules import caption, judge, misleading, references, source, tool, visual  # noqa: F401
 
     _LOADED = True

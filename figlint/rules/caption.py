@@ -86,13 +86,11 @@ def generic_caption(fig: Figure, ctx: Context):
     if not fig.has_caption:
         return
     text = fig.caption.text
-    words = content_words(text)
-    specific = [w for w in words if w not in GENERIC_WORDS]
-    min_words = int(ctx.option("min-caption-words"))
-    min_specific = int(ctx.option("min-specific-words"))
-    if len(words) >= min_words and len(specific) >= min_specific:
+    why, words, specific = caption_verdict(
+        text, int(ctx.option("min-caption-words")), int(ctx.option("min-specific-words"))
+    )
+    if why is None:
         return
-    why = "too short" if len(words) < min_words else "generic"
     yield ctx.finding(
         f'caption is {why} to stand alone ("{text.strip()[:80]}"): say what is shown, '
         "on which data, with which metric",
@@ -101,6 +99,19 @@ def generic_caption(fig: Figure, ctx: Context):
         evidence={"caption": text, "content_words": words, "specific_words": specific},
         origin="text",
     )
+
+
+def caption_verdict(text: str, min_words: int = 3, min_specific: int = 2) -> tuple[str | None, list[str], list[str]]:
+    """Why a caption cannot stand alone ("too short", "generic") or None, with its content and specific words.
+
+    Pure (no figure, no context): FL202 and the offline judge, which scores bare
+    captions from a gold file, share it.
+    """
+    words = content_words(text)
+    specific = [w for w in words if w not in GENERIC_WORDS]
+    if len(words) >= min_words and len(specific) >= min_specific:
+        return None, words, specific
+    return ("too short" if len(words) < min_words else "generic"), words, specific
 
 
 def _caption_location(fig: Figure):

@@ -11,7 +11,7 @@ colour bars, row indices, years on a timeline).
 
 from __future__ import annotations
 
-from figlint.features import FigureAnalysis, analyses
+from figlint.features import FigureAnalysis, analyses, year_like
 from figlint.features.axes import Axis
 from figlint.model import Figure, Location
 from figlint.rules.registry import Context, figure_location, rule
@@ -154,7 +154,7 @@ def _dual_pair(an: FigureAnalysis) -> tuple[Axis, Axis, dict] | None:
                        and min(a.hi, left.hi) - max(a.lo, left.lo) > 0]
             if between:
                 continue
-            if _mirrored(left, right) or left.inverted != right.inverted and False:
+            if _mirrored(left, right):
                 continue
             # The right axis' labels hang off its spine: aligned left, not right.
             spread_l, spread_r = right.edge_spread
@@ -218,10 +218,6 @@ def dual_value_axes(fig: Figure, ctx: Context):
         return
 
 
-def _year_like(ax: Axis) -> bool:
-    return all(float(v).is_integer() and 1800 <= v <= 2100 for v in ax.values)
-
-
 def _inverted_axis(an: FigureAnalysis) -> Axis | None:
     if an.chart_type in ("heatmap", "photo"):
         return None
@@ -231,7 +227,7 @@ def _inverted_axis(an: FigureAnalysis) -> Axis | None:
             continue
         if ax.index_like or not (ax.nice or ax.scale == "log"):
             continue
-        if ax.orient == "y" and _year_like(ax):
+        if ax.orient == "y" and year_like(ax):
             continue  # a timeline running down the page
         if ax.orient == "x" and ax.side == "top":
             continue
