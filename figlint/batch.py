@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Callable
 
 from figlint.config import Config, enabled_rules
-from figlint.engine import PaperResult, RunResult
+from figlint.engine import PaperResult, RunResult, lint_path
 
 PAPER_SUFFIXES = (".pdf",)
 

@@ -61,10 +61,29 @@ def file_digest(path: str) -> str | None:
     return h.hexdigest()
 
 
+_CODE_STAMP: str | None = None
+
+
+def code_stamp() -> str:
+    """Size and mtime of figlint's own files: a development checkout whose rules changed
+    must not be served results computed by the old rules."""
+    global _CODE_STAMP
+    if _CODE_STAMP is None:
+        pkg = Path(__file__).resolve().parent
+        parts = []
+        for f in sorted(pkg.rglob("*")):
+            if f.suffix in (".py", ".json", ".j2"):
+                st = f.stat()
+                parts.append(f"{f.relative_to(pkg)}:{st.st_size}:{st.st_mtime_ns}")
+        _CODE_STAMP = hashlib.sha256("\n".join(parts).encode()).hexdigest()[:16]
+    return _CODE_STAMP
+
+
 def _key(path: str, config) -> str:
     cfg = asdict(config)
     cfg.pop("source", None)
-    raw = repr((_FORMAT, __version__, os.path.abspath(path), sorted(cfg.items(), key=lambda kv: kv[0])))
+    raw = repr((_FORMAT, __version__, code_stamp(), os.path.abspath(path),
+                sorted(cfg.items(), key=lambda kv: kv[0])))
     return hashlib.sha256(raw.encode()).hexdigest()[:40]
 
 
@@ -122,6 +141,8 @@ def lint_cached(path: str, config, rules=None):
 
     hit = load(path, config)
     if hit is not None:
+        hit.cached = True
+        hit.timings = {}
         return hit
     result = lint_path(path, config, rules)
     if result.paper is not None:  # inputs that failed are not cached: the error must show again

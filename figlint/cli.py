@@ -10,6 +10,7 @@ that need them. Errors the user can fix are one line on stderr with exit 2.
 from __future__ import annotations
 
 import sys
+import time
 
 import click
 
@@ -68,10 +69,16 @@ def main() -> None:
 @click.option("--judge-model", metavar="MODEL",
               help="litellm model string for the judge, e.g. openai/gpt-4o-mini or ollama/llava.")
 @click.option("--dry-run", is_flag=True, help="Print how many model calls the judge would make, and make none.")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), metavar="N",
+              help="Papers linted in parallel (default: one per core).")
+@click.option("--no-cache", is_flag=True,
+              help="Do not read or write the results cache ($FIGLINT_CACHE_DIR, else .figlint_cache/).")
+@click.option("--profile", is_flag=True, help="Print where the time went, per paper and stage, on stderr.")
 def check(paths, fmt, output, select, extend_select, ignore, fail_on, config_file, pdf_file=None,
           baseline_file=None, write_baseline_file=None, assets_dir=None, judge_protocol=None, judge_model=None,
-          dry_run=False):
-    """Lint PATHS: compiled PDFs, main .tex files or paper directories."""
+          dry_run=False, jobs=None, no_cache=False, profile=False):
+    """Lint PATHS: compiled PDFs, main .tex files, paper directories, figure files,
+    or folders of papers (each PDF or LaTeX paper folder directly inside)."""
     try:
         from figlint.config import load_config, validate_codes
 
@@ -93,10 +100,24 @@ def check(paths, fmt, output, select, extend_select, ignore, fail_on, config_fil
         if judge_model:
             cfg.judge["judge-model"] = judge_model
         cfg.dry_run = dry_run
-        from figlint.engine import run
+        from figlint.batch import run_many
         from figlint.report import render
 
-        result = run(list(paths), cfg)
+        stream = fmt == "jsonl" and not output and not (baseline_file or write_baseline_file)
+        progress = _Progress(enabled=sys.stderr.isatty() and not stream)
+        t_run = time.perf_counter()
+
+        def on_result(r):
+            progress.tick(r)
+            if stream:
+                from figlint.report.jsonl import render_paper
+
+                click.echo(render_paper(r), nl=False)
+
+        result = run_many(list(paths), cfg, jobs=jobs, on_result=on_result,
+                          use_cache=not (no_cache or dry_run))
+        progress.done()
+        wall = time.perf_counter() - t_run
         if dry_run:
             _print_plan(result)
             sys.exit(2 if any(r.error for r in result.results) else 0)
@@ -115,9 +136,15 @@ def check(paths, fmt, output, select, extend_select, ignore, fail_on, config_fil
             base = os.path.dirname(os.path.abspath(output)) if output else None
             for warning in write_thumbnails(result, assets_dir, relative_to=base):
                 click.echo(f"figlint: warning: {warning}", err=True)
-        text = render(fmt, result)
+        t_report = time.perf_counter()
+        text = "" if stream else render(fmt, result)
+        report_time = time.perf_counter() - t_report
     except FiglintError as exc:
         _fail(str(exc))
+    if profile:
+        _print_profile(result, wall, report_time)
+    if fmt == "jsonl":
+        _print_batch_summary(result)
     if output:
         try:
             with open(output, "w", encoding="utf-8") as fh:
@@ -130,6 +157,52 @@ def check(paths, fmt, output, select, extend_select, ignore, fail_on, config_fil
         if r.error:
             click.echo(f"figlint: error: {r.error}", err=True)
     sys.exit(result.exit_code())
+
+
+class _Progress:
+    """A one-line progress counter on stderr, only on a terminal and only for batches."""
+
+    def __init__(self, enabled: bool):
+        self.enabled = enabled
+        self.total = None
+        self.done_count = 0
+        self.started = time.perf_counter()
+
+    def tick(self, r) -> None:
+        self.done_count += 1
+        # Quiet for the first moment: a single quick paper needs no progress bar.
+        if self.enabled and time.perf_counter() - self.started > 0.5:
+            name = r.path if len(r.path) <= 50 else "…" + r.path[-49:]
+            click.echo(f"\rfiglint: {self.done_count} done, last {name}\x1b[K", err=True, nl=False)
+
+    def done(self) -> None:
+        if self.enabled and time.perf_counter() - self.started > 0.5:
+            click.echo("\r\x1b[K", err=True, nl=False)
+
+
+def _print_profile(result, wall: float, report_time: float) -> None:
+    """--profile: seconds per stage and paper (rules include the features and OCR they use)."""
+    stages = sorted({k for r in result.results for k in r.timings})
+    click.echo("figlint profile (seconds; rules:* include the features and OCR they use)", err=True)
+    header = ["paper", *stages, "total"]
+    click.echo("  " + "  ".join(f"{h:>16}" if i else f"{h:<40}" for i, h in enumerate(header)), err=True)
+    for r in result.results:
+        row = [r.timings.get(k, 0.0) for k in stages]
+        name = r.path if len(r.path) <= 40 else "…" + r.path[-39:]
+        tag = " (cached)" if r.cached else (" (error)" if r.error else "")
+        click.echo("  " + f"{name:<40}" + "".join(f"  {v:>16.3f}" for v in row) + f"  {sum(row):>16.3f}{tag}",
+                   err=True)
+    click.echo(f"  report: {report_time:.3f} s; whole run: {wall:.3f} s wall", err=True)
+
+
+def _print_batch_summary(result) -> None:
+    from collections import Counter
+
+    counts = Counter(f.severity for f in result.findings)
+    bad = sum(1 for r in result.results if r.error)
+    click.echo(f"figlint: {len(result.results)} inputs, {bad} unreadable, "
+               f"{counts['error']} errors, {counts['warning']} warnings, {counts['note']} notes; "
+               f"exit {result.exit_code()}", err=True)
 
 
 def _print_plan(result) -> None:

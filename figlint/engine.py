@@ -8,6 +8,7 @@ rule never sinks the run: an exception inside a rule becomes an FL009 finding.
 
 from __future__ import annotations
 
+import time
 import traceback
 from dataclasses import dataclass, field
 
@@ -24,6 +25,8 @@ class PaperResult:
     paper: Paper | None = None
     findings: list[Finding] = field(default_factory=list)
     error: str | None = None  # set when the input could not be read at all
+    timings: dict[str, float] = field(default_factory=dict)  # stage -> seconds (--profile)
+    cached: bool = False  # loaded from the results cache
 
 
 @dataclass
@@ -50,10 +53,13 @@ def run(paths: list[str], config: Config) -> RunResult:
 def lint_path(path: str, config: Config, rules: list[Rule] | None = None) -> PaperResult:
     rules = enabled_rules(config) if rules is None else rules
     enabled = {r.code for r in rules}
+    timings: dict[str, float] = {}
+    t0 = time.perf_counter()
     try:
         from figlint.ingest import load
 
         paper = load(path, pdf=config.pdf, ref_macros=config.ref_macros)
+        timings["ingest"] = time.perf_counter() - t0
     except InputError as exc:
         return _unreadable(path, str(exc), enabled)
     except RecursionError:
@@ -63,14 +69,16 @@ def lint_path(path: str, config: Config, rules: list[Rule] | None = None) -> Pap
         return _unreadable(path, f"{path}: figlint could not read this input ({type(exc).__name__}: {exc} "
                            f"[{where.name}:{where.lineno}]); please report it", enabled)
     findings = [_problem_finding(p) for p in paper.problems if p.code in enabled]
-    findings += lint_paper(paper, config, rules)
+    findings += lint_paper(paper, config, rules, timings)
     from figlint import judge  # the offline scorer unless a model protocol is configured
 
+    t1 = time.perf_counter()
     findings += judge.score_paper(paper, findings, config, enabled)
+    timings["judge"] = time.perf_counter() - t1
     findings = apply_suppressions(paper, findings, rules) if paper.route == "latex" else findings
     findings = drop_per_figure_ignores(findings, paper, config)
     findings.sort(key=Finding.sort_key)
-    return PaperResult(path=path, paper=paper, findings=findings)
+    return PaperResult(path=path, paper=paper, findings=findings, timings=timings)
 
 
 def _unreadable(path: str, message: str, enabled: set[str]) -> PaperResult:
@@ -80,15 +88,20 @@ def _unreadable(path: str, message: str, enabled: set[str]) -> PaperResult:
     return result
 
 
-def lint_paper(paper: Paper, config: Config, rules: list[Rule]) -> list[Finding]:
+def lint_paper(paper: Paper, config: Config, rules: list[Rule],
+               timings: dict[str, float] | None = None) -> list[Finding]:
     findings: list[Finding] = []
+    timings = {} if timings is None else timings
     for rule in iter_enabled(rules, paper.route):
+        t0 = time.perf_counter()
         ctx = Context(rule, paper, config.options)
         if rule.scope == "paper":
             findings += _guarded(rule, ctx, paper, None)
         else:
             for fig in paper.figures:
                 findings += _guarded(rule, ctx, fig, fig.number)
+        stage = f"rules:{rule.family}"  # features and OCR run lazily inside the rules that need them
+        timings[stage] = timings.get(stage, 0.0) + time.perf_counter() - t0
     return findings
 
 

@@ -11,6 +11,7 @@ import importlib
 FORMATS = {
     "text": "figlint.report.text",
     "json": "figlint.report.jsonout",
+    "jsonl": "figlint.report.jsonl",
     "sarif": "figlint.report.sarif",
     "markdown": "figlint.report.markdown",
     "github": "figlint.report.github",

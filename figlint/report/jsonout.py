@@ -87,33 +87,36 @@ def figure_dict(fig: Figure, findings: list[Finding]) -> dict:
     }
 
 
-def render(result) -> str:
-    papers = []
-    for r in result.results:
-        paper = r.paper
-        papers.append(
-            {
-                "path": r.path,
-                "route": paper.route if paper else None,
-                "pages": paper.pages if paper else None,
-                "body_font_size": paper.body_font_size if paper else None,
-                "error": r.error,
-                "figures": [figure_dict(f, r.findings) for f in paper.figures] if paper else [],
-                "findings": [finding_dict(f) for f in r.findings],
-            }
-        )
+def paper_dict(r) -> dict:
+    paper = r.paper
+    return {
+        "path": r.path,
+        "route": paper.route if paper else None,
+        "pages": paper.pages if paper else None,
+        "body_font_size": paper.body_font_size if paper else None,
+        "error": r.error,
+        "figures": [figure_dict(f, r.findings) for f in paper.figures] if paper else [],
+        "findings": [finding_dict(f) for f in r.findings],
+    }
+
+
+def summary_dict(result) -> dict:
     counts = Counter(f.severity for f in result.findings)
+    return {
+        "papers": len(result.results),
+        "figures": sum(len(r.paper.figures) for r in result.results if r.paper),
+        "findings": len(result.findings),
+        "by_severity": {k: counts.get(k, 0) for k in ("error", "warning", "note")},
+        "fail_on": result.config.fail_on,
+        "exit_code": result.exit_code(),
+    }
+
+
+def render(result) -> str:
     doc = {
         "figlint_version": __version__,
         "schema_version": SCHEMA_VERSION,
-        "papers": papers,
-        "summary": {
-            "papers": len(result.results),
-            "figures": sum(len(r.paper.figures) for r in result.results if r.paper),
-            "findings": len(result.findings),
-            "by_severity": {k: counts.get(k, 0) for k in ("error", "warning", "note")},
-            "fail_on": result.config.fail_on,
-            "exit_code": result.exit_code(),
-        },
+        "papers": [paper_dict(r) for r in result.results],
+        "summary": summary_dict(result),
     }
     return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
