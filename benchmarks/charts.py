@@ -68,7 +68,7 @@ def _lint_file(path: str) -> dict:
     from figlint.engine import lint_path
 
     t0 = time.perf_counter()
-    res = lint_path(path, Config(select=list(RULES.values())))
+    res = lint_path(path, Config(select=list(RULES.values()), ocr="on"))
     return {"path": path, "codes": sorted({f.code for f in res.findings if f.code in RULES.values()}),
             "messages": [f"{f.code} {f.message}" for f in res.findings if f.code in RULES.values()],
             "error": res.error, "seconds": time.perf_counter() - t0}
@@ -78,7 +78,7 @@ def _lint_paper_pdf(path: str) -> list[dict]:
     from figlint.config import Config
     from figlint.engine import lint_path
 
-    res = lint_path(path, Config(select=list(RULES.values())))
+    res = lint_path(path, Config(select=list(RULES.values()), ocr="on"))
     if res.paper is None:
         return []
     out = []
@@ -159,7 +159,7 @@ def timings() -> list[tuple[str, float, str]]:
     from figlint.rules.registry import all_rules
 
     rules = all_rules()
-    cfg = Config(select=["ALL"])
+    cfg = Config(select=["ALL"], ocr="on")
     rows = []
     saved = os.environ.get("FIGLINT_CACHE_DIR")
     with tempfile.TemporaryDirectory() as tmp:
@@ -258,6 +258,9 @@ def main() -> int:
                   "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
         for label, code, n, tp, fp, fn, p, r, f in score(rows, results):
             target = f">= {TARGETS[label]}" if name == "real" else ""
+            if n == 0 and fp == 0:
+                lines.append(f"| {label} | {code} | 0 | 0 | 0 | 0 | n/a | n/a | n/a | none labelled |")
+                continue
             lines.append(f"| {label} | {code} | {n} | {tp} | {fp} | {fn} | {p:.2f} | {r:.2f} | {f:.2f} | {target} |")
         lines.append("")
     errors = [p for p in paths if results[p]["error"]]

@@ -82,7 +82,9 @@ def code_stamp() -> str:
 def _key(path: str, config) -> str:
     cfg = asdict(config)
     cfg.pop("source", None)
-    raw = repr((_FORMAT, __version__, code_stamp(), os.path.abspath(path),
+    # The path as given and the working directory, not just the absolute path: reports
+    # print paths as the user spelled them, so another spelling is another entry.
+    raw = repr((_FORMAT, __version__, code_stamp(), path, os.getcwd(),
                 sorted(cfg.items(), key=lambda kv: kv[0])))
     return hashlib.sha256(raw.encode()).hexdigest()[:40]
 

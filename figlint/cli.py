@@ -73,10 +73,12 @@ def main() -> None:
               help="Papers linted in parallel (default: one per core).")
 @click.option("--no-cache", is_flag=True,
               help="Do not read or write the results cache ($FIGLINT_CACHE_DIR, else .figlint_cache/).")
+@click.option("--ocr", "ocr_mode", type=click.Choice(["auto", "on", "off"]),
+              help="OCR raster figures: auto (figure files only; default), on (papers too), off.")
 @click.option("--profile", is_flag=True, help="Print where the time went, per paper and stage, on stderr.")
 def check(paths, fmt, output, select, extend_select, ignore, fail_on, config_file, pdf_file=None,
           baseline_file=None, write_baseline_file=None, assets_dir=None, judge_protocol=None, judge_model=None,
-          dry_run=False, jobs=None, no_cache=False, profile=False):
+          dry_run=False, jobs=None, no_cache=False, profile=False, ocr_mode=None):
     """Lint PATHS: compiled PDFs, main .tex files, paper directories, figure files,
     or folders of papers (each PDF or LaTeX paper folder directly inside)."""
     try:
@@ -100,6 +102,8 @@ def check(paths, fmt, output, select, extend_select, ignore, fail_on, config_fil
         if judge_model:
             cfg.judge["judge-model"] = judge_model
         cfg.dry_run = dry_run
+        if ocr_mode:
+            cfg.ocr = ocr_mode
         from figlint.batch import run_many
         from figlint.report import render
 

@@ -23,7 +23,9 @@ GENERAL_KEYS = {
     "extend-select": list,
     "fail-on": str,
     "ref-macros": list,
+    "ocr": str,
 }
+OCR_MODES = ("auto", "on", "off")
 
 JUDGE_PROTOCOLS = ("rules", "direct", "sidecar", "agent")
 # The judge's keys: name -> default (its type is the default's type). Thresholds are
@@ -70,6 +72,10 @@ class Config:
     # extra commands that cite a label like \ref (for macros figlint cannot read, e.g. from a
     # package outside the paper); macros defined in the paper are detected on their own
     ref_macros: list[str] = field(default_factory=list)
+    # OCR of raster figures (and of vector figures whose text is outlined): "auto" reads
+    # figure files given on their own (`figlint chart.png`) and leaves papers' rasters to
+    # the pixel-free rules, so a paper run never loads the OCR models; "on" reads all.
+    ocr: str = "auto"
     # figure selector (a \label such as "fig:overview", or a number: "3", "Figure 3") -> rules to skip
     per_figure_ignores: dict[str, list[str]] = field(default_factory=dict)
     judge: dict[str, Any] = field(default_factory=dict)  # JUDGE_KEYS set in the file or on the command line
@@ -90,6 +96,7 @@ class Config:
             "extend-select": self.extend_select,
             "fail-on": self.fail_on,
             "ref-macros": self.ref_macros,
+            "ocr": self.ocr,
             "per-figure-ignores": self.per_figure_ignores,
         }
         for key in JUDGE_KEYS:
@@ -169,6 +176,10 @@ def from_table(table: dict, source: str | None = None) -> Config:
                 cfg.extend_select = list(value)
             elif key == "fail-on":
                 cfg.fail_on = check_level(value, key)
+            elif key == "ocr":
+                if value not in OCR_MODES:
+                    raise UsageError(f"'ocr'{where} must be one of {', '.join(OCR_MODES)}, not '{value}'")
+                cfg.ocr = value
             elif key == "ref-macros":
                 cfg.ref_macros = [v.lstrip("\\") for v in value]
         elif key == "per-figure-ignores":

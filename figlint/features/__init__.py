@@ -165,7 +165,8 @@ def analyses(fig: Figure, paper: Paper | None = None) -> list[FigureAnalysis]:
     Figures from the PDF route carry their content (spans, drawings, images); a
     figure from the LaTeX route may only name its files, which are read here.
     """
-    if fig.spans or fig.drawings or fig.images or "image_path" in fig.extra:
+    has_pdf = paper is not None and bool(paper.pdf_path) and fig.page is not None
+    if fig.spans or fig.drawings or "image_path" in fig.extra or (fig.images and has_pdf) or not fig.graphics:
         return [analyse(fig, paper)]
     cached = fig.extra.get("_file_analyses")
     if cached is not None:
@@ -279,6 +280,12 @@ def _area_group(marks) -> BarGroup | None:
 
 
 def _raster(fig: Figure, paper: Paper | None, render: bool = False) -> FigureAnalysis:
+    if paper is not None and not paper.extra.get("ocr", True):
+        # Pixels are read only where OCR is allowed (config `ocr`): without the tick labels
+        # the pixel analysis cannot support a finding, and it would cost the render.
+        an = FigureAnalysis("empty", "px", 0, 0)
+        an.evidence["skipped"] = "raster analysis off (ocr = auto for papers; set ocr = \"on\")"
+        return an
     from figlint.features import raster as R
 
     img = None

@@ -354,14 +354,25 @@ def uncaptioned(pr: PageRegions, pd: PageData, layout: Layout) -> list[BBox]:
     """Clusters of unclaimed graphics big enough to be a figure (not rules, not logos)."""
     free = [e for e in pr.elems if e.owner is None and e.kind != "text"]
     clusters: list[list[Elem]] = []
+    # Each cluster's bounding box is kept up to date as it grows, and clusters that end
+    # above the current element (elements come top-down) are retired: recomputing the union
+    # of every cluster for every element was quadratic (10,000 tiny marks took seconds).
+    # Same clusters as before: a retired cluster could never be matched again.
+    boxes: list[list[float]] = []
+    active: list[int] = []
     for e in sorted(free, key=lambda e: e.bbox[1]):
-        for cl in clusters:
-            ub = union([x.bbox for x in cl])
-            if e.bbox[0] <= ub[2] + 8 and e.bbox[2] >= ub[0] - 8 and e.bbox[1] <= ub[3] + 8 and e.bbox[3] >= ub[1] - 8:
-                cl.append(e)
+        b = e.bbox
+        active = [k for k in active if b[1] <= boxes[k][3] + 8]
+        for k in active:
+            ub = boxes[k]
+            if b[0] <= ub[2] + 8 and b[2] >= ub[0] - 8 and b[3] >= ub[1] - 8:
+                clusters[k].append(e)
+                ub[0], ub[1], ub[2], ub[3] = min(ub[0], b[0]), min(ub[1], b[1]), max(ub[2], b[2]), max(ub[3], b[3])
                 break
         else:
             clusters.append([e])
+            boxes.append(list(b))
+            active.append(len(clusters) - 1)
     out = []
     blockers = [ln.bbox for ln in pr.blockers]
     prose = [ln.bbox for ln in pd.lines if not ln.role and ln.horizontal and _prose(ln, layout)]

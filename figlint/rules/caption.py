@@ -18,7 +18,7 @@ GENERIC_WORDS = frozenset(
 )
 
 
-@rule("FL201", "missing-caption", severity="error", dimension="caption_consistency")
+@rule("FL201", "missing-caption", severity="error", dimension="caption_consistency", routes=("pdf", "latex"))
 def missing_caption(fig: Figure, ctx: Context):
     """Figure has no caption.
 

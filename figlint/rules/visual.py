@@ -25,7 +25,7 @@ def low_dpi(fig: Figure, ctx: Context):
     What it does:
     For every raster image in the figure, divides its pixel size by the size at which it
     is printed (the placed box in the compiled PDF, or, from sources alone, the
-    `\includegraphics` width resolved against the document class; never the image's own
+    `\\includegraphics` width resolved against the document class; never the image's own
     DPI metadata) and reports the figure when any image is below `min-dpi`.
 
     Why is this bad?
