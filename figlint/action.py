@@ -101,16 +101,30 @@ def set_outputs(env: dict[str, str], outputs: dict[str, str]) -> None:
 
 def lint(inputs: Inputs):
     from figlint import baseline
-    from figlint.config import check_level, load_config
     from figlint.engine import run
 
-    cfg = load_config(inputs.config, inputs.paths)
-    if inputs.fail_on:
-        cfg.fail_on = check_level(inputs.fail_on, "fail-on")
+    cfg = build_config(inputs)
     result = run(inputs.paths, cfg)
     if inputs.baseline:
         baseline.apply(result, inputs.baseline)
     return result
+
+
+def build_config(inputs: Inputs):
+    from figlint.config import check_level, load_config
+
+    cfg = load_config(inputs.config, inputs.paths)
+    if inputs.fail_on:
+        cfg.fail_on = check_level(inputs.fail_on, "fail-on")
+    if inputs.judge_model:
+        # A model named in the workflow turns the model judge on (agent protocol unless the
+        # configuration chose another); the key is read from the named variable, never echoed.
+        cfg.judge["judge-model"] = inputs.judge_model
+        if cfg.judge.get("judge", "rules") == "rules":
+            cfg.judge["judge"] = "agent"
+        if inputs.api_key_env:
+            cfg.judge["judge-api-key-env"] = inputs.api_key_env
+    return cfg
 
 
 def summary_markdown(result) -> str:
@@ -227,12 +241,9 @@ def main(env: dict[str, str] | None = None) -> int:
     if not inputs.paths:
         log("error", "figlint: the 'paths' input is empty: name the paper to lint (e.g. paper/main.tex)")
         return _finish(env, inputs, 2, {})
-    if inputs.judge_model:
-        key_env = inputs.api_key_env
-        has_key = bool(key_env and env.get(key_env))
-        log("notice", f"figlint: judge model '{inputs.judge_model}' requested"
-                      f"{'' if has_key else ' (no API key found in the environment)'}; this version scores "
-                      "with rules only")
+    if inputs.judge_model and not (inputs.api_key_env and env.get(inputs.api_key_env)):
+        log("notice", f"figlint: judge model '{inputs.judge_model}' requested but no API key found in "
+                      f"'{inputs.api_key_env or '(api-key-secret-name not set)'}'; local endpoints need none")
     try:
         result = lint(inputs)
     except FiglintError as exc:

@@ -283,7 +283,14 @@ def test_judge_inputs_are_accepted(tmp_path, monkeypatch, capsys):
                    FIGLINT_API_KEY_ENV="OPENAI_API_KEY", OPENAI_API_KEY="sk-secret")
     action.main(env)
     out = capsys.readouterr().out
-    assert "::notice::figlint: judge model 'openai/gpt-4o-mini' requested" in out and "sk-secret" not in out
+    assert "requested but no API key" not in out and "sk-secret" not in out
+    cfg = action.build_config(action.Inputs.from_env(env))
+    assert cfg.judge["judge"] == "agent" and cfg.judge["judge-model"] == "openai/gpt-4o-mini"
+    assert cfg.judge["judge-api-key-env"] == "OPENAI_API_KEY"
+    env.pop("OPENAI_API_KEY")
+    action.main(env)
+    out = capsys.readouterr().out
+    assert "::notice::figlint: judge model 'openai/gpt-4o-mini' requested but no API key" in out
 
 
 def test_inputs_parse_paths_and_flags():

@@ -35,3 +35,16 @@ def test_ci_runs_the_readme_test_command():
     assert m, "README install/test block changed"
     ci = (ROOT / ".ci" / "run").read_text()
     assert "bash scripts/install.sh" in ci and "\npython -m pytest -q\n" in ci
+
+
+def test_readme_configuration_examples_are_valid():
+    """Every [tool.figlint] example in the README is accepted by the configuration loader."""
+    import tomllib
+
+    from figlint.config import from_table
+
+    blocks = re.findall(r"```toml\n(.*?)```", README, re.S)
+    tables = [b for b in blocks if "[tool.figlint]" in b]
+    assert len(tables) >= 2
+    for block in tables:
+        from_table(tomllib.loads(block)["tool"]["figlint"])
