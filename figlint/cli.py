@@ -29,6 +29,18 @@ class DefaultGroup(click.Group):
         return super().parse_args(ctx, args)
 
 
+def _emit(text: str, output: str | None) -> None:
+    """The report to FILE (--output) or stdout."""
+    if not output:
+        click.echo(text, nl=False)
+        return
+    try:
+        with open(output, "w", encoding="utf-8") as fh:
+            fh.write(text)
+    except OSError as exc:
+        _fail(f"cannot write {output}: {exc.strerror}")
+
+
 def _fail(message: str) -> None:
     click.echo(f"figlint: error: {message}", err=True)
     sys.exit(2)
@@ -149,14 +161,7 @@ def check(paths, fmt, output, select, extend_select, ignore, fail_on, config_fil
         _print_profile(result, wall, report_time)
     if fmt == "jsonl":
         _print_batch_summary(result)
-    if output:
-        try:
-            with open(output, "w", encoding="utf-8") as fh:
-                fh.write(text)
-        except OSError as exc:
-            _fail(f"cannot write {output}: {exc.strerror}")
-    else:
-        click.echo(text, nl=False)
+    _emit(text, output)
     for r in result.results:
         if r.error:
             click.echo(f"figlint: error: {r.error}", err=True)
@@ -245,14 +250,7 @@ def eval_cmd(gold, predictions, fmt, cv, output):
         text = run_eval(gold, predictions, fmt, cv)
     except FiglintError as exc:
         _fail(str(exc))
-    if output:
-        try:
-            with open(output, "w", encoding="utf-8") as fh:
-                fh.write(text)
-        except OSError as exc:
-            _fail(f"cannot write {output}: {exc.strerror}")
-    else:
-        click.echo(text, nl=False)
+    _emit(text, output)
 
 
 @main.command("rules")
