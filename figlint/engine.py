@@ -12,6 +12,7 @@ import time
 import traceback
 from dataclasses import dataclass, field
 
+from figlint.budget import skipped_findings
 from figlint.config import Config, drop_per_figure_ignores, enabled_rules
 from figlint.errors import InputError
 from figlint.model import Finding, Location, Paper, Problem, severity_rank
@@ -75,6 +76,7 @@ def lint_path(path: str, config: Config, rules: list[Rule] | None = None) -> Pap
 
     t1 = time.perf_counter()
     findings += judge.score_paper(paper, findings, config, enabled)
+    findings += skipped_findings(paper, enabled)  # FL011: figures over a per-figure budget (figlint/budget.py)
     timings["judge"] = time.perf_counter() - t1
     findings = apply_suppressions(paper, findings, rules) if paper.route == "latex" else findings
     findings = drop_per_figure_ignores(findings, paper, config)

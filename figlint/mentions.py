@@ -29,8 +29,12 @@ _PAREN_PANELS_RE = re.compile(
 )
 # Panels glued to the number: "3b", "3a-c", "3a–3c", "3a,b" is not supported (ambiguous).
 _GLUED_PANELS_RE = re.compile(r"([a-z])(?:" + _DASH + r"(?:\d+)?([a-z]))?(?![A-Za-z0-9])")
-_RANGE_RE = re.compile(_SP + r"(?:" + _DASH + r"|\s+(?:to|through)\s+)" + _SP)
-_SEP_RE = re.compile(r"(?:" + _SP + r",?\s*(?:and|&|or)\s+|" + _SP + r",\s*)")
+# The leading space runs are possessive (*+): `_SP` and `\s` overlap, so "Figs. 1" followed
+# by 300,000 spaces backtracked quadratically. Same matches: a run that ends in whitespace
+# before "to" is exactly what the lookbehind asks for (_SP then \s+ before).
+_SP_RUN = r"[ \t\u00a0\u2009\u202f~]*+"
+_RANGE_RE = re.compile(_SP_RUN + r"(?:" + _DASH + r"|\s*(?<=\s)(?:to|through)\s+)" + _SP)
+_SEP_RE = re.compile(r"(?:" + _SP_RUN + r",?\s*(?:and|&|or)\s+|" + _SP_RUN + r",\s*)")
 
 _LABEL_WORDS = {
     "figure": r"(?:Supplementary\s+|Extended\s+Data\s+)?(?:Figure|Fig\.?|FIGURE|FIG\.?)",
@@ -147,6 +151,7 @@ def find_mentions(text: str) -> list[Mention]:
             continue
         end, numbers, panels = item
         numbers = list(numbers)
+        seen = set(numbers)  # membership in a set: "Figs. 1, 2, ..., 30000" was quadratic in a list
         plural = wm.group(0).rstrip(".").lower().endswith("s")
         # Continue a list: "Figs. 2, 3, and 5", "Figures 3a and 4b", "Fig. 3(a) and 4".
         while True:
@@ -161,7 +166,10 @@ def find_mentions(text: str) -> list[Mention]:
             if "," in sm.group(0) and not re.search(r"and|&|or", sm.group(0)) and not plural:
                 break
             end, more, more_panels = nxt
-            numbers.extend(n for n in more if n not in numbers)
+            for n in more:
+                if n not in seen:
+                    seen.add(n)
+                    numbers.append(n)
             for k, v in more_panels.items():
                 panels.setdefault(k, []).extend(x for x in v if x not in panels.get(k, []))
         out.append(Mention(wm.start(), end, text[wm.start():end], numbers, panels))
@@ -217,8 +225,12 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
     for m in _BREAK_RE.finditer(text):
         dot = m.start()
         if text[dot] == ".":
-            word = re.search(r"(\S+)$", text[start:dot])
-            token = word.group(1).lower() if word else ""
+            # The word before the dot, scanned backwards: a regex search over text[start:dot]
+            # was quadratic when many abbreviations follow each other ("Fig. A Fig. A ...").
+            i = dot
+            while i > start and not text[i - 1].isspace():
+                i -= 1
+            token = text[i:dot].lower()
             bare = token.lstrip("([\"'")
             if bare in _ABBREV or bare.rstrip(".") in _ABBREV:
                 continue

@@ -16,6 +16,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from figlint import budget
 from figlint.features.axes import Axis, Token, find_axes
 from figlint.features.bars import BarGroup, find_bar_groups
 from figlint.model import Figure, Paper
@@ -145,15 +146,27 @@ def analyse(fig: Figure, paper: Paper | None = None) -> FigureAnalysis:
     if isinstance(cached, FigureAnalysis):
         return cached
     t0 = time.perf_counter()
-    if _outlined_text(fig, paper):
-        # Vector graphics whose text was converted to curves: the labels exist only as
-        # shapes, so the region is rendered and read like a raster figure.
-        an = _raster(fig, paper, render=True)
-        an.evidence["outlined_text"] = True
-    elif _is_vector(fig):
-        an = _vector(fig)
-    else:
-        an = _raster(fig, paper)
+    # Per-figure budget (figlint/budget.py): a figure over a size cap (marked while reading
+    # or while analysing) or over the time limit is not analysed; the engine reports FL011.
+    try:
+        if budget.skipped(fig):
+            raise budget.FigureSkipped(budget.skipped(fig))
+        if len(fig.drawings) > budget.MAX_FIGURE_DRAWINGS:
+            raise budget.FigureSkipped(f"{len(fig.drawings):,} vector paths (at most {budget.MAX_FIGURE_DRAWINGS:,} are analysed)")
+        with budget.figure_deadline("the analysis"):
+            if _outlined_text(fig, paper):
+                # Vector graphics whose text was converted to curves: the labels exist only as
+                # shapes, so the region is rendered and read like a raster figure.
+                an = _raster(fig, paper, render=True)
+                an.evidence["outlined_text"] = True
+            elif _is_vector(fig):
+                an = _vector(fig)
+            else:
+                an = _raster(fig, paper)
+    except budget.FigureSkipped as exc:
+        budget.skip(fig, str(exc))
+        an = FigureAnalysis("empty", "px", 0, 0)
+        an.evidence["skipped"] = str(exc)
     an.seconds = time.perf_counter() - t0
     fig.extra[_KEY] = an
     return an
@@ -188,6 +201,8 @@ def analyses(fig: Figure, paper: Paper | None = None) -> list[FigureAnalysis]:
             continue
         for f in sub.figures:
             an = analyse(f, sub)
+            if budget.skipped(f):  # the FL011 is reported on the paper's figure (figlint/budget.py)
+                budget.skip(fig, f"{name}: {budget.skipped(f)}")
             an.evidence["file"] = name
             out.append(an)
     fig.extra["_file_analyses"] = out

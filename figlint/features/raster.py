@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 
+from figlint import budget
 from figlint.features.axes import Token
 
 WORK_SIDE = 1000
@@ -23,8 +24,23 @@ def load_bgr(path: str):
     import numpy as np
     from PIL import Image
 
-    with Image.open(path) as im:
+    # Opening reads the header only. PIL's own bomb check (which refuses to open) is off for
+    # that moment: the stricter cap below runs before anything is decoded, with a clear message.
+    limit, Image.MAX_IMAGE_PIXELS = Image.MAX_IMAGE_PIXELS, None
+    try:
+        im = Image.open(path)
+    finally:
+        Image.MAX_IMAGE_PIXELS = limit
+    with im:
         im.seek(0)
+        # Decompression bombs (figlint/budget.py): never decode more than MAX_DECODE_PIXELS.
+        # A JPEG decodes at 1/2 to 1/8 scale for free; anything else that large is skipped.
+        if im.width * im.height > budget.MAX_DECODE_PIXELS:
+            f = (im.width * im.height / budget.MAX_DECODE_PIXELS) ** 0.5
+            im.draft("RGB", (int(im.width / f) + 1, int(im.height / f) + 1))
+            if im.width * im.height > budget.MAX_DECODE_PIXELS:
+                raise budget.FigureSkipped(f"image of {im.width:,} x {im.height:,} pixels "
+                                           f"(at most {budget.MAX_DECODE_PIXELS:,} pixels are decoded)")
         if im.mode in ("RGBA", "LA", "P", "PA"):
             im = im.convert("RGBA")
             bg = Image.new("RGBA", im.size, (255, 255, 255, 255))
@@ -38,11 +54,25 @@ def render_region(pdf_path: str, page: int, bbox, images) -> "object | None":
     import numpy as np
     import pymupdf
 
+    # Rendering decodes the images placed in the region: one declared larger than the decode
+    # cap (figlint/budget.py) is a decompression bomb whatever the resolution asked for.
+    big = max(images, key=lambda i: i.width_px * i.height_px, default=None)
+    if big is not None and big.width_px * big.height_px > budget.MAX_DECODE_PIXELS:
+        raise budget.FigureSkipped(f"it places an image of {big.width_px:,} x {big.height_px:,} pixels "
+                                   f"(at most {budget.MAX_DECODE_PIXELS:,} pixels are decoded)")
     native = max((i.effective_dpi for i in images), default=200.0)  # vector art: 200 DPI reads 6 pt labels
     dpi = max(100.0, min(native, 300.0))
     with pymupdf.open(pdf_path) as doc:
         pg = doc[page - 1]
         clip = pymupdf.Rect(*bbox) if bbox else pg.rect
+        # Cap the pixels rendered (figlint/budget.py): a huge page or region at this resolution
+        # would allocate gigabytes. Lower the resolution; skip when labels would be unreadable.
+        area_in = max(clip.width, 0.0) * max(clip.height, 0.0) / 72.0 / 72.0
+        if area_in * dpi * dpi > budget.MAX_RENDER_PIXELS:
+            dpi = (budget.MAX_RENDER_PIXELS / area_in) ** 0.5
+            if dpi < budget.MIN_RENDER_DPI:
+                raise budget.FigureSkipped(f"a region of {clip.width / 72:.0f} x {clip.height / 72:.0f} in "
+                                           "is too large to render at a readable resolution")
         pix = pg.get_pixmap(dpi=int(dpi), clip=clip, alpha=False)
         arr = np.frombuffer(pix.samples, dtype=np.uint8).reshape(pix.height, pix.width, pix.n)
     return np.ascontiguousarray(arr[:, :, :3][:, :, ::-1])

@@ -19,8 +19,9 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
+from figlint.budget import MAX_PAGE_DRAWINGS, capped_drawings, skip
 from figlint.errors import InputError
-from figlint.model import Drawing, Figure, Location, Paper, RasterImage, TextSpan
+from figlint.model import Drawing, Figure, Location, Paper, Problem, RasterImage, TextSpan
 
 ASSUMED_DPI = 300.0
 # Tools write these when the user set nothing: they say nothing about print size.
@@ -64,9 +65,16 @@ def _read_raster(path: str) -> Paper:
     try:
         from PIL import Image
 
-        with Image.open(p) as im:
-            w_px, h_px = im.size
-            dpi = im.info.get("dpi")
+        # Only the header is read here (size, resolution): PIL's decompression-bomb check,
+        # which refuses to even open a huge image, belongs to decoding (features/raster.py
+        # decodes at most budget.MAX_DECODE_PIXELS and reports the figure as skipped, FL011).
+        limit, Image.MAX_IMAGE_PIXELS = Image.MAX_IMAGE_PIXELS, None
+        try:
+            with Image.open(p) as im:
+                w_px, h_px = im.size
+                dpi = im.info.get("dpi")
+        finally:
+            Image.MAX_IMAGE_PIXELS = limit
     except Exception as exc:  # noqa: BLE001 - PIL raises many types for bad files
         raise InputError(f"{path}: cannot read image ({type(exc).__name__}: {exc})") from None
     source = "assumed"
@@ -85,6 +93,16 @@ def _read_raster(path: str) -> Paper:
                  location=Location(file=path, page=1, bbox=bbox),
                  extra={"image_path": str(p), "figure_file": str(p)})
     return Paper(path=path, route="image", pages=1, page_size=(bbox[2], bbox[3]), figures=[fig])
+
+
+def _raw_digest(doc, xref) -> bytes | None:
+    """Hash of an image's stream as stored (compressed): identifies it without decoding it."""
+    if not xref:
+        return None
+    try:
+        return hashlib.sha256(doc.xref_stream_raw(xref) or b"").digest()[:16]
+    except Exception:  # noqa: BLE001 - a damaged stream just has no digest
+        return None
 
 
 def _color(c) -> tuple[float, ...] | None:
@@ -112,17 +130,25 @@ def _read_pdf_figure(path: str) -> Paper:
                     spans.append(TextSpan(text=s["text"], size=round(float(s["size"]), 2), font=s.get("font", ""),
                                           bbox=tuple(round(v, 2) for v in s["bbox"]), color=s.get("color")))
         drawings: list[Drawing] = []
-        for d in page.get_drawings():
+        # At most budget.MAX_PAGE_DRAWINGS paths are read (a dict per path: a million-path
+        # figure would take gigabytes); a figure with more is reported and not analysed (FL011).
+        paths, total_paths = capped_drawings(page)
+        for d in paths:
             r = d.get("rect")
             if r is None:
                 continue
-            drawings.append(Drawing(bbox=(r.x0, r.y0, r.x1, r.y1), stroke=_color(d.get("color")),
+            drawings.append(Drawing(bbox=tuple(r), stroke=_color(d.get("color")),
                                     fill=_color(d.get("fill")), width=d.get("width"), items=len(d.get("items", ()))))
         images: list[RasterImage] = []
-        for info in page.get_image_info(hashes=True, xrefs=True):
+        # Not get_image_info(xrefs=True) or hashes=True: MuPDF would decode every image in full
+        # to hash its pixels (an image declared 15,000 x 15,000 costs 700 MB, 50,000 x 50,000
+        # raises FzErrorLimit); the raw, still-compressed stream identifies the image as well.
+        from figlint.ingest.pdf_layout import image_info_xrefs
+
+        for info in image_info_xrefs(page):
             x0, y0, x1, y1 = info["bbox"]
             w_in, h_in = max(x1 - x0, 1e-6) / 72.0, max(y1 - y0, 1e-6) / 72.0
-            digest = info.get("digest")
+            digest = _raw_digest(doc, info.get("xref"))
             images.append(RasterImage(width_px=int(info["width"]), height_px=int(info["height"]),
                                       bbox=(x0, y0, x1, y1), dpi_x=info["width"] / w_in, dpi_y=info["height"] / h_in,
                                       xref=info.get("xref") or None, name=f"image{len(images) + 1}",
@@ -130,5 +156,10 @@ def _read_pdf_figure(path: str) -> Paper:
     bbox = (rect.x0, rect.y0, rect.x1, rect.y1)
     fig = Figure(number="", page=1, bbox=bbox, spans=spans, drawings=drawings, images=images, graphics=[path],
                  location=Location(file=path, page=1, bbox=bbox), extra={"figure_file": path})
-    return Paper(path=path, route="image", pages=1, page_size=(rect.width, rect.height), figures=[fig],
-                 pdf_path=path)
+    paper = Paper(path=path, route="image", pages=1, page_size=(rect.width, rect.height), figures=[fig],
+                  pdf_path=path)
+    if total_paths > MAX_PAGE_DRAWINGS:
+        why = f"it has {total_paths:,} vector paths and only the first {MAX_PAGE_DRAWINGS:,} are read"
+        skip(fig, why, reported=True)
+        paper.problems.append(Problem("FL011", f"the figure was not analysed: {why}", Location(file=path, page=1)))
+    return paper

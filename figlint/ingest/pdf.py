@@ -72,7 +72,29 @@ def read_pdf(path: str) -> Paper:
         _build(paper, pages, names, path)
     except Exception as exc:  # noqa: BLE001 - an odd page layout must not sink the whole run
         paper.problems.append(Problem("FL009", f"PDF layout analysis failed: {type(exc).__name__}: {exc}", Location(file=path)))
+    _report_cut_pages(paper, pages, path)
     return paper
+
+
+def _report_cut_pages(paper: Paper, pages: list[PageData], path: str) -> None:
+    """Pages with more vector paths than are read (figlint/budget.py): their figures hold only
+    part of their drawings, so they are not analysed, and each is reported once (FL011)."""
+    from figlint import budget
+
+    for pd in pages:
+        if pd.paths_total <= budget.MAX_PAGE_DRAWINGS:
+            continue
+        why = (f"page {pd.index + 1} has {pd.paths_total:,} vector paths and only the first "
+               f"{budget.MAX_PAGE_DRAWINGS:,} are read")
+        figs = [f for f in paper.figures if f.page == pd.index + 1]
+        for fig in figs:
+            budget.skip(fig, why, reported=True)
+            what = f"figure {fig.number}" if fig.number else "an uncaptioned figure"
+            paper.problems.append(Problem("FL011", f"{what} was not analysed: {why}",
+                                          Location(file=path, page=pd.index + 1, bbox=fig.bbox), figure=fig.number or None))
+        if not figs:
+            paper.problems.append(Problem("FL011", f"{why}: figures on it may be missed",
+                                          Location(file=path, page=pd.index + 1)))
 
 
 def _read_pages(doc: pymupdf.Document, paper: Paper, path: str) -> list[PageData]:

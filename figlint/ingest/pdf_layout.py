@@ -56,6 +56,7 @@ class PageData:
     drawings: list[dict] = field(default_factory=list)
     links: list[dict] = field(default_factory=list)
     matrix: tuple = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)  # PDF user space -> page space
+    paths_total: int = 0  # vector paths on the page; more than budget.MAX_PAGE_DRAWINGS are not read
 
 
 @dataclass
@@ -174,7 +175,7 @@ def read_page(page: pymupdf.Page) -> PageData:
         if block.get("type") == 0:
             data.lines.extend(_lines_of_block(page.number, bno, block))
     data.images = _images(page)
-    data.drawings = _drawings(page)
+    data.drawings, data.paths_total = _drawings(page)
     data.matrix = tuple(page.transformation_matrix)
     data.links = [l for l in page.get_links() if l.get("kind") in (pymupdf.LINK_GOTO, pymupdf.LINK_NAMED) and not _other_dest(l)]
     if data.links:
@@ -247,14 +248,43 @@ def _images(page: pymupdf.Page) -> list[dict]:
     return out
 
 
-def _drawings(page: pymupdf.Page) -> list[dict]:
+def image_info_xrefs(page: pymupdf.Page) -> list[dict]:
+    """`page.get_image_info()` with an "xref" for each image whose pixel size names one image of
+    the page (0 when several share it), as _images matches them.
+
+    Never `get_image_info(xrefs=True)`: it decodes every image of the page in full to hash it,
+    a decompression bomb (an image declared 15,000 x 15,000 pixels over a few bytes of data
+    costs 700 MB; larger ones raise FzErrorLimit).
+    """
+    listed = page.get_images(full=True)
+    if not listed:
+        return []  # get_image_info walks the content stream: skip it on pages without images
+    by_size: dict[tuple[int, int], list[int]] = {}
+    for item in listed:
+        by_size.setdefault((item[2], item[3]), []).append(item[0])
+    out = []
+    for info in page.get_image_info():
+        match = by_size.get((info["width"], info["height"]), [])
+        out.append(dict(info, xref=match[0] if len(match) == 1 else 0))
+    return out
+
+
+def _drawings(page: pymupdf.Page) -> tuple[list[dict], int]:
     """Vector paths with their boxes cut to the clip in force (hatching and plot lines are
-    often drawn long and clipped), without page-sized backgrounds and paths off the page."""
+    often drawn long and clipped), without page-sized backgrounds and paths off the page;
+    and how many paths the page has in all.
+
+    At most budget.MAX_PAGE_DRAWINGS paths are read: pymupdf builds a dict per path, and a
+    page of a million paths would take gigabytes (read_pdf reports the page's figures, FL011).
+    """
+    from figlint.budget import capped_drawings
+
     w, h = page.rect.width, page.rect.height  # page.rect is recomputed on every access
     area = w * h
     out = []
     clips: list[tuple[int, tuple]] = []  # (level, scissor) of the clips in force
-    for p in page.get_cdrawings(extended=True):
+    paths, total = capped_drawings(page, extended=True)
+    for p in paths:
         level = p.get("level", 0)
         while clips and clips[-1][0] >= level:
             clips.pop()
@@ -277,7 +307,7 @@ def _drawings(page: pymupdf.Page) -> list[dict]:
         if (x1 - x0) * (y1 - y0) > 0.8 * area or x1 < 0 or y1 < 0 or x0 > w or y0 > h:
             continue
         out.append(p)
-    return out
+    return out, total
 
 
 def is_mono(font: str, flags: int = 0) -> bool:

@@ -1018,8 +1018,11 @@ def _pdf_content(path: str, page_no: int) -> _Content | None:
                     x0, y0, x1, y1 = s["bbox"]
                     c.spans.append((s["text"].strip(), float(s["size"]), s.get("font", ""),
                                     (x0 - ox, y0 - oy, x1 - ox, y1 - oy), s.get("color")))
-        # get_image_info interprets the whole page again: only when the page uses images at all
-        for info in (page.get_image_info(xrefs=True) if page.get_images(full=True) else ()):
+        # get_image_info interprets the whole page again: only when the page uses images at all.
+        # Not get_image_info(xrefs=True): it decodes every image in full (a decompression bomb).
+        from figlint.ingest.pdf_layout import image_info_xrefs
+
+        for info in image_info_xrefs(page):
             x0, y0, x1, y1 = info["bbox"]
             c.images.append((int(info["width"]), int(info["height"]), (x0 - ox, y0 - oy, x1 - ox, y1 - oy),
                              info.get("xref") or None))

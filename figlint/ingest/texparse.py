@@ -442,6 +442,7 @@ class FloatInfo:
     graphics: list[GraphicEvent] = field(default_factory=list)
     tikz: bool = False
     starred: list[CapEvent] = field(default_factory=list)  # \caption*{...}: text without a number
+    trouble: str = ""  # why the float was parsed only in part (reported as FL006), else ""
 
 
 class _Scope:
@@ -619,21 +620,24 @@ class _FloatWalker:
         self.walk(node.nodelist, inner, override)
 
 
+# pylatexenc takes about 10 µs a token, and runs of plain characters cost quadratic time
+# (a 1 MB caption took 20 s): a longer float is parsed as its first and last halves of
+# this size, where its captions, labels and graphics are in practice (FL006 says so).
+MAX_FLOAT_CHARS = 300_000
+
+
 def parse_float(text: str, start: int, end: int, env: str, table: MacroTable, ctx: _Ctx | None = None) -> FloatInfo:
     """Parse one figure environment text[start:end] (from \\begin to after \\end)."""
     info = FloatInfo(env=env, start=start, end=end)
     ctx = ctx or walker_context(table)
-    w = lw.LatexWalker(text[start:end], latex_context=ctx, tolerant_parsing=True)
-    try:
-        nodes, _, _ = w.get_latex_nodes()
-    except Exception:  # pragma: no cover - tolerant parsing should not raise
-        return info
-    walker = _FloatWalker(info, table, ctx, start)
-    body = nodes
-    first = next((n for n in nodes or () if n is not None and n.isNodeType(lw.LatexEnvironmentNode)), None)
-    if first is not None:
-        body = first.nodelist
-    walker.walk(body, _Scope())
+    if end - start <= MAX_FLOAT_CHARS:
+        _parse_part(info, text, start, end, table, ctx, whole=True)
+    else:
+        info.trouble = (f"holds {(end - start) // 1000:,} KB of source; only its first and last "
+                        f"{MAX_FLOAT_CHARS // 2000:,} KB were parsed")
+        half = MAX_FLOAT_CHARS // 2
+        _parse_part(info, text, start, start + half, table, ctx, whole=True)
+        _parse_part(info, text, end - half, end, table, ctx, whole=False)
     # sub-captions belong to the nearest following main caption, else the preceding one
     for sub in info.subs:
         parent = None
@@ -651,6 +655,97 @@ def parse_float(text: str, start: int, end: int, env: str, table: MacroTable, ct
         counts[sub.parent] = counts.get(sub.parent, 0) + 1
         sub.letter = _alph(counts[sub.parent])
     return info
+
+
+class _OverBudget(BaseException):
+    """Raised inside pylatexenc when a parse reads far more tokens than the text holds
+    (a BaseException: pylatexenc's own handlers must not swallow it)."""
+
+
+class _BoundedWalker(lw.LatexWalker):
+    """A LatexWalker that stops after `budget` tokens. pylatexenc retries an optional argument
+    that never closes by re-reading everything after it, so nested unclosed `[` cost 2^depth
+    tokens (16 levels with math inside took 10 s, 20 levels minutes)."""
+
+    def __init__(self, s: str, budget: int, **kwargs) -> None:
+        super().__init__(s, **kwargs)
+        self.budget_left = budget
+
+    def get_token(self, *args, **kwargs):  # noqa: D102 - pylatexenc API
+        self.budget_left -= 1
+        if self.budget_left < 0:
+            raise _OverBudget()
+        return super().get_token(*args, **kwargs)
+
+
+def _unmatched_brackets(s: str) -> list[int]:
+    """Positions of the `[` that no `]` closes within the same brace group."""
+    stack: list[tuple[str, int]] = []
+    bad: list[int] = []
+    i, n = 0, len(s)
+    while i < n:
+        c = s[i]
+        if c == "\\":
+            i += 2  # \[ \] \{ \} are not delimiters
+            continue
+        if c in "{[":
+            stack.append((c, i))
+        elif c == "}":
+            while stack and stack[-1][0] == "[":
+                bad.append(stack.pop()[1])
+            if stack:
+                stack.pop()
+        elif c == "]" and stack and stack[-1][0] == "[":
+            stack.pop()
+        i += 1
+    return bad + [p for c, p in stack if c == "["]
+
+
+def _read_nodes(part: str, ctx: _Ctx):
+    """pylatexenc's nodes of `part` within a token budget; when the budget runs out, once
+    more with the unmatched `[` turned into `(` (same length, so positions hold). None if
+    that fails too."""
+    budget = 4 * len(part) + 20_000
+    for attempt in (0, 1):
+        if attempt:
+            chars = list(part)
+            for p in _unmatched_brackets(part):
+                chars[p] = "("
+            part = "".join(chars)
+        w = _BoundedWalker(part, budget, latex_context=ctx, tolerant_parsing=True)
+        try:
+            nodes, _, _ = w.get_latex_nodes()
+            return nodes, attempt
+        except _OverBudget:
+            continue
+        except RecursionError:  # groups nested hundreds deep: pylatexenc recurses per level
+            return None, 3
+        except Exception:  # pragma: no cover - tolerant parsing should not raise
+            return None, attempt
+    return None, 2
+
+
+def _parse_part(info: FloatInfo, text: str, a: int, b: int, table: MacroTable, ctx: _Ctx, whole: bool) -> None:
+    """Add what text[a:b] holds to info. `whole`: it opens with the float's \\begin, whose body is
+    walked; otherwise (the tail of a long float) every top-level node is."""
+    nodes, attempt = _read_nodes(text[a:b], ctx)
+    if attempt == 1:
+        info.trouble = info.trouble or "has '[' that never close (nested optional arguments); read as text"
+    elif attempt == 2:
+        info.trouble = info.trouble or "is nested too intricately to parse; its caption, labels and graphics are not read"
+    elif attempt == 3:
+        info.trouble = info.trouble or "is nested too deeply to parse; its caption, labels and graphics are not read"
+    if nodes is None:
+        return
+    walker = _FloatWalker(info, table, ctx, a)
+    body = nodes
+    first = next((n for n in nodes or () if n is not None and n.isNodeType(lw.LatexEnvironmentNode)), None)
+    if whole and first is not None:
+        body = first.nodelist
+    try:
+        walker.walk(body, _Scope())
+    except RecursionError:
+        info.trouble = info.trouble or "is nested too deeply to read whole; what follows the deepest part is not read"
 
 
 def _alph(n: int) -> str:

@@ -696,6 +696,9 @@ class _Scanner:
         end = self._float_end(env, i)
         info = parse_float(self.t, i, end, env, self.table, self.walker_ctx())
         self.cur_float = info
+        if info.trouble:  # too long or too tangled to parse whole in reasonable time (texparse)
+            self.res.problems.append(Problem(code="FL006", message=f"\\begin{{{env}}} {info.trouble}",
+                                             location=self.doc.locate(i)))
         figs: list[int] = []
         for k, cap in enumerate(info.mains):
             self.counters.step("figure")

@@ -53,6 +53,11 @@ _NOT_PRIMITIVE_IFS = {
 }
 MAX_FILE_BYTES = 20 * 1024 * 1024
 MAX_DEPTH = 40
+# Includes are expanded in place, so a file that \input's the next one twice, 25 deep, is
+# 2**25 copies: not a cycle, not too deep, but it would never finish. Cap the expansions
+# and the flattened text (FL004 names where following stopped).
+MAX_INCLUDES = 2000
+MAX_TOTAL_CHARS = 2 * MAX_FILE_BYTES
 
 _SCAN = re.compile(r"%|\\([A-Za-z@]+|.)", re.S)
 _BEGIN_ARG = re.compile(r"\s*\{([^{}]*)\}")
@@ -595,9 +600,15 @@ def _brace_fixes(text: str, ops: list[_Op]) -> tuple[list[_Op], list[tuple[int, 
     # close each unclosed '{' at the next blank line after it (TeX would stop
     # a runaway argument at the paragraph end too), or at the end of the file
     inserts: list[int] = []
-    for p in stack:
+    bm = None
+    searched = False
+    for p in stack:  # in increasing order
         issues.append((p, "unbalanced braces: '{' is never closed"))
-        bm = _BLANK.search(text, p)
+        # The next blank line at or after p is the previous one's when that lies at or after p
+        # (or there is none): searching again for each '{' was quadratic (a line of a million '{').
+        if not searched or (bm is not None and bm.start() < p):
+            bm = _BLANK.search(text, p)
+            searched = True
         inserts.append(bm.start() if bm else len(text))
     # split the kept runs at the stray '}' (dropped) and the insertion points
     events: list[tuple[int, int]] = [(p, 0) for p in stray] + [(p, 1) for p in inserts]
@@ -649,6 +660,8 @@ class _Loader:
         self.drop_envs: set[str] = set()
         self.found_drop_envs: set[str] = set()
         self.file_index: dict[str, int] = {}
+        self.expansions = 0  # includes followed so far (see MAX_INCLUDES)
+        self.overflowed = False
 
     # -- output
     def emit(self, file_idx: int, text: str, a: int, b: int) -> None:
@@ -800,6 +813,14 @@ class _Loader:
             return
         if len(stack) >= MAX_DEPTH:
             self.problem("FL004", f"includes nested more than {MAX_DEPTH} deep at {_rel(target, self.root)}", f, op.start)
+            return
+        self.expansions += 1
+        if self.expansions > MAX_INCLUDES or self.out_len > MAX_TOTAL_CHARS:
+            if not self.overflowed:  # reported once: every later include would say the same
+                self.overflowed = True
+                self.problem("FL004", f"files are included over and over (more than {MAX_INCLUDES:,} includes or "
+                             f"{MAX_TOTAL_CHARS // (1024 * 1024)} MB of text); includes from "
+                             f"{_rel(target, self.root)} on are not followed", f, op.start)
             return
         child = self.read(target, f, op.start)
         if child is None:

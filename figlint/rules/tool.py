@@ -53,6 +53,9 @@ def include_cycle():
 
     What it does:
     Detects a file that (directly or indirectly) includes itself and stops following it.
+    Also stops, with this finding, at includes nested more than 40 deep, and when files
+    are included over and over (more than 2,000 includes or 40 MB of text: a file that
+    includes the next one twice, 25 levels down, expands to 2^25 copies).
 
     Why is this bad?
     LaTeX would recurse until it runs out of memory; the paper cannot compile.
@@ -203,4 +206,32 @@ def damaged_pdf():
 
     Use instead:
     Recompile the paper; if the PDF came from elsewhere, re-save it (`qpdf in.pdf out.pdf`).
+    """
+
+
+@rule("FL011", "figure-skipped", severity="warning", scope="engine")
+def figure_skipped():
+    """A figure was too large or too slow to analyse, and was skipped.
+
+    What it does:
+    Reports a figure whose content figlint did not analyse because it went over one
+    of the per-figure budgets: more vector paths than can be read (100,000 on a page,
+    50,000 in one figure), an image larger than 40 million pixels, a region that
+    cannot be rendered at a readable resolution, or an analysis that ran longer than
+    the time limit (30 s; `FIGLINT_FIGURE_SECONDS` changes it). The other figures and
+    rules still run; the rules that read this figure's content stay silent on it.
+
+    Why is this bad?
+    Nothing inside that figure was checked (axes, bars, tick labels, text size from
+    the drawing). Such figures are also slow to open and print for reviewers, and
+    some submission systems reject the PDF outright.
+
+    Example:
+    A scatter plot of two million points saved as vector paths, or a photograph
+    embedded at 50,000 x 50,000 pixels.
+
+    Use instead:
+    Rasterise dense plots (matplotlib `rasterized=True` on the scatter, keeping axes
+    and labels as vectors) and downsample images to what print needs (300 DPI at
+    the printed size).
     """
