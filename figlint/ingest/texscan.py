@@ -674,15 +674,27 @@ class _Scanner:
 
     def _float_end(self, env: str, start: int) -> int:
         t = self.t
-        pat = re.compile(r"\\(begin|end)\s*\{" + re.escape(env) + r"\}")
-        depth = 0
-        for m in pat.finditer(t, start):
-            if m.group(1) == "begin":
-                depth += 1
-            else:
-                depth -= 1
+        # Every \begin{env} is matched with its \end{env} in one pass over the text, once per
+        # environment name: counting depth afresh from each float was quadratic when many never
+        # close (a megabyte line of \begin{figure} took minutes). Same ends as that count.
+        cache = self.__dict__.setdefault("_env_ends", {})
+        ends = cache.get(env)
+        if ends is None:
+            ends = cache[env] = {}
+            stack: list[int] = []
+            for m in re.finditer(r"\\(begin|end)\s*\{" + re.escape(env) + r"\}", t):
+                if m.group(1) == "begin":
+                    stack.append(m.start())
+                elif stack:
+                    ends[stack.pop()] = m.end()
+        if start in ends:
+            return ends[start]
+        if not re.match(r"\\begin\s*\{" + re.escape(env) + r"\}", t[start:start + len(env) + 40]):
+            depth = 0  # not at a \begin{env} (never expected): count depth from here as before
+            for m in re.finditer(r"\\(begin|end)\s*\{" + re.escape(env) + r"\}", t[start:]):
+                depth += 1 if m.group(1) == "begin" else -1
                 if depth == 0:
-                    return m.end()
+                    return start + m.end()
         # never closed: stop at the next figure float or the end of the text
         nxt = re.compile(r"\\begin\s*\{(" + "|".join(re.escape(e) for e in FIGURE_ENVS) + r")\}").search(t, start + 1)
         stop = nxt.start() if nxt else len(t)
