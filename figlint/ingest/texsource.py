@@ -258,10 +258,13 @@ _BRACES = re.compile(r"\\.|[{}]", re.S)
 _BRACKET = re.compile(r"\\.|[{}\[\]]", re.S)
 
 
-def match_brace(t: str, i: int) -> int:
-    """Index just after the '}' matching the '{' at i (len(t) if unbalanced)."""
+def match_brace(t: str, i: int, end: int | None = None) -> int:
+    """Index just after the '}' matching the '{' at i (len(t) if unbalanced).
+
+    With `end`, the search stops there (and returns len(t) past it): callers that reject
+    long arguments anyway must not scan a megabyte line once per unclosed brace."""
     depth = 0
-    for m in _BRACES.finditer(t, i):
+    for m in _BRACES.finditer(t, i, len(t) if end is None else end):
         c = m.group(0)
         if c == "{":
             depth += 1
@@ -284,8 +287,10 @@ def _skip_space(t: str, i: int, newline_ok: bool = True) -> int:
     return i
 
 
-def read_arg(t: str, i: int, kind: str) -> tuple[int, int, int] | None:
-    """One argument at i: (content start, content end, end) or None if absent."""
+def read_arg(t: str, i: int, kind: str, limit: int | None = None) -> tuple[int, int, int] | None:
+    """One argument at i: (content start, content end, end) or None if absent.
+
+    `limit` bounds the search for a closing brace (see match_brace)."""
     n = len(t)
     if kind == "*":
         j = _skip_space(t, i, newline_ok=False)
@@ -312,7 +317,7 @@ def read_arg(t: str, i: int, kind: str) -> tuple[int, int, int] | None:
         return None
     c = t[j]
     if c == "{":
-        e = match_brace(t, j)
+        e = match_brace(t, j, limit)
         return j + 1, max(j + 1, e - 1), e
     if c == "}":
         return None
@@ -551,7 +556,7 @@ def _parse_include(text: str, name: str, i: int) -> tuple[int, dict] | None:
         i += 1
 
     def group(k: int) -> tuple[str, int] | None:
-        r = read_arg(text, k, "{")
+        r = read_arg(text, k, "{", limit=k + 2010)  # a path argument is never this long
         if r is None or r[2] - k > 2000 or text[r[0] - 1:r[0]] != "{":
             return None
         return text[r[0]:r[1]], r[2]
