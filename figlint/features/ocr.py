@@ -30,7 +30,9 @@ _MEMO: dict[str, list[dict]] = {}
 
 
 def cache_dir() -> Path:
-    return Path(os.environ.get("FIGLINT_CACHE_DIR") or ".figlint_cache") / "ocr"
+    from figlint.cache import cache_root  # one definition of where the cache lives
+
+    return cache_root() / "ocr"
 
 
 def digest_bytes(data: bytes) -> str:

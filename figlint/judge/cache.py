@@ -23,7 +23,9 @@ from typing import Any
 
 
 def cache_dir() -> Path:
-    return Path(os.environ.get("FIGLINT_CACHE_DIR") or ".figlint_cache") / "judge"
+    from figlint.cache import cache_root  # one definition of where the cache lives
+
+    return cache_root() / "judge"
 
 
 def digest(data: bytes | str) -> str:
