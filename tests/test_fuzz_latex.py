@@ -157,6 +157,7 @@ def read(path: Path, seconds: float, what: str):
 
 @fuzz(120)
 @given(preamble=soup, body=soup, wrapped=st.booleans())
+@example(preamble="", body="\\input{0\n0}\\includegraphics{../x\ny}", wrapped=True)  # messages stay one line
 def test_command_soup(preamble, body, wrapped):
     with tempfile.TemporaryDirectory() as tmp:
         text = _document(preamble, body) if wrapped else preamble + body

@@ -207,7 +207,7 @@ class _Assembler:
                     path, outside = self._resolve_graphic(g.path, rec, g.macro)
                 if outside:
                     self.problems.append(Problem(
-                        code="FL003", message=f"graphics file {g.path} is outside the paper's directory; not read",
+                        code="FL003", message=f"graphics file {' '.join(g.path.split())} is outside the paper's directory; not read",
                         location=self.doc.locate(g.pos), figure=rec.number))
                     continue
                 if path is None:

@@ -696,7 +696,7 @@ class _Loader:
             if offset is not None:
                 line, col = f.line_col(offset)
                 loc.line, loc.column = line, col
-        self.doc.problems.append(Problem(code=code, message=msg, location=loc))
+        self.doc.problems.append(Problem(code=code, message=" ".join(msg.split()), location=loc))  # one line
 
     # -- files
     def read(self, path: str, who: SourceFile | None, at: int | None) -> SourceFile | None:
@@ -765,6 +765,7 @@ class _Loader:
                         continue
                     return cand, os.path.normpath(new_base)
         written = info.get("dir", "") + info["file"] if "dir" in info else info["file"]
+        written = " ".join(written.split())  # a name broken over lines: messages stay one line
         if outside is not None:
             self.problem("FL003", f"\\{cmd}{{{written}}} points outside the paper's directory; not read", who, at)
             return None, cur_base
