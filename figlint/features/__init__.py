@@ -11,10 +11,11 @@ hash) and OpenCV. `to_dict()` is what `figlint extract --format json` prints.
 
 from __future__ import annotations
 
+import importlib
 import re
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from figlint import budget
 from figlint.features.axes import Axis, Token, find_axes
@@ -22,6 +23,53 @@ from figlint.features.bars import BarGroup, find_bar_groups
 from figlint.model import Figure, Paper
 
 _KEY = "_analysis"
+
+# Derived features: read from an analysis on demand by the rules that need them, each
+# computed once per analysis and cached. A module registers its features with
+# @derived("name") on import; these modules are imported when the first one is asked for.
+_DERIVED: dict[str, Callable[["FigureAnalysis"], Any]] = {}
+_DERIVED_MODULES = (
+    "figlint.features.colours",
+    "figlint.features.quality",
+    "figlint.features.legend",
+    "figlint.features.panels",
+    "figlint.features.uncertainty",
+    "figlint.features.series",
+)
+_derived_loaded = False
+
+
+def derived(name: str):
+    """Register `fn(analysis) -> value` as the derived feature `name` (see FigureAnalysis.get)."""
+    def deco(fn):
+        _DERIVED[name] = fn
+        return fn
+    return deco
+
+
+def _load_derived() -> None:
+    global _derived_loaded
+    if _derived_loaded:
+        return
+    for mod in _DERIVED_MODULES:
+        try:
+            importlib.import_module(mod)
+        except ModuleNotFoundError as exc:
+            if exc.name != mod:
+                raise
+    _derived_loaded = True
+
+
+def _jsonable(v: Any) -> Any:
+    if hasattr(v, "to_dict"):
+        return v.to_dict()
+    if isinstance(v, (list, tuple)):
+        return [_jsonable(x) for x in v]
+    if isinstance(v, dict):
+        return {str(k): _jsonable(x) for k, x in v.items()}
+    if isinstance(v, float):
+        return round(v, 4)
+    return v
 _WORD = re.compile(r"[A-Za-z][A-Za-z\-]+|\d+(?:\.\d+)?")
 
 
@@ -44,6 +92,16 @@ class FigureAnalysis:
     evidence: dict[str, Any] = field(default_factory=dict)
     seconds: float = 0.0
     marks: Any = None  # VectorMarks or RasterMarks (not dumped)
+    derived: dict[str, Any] = field(default_factory=dict)  # derived features, computed on demand
+
+    def get(self, name: str) -> Any:
+        """The derived feature `name` (legend, colours, panels, ...), computed once."""
+        if name not in self.derived:
+            _load_derived()
+            if name not in _DERIVED:
+                raise KeyError(f"no derived feature {name!r}")
+            self.derived[name] = _DERIVED[name](self)
+        return self.derived[name]
 
     @property
     def words(self) -> set[str]:
@@ -136,8 +194,15 @@ class FigureAnalysis:
             "evidence": self.evidence,
             "tokens": [{"text": t.text, "bbox": [round(v, 1) for v in t.bbox], "conf": t.conf,
                         "value": t.value, "rotated": t.rotated} for t in self.tokens],
+            "derived": self._derived_dict(),
             "seconds": round(self.seconds, 4),
         }
+
+    def _derived_dict(self) -> dict:
+        if self.source == "empty":
+            return {}
+        _load_derived()
+        return {name: _jsonable(self.get(name)) for name in sorted(_DERIVED)}
 
 
 def analyse(fig: Figure, paper: Paper | None = None) -> FigureAnalysis:

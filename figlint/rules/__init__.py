@@ -7,6 +7,8 @@ def load_all() -> None:
     global _LOADED
     if _LOADED:
         return
-    from figlint.rules import caption, judge, misleading, references, source, tool, visual  # noqa: F401
+    from figlint.rules import (  # noqa: F401
+        caption, caption_marks, claims, judge, misleading, references, source, tool, visual,
+    )
 
     _LOADED = True
