@@ -97,6 +97,8 @@ class Drawing:
     fill: tuple[float, ...] | None = None
     width: float | None = None  # line width in pt
     items: int = 0  # number of path segments
+    dash: str | None = None  # "solid" | "dashed" | "dotted" for stroked paths (ingest/paths.py)
+    lines: list[list[tuple[float, float]]] = field(default_factory=list)  # connected vertex runs, thinned
 
 
 @dataclass

@@ -22,6 +22,7 @@ from pathlib import Path
 from figlint.budget import MAX_PAGE_DRAWINGS, capped_drawings, skip
 from figlint.errors import InputError
 from figlint.model import Drawing, Figure, Location, Paper, Problem, RasterImage, TextSpan
+from figlint.ingest.paths import dash_style, polylines, thin
 
 ASSUMED_DPI = 300.0
 # Tools write these when the user set nothing: they say nothing about print size.
@@ -137,8 +138,11 @@ def _read_pdf_figure(path: str) -> Paper:
             r = d.get("rect")
             if r is None:
                 continue
+            stroked = "s" in (d.get("type") or "")
             drawings.append(Drawing(bbox=tuple(r), stroke=_color(d.get("color")),
-                                    fill=_color(d.get("fill")), width=d.get("width"), items=len(d.get("items", ()))))
+                                    fill=_color(d.get("fill")), width=d.get("width"), items=len(d.get("items", ())),
+                                    dash=dash_style(d.get("dashes"), d.get("width")) if stroked else None,
+                                    lines=thin(polylines(d.get("items")))))
         images: list[RasterImage] = []
         # Not get_image_info(xrefs=True) or hashes=True: MuPDF would decode every image in full
         # to hash its pixels (an image declared 15,000 x 15,000 costs 700 MB, 50,000 x 50,000

@@ -24,6 +24,7 @@ from figlint.ingest.pdf_captions import CaptionBlock, _hoverlap, find_captions, 
 from figlint.ingest import pdf_sites as S
 from figlint.ingest.pdf_layout import NONFIG_DESTS, BBox, Layout, PageData, body_stats, find_layout, mark_margins, read_page
 from figlint.model import Caption, Drawing, Figure, Location, Paper, Problem, RasterImage, Subpanel, TextSpan
+from figlint.ingest.paths import MAX_POINTS, dash_style, polylines, thin
 
 
 
@@ -220,7 +221,7 @@ def _style(p: dict) -> tuple:
     stroke = "s" in kind
     width = p.get("width") if stroke else None
     return (kind, p.get("color") if stroke else None, p.get("fill") if "f" in kind else None,
-            round(width, 2) if width is not None else None)
+            round(width, 2) if width is not None else None, dash_style(p.get("dashes"), width) if stroke else None)
 
 
 def _drawings_in(pd: PageData, box: BBox) -> list[Drawing]:
@@ -235,12 +236,16 @@ def _drawings_in(pd: PageData, box: BBox) -> list[Drawing]:
             continue
         st = _style(p)
         n = len(p.get("items", ()))
+        runs = polylines(p.get("items"))
         if last is not None and st == last:
             d = out[-1]
             d.bbox = (min(d.bbox[0], r[0]), min(d.bbox[1], r[1]), max(d.bbox[2], r[2]), max(d.bbox[3], r[3]))
             d.items += n
+            if sum(len(x) for x in d.lines) < MAX_POINTS:
+                d.lines = thin(d.lines + runs)
             continue
-        out.append(Drawing(bbox=tuple(r), stroke=tuple(st[1]) if st[1] else None, fill=tuple(st[2]) if st[2] else None, width=st[3], items=n))
+        out.append(Drawing(bbox=tuple(r), stroke=tuple(st[1]) if st[1] else None, fill=tuple(st[2]) if st[2] else None,
+                           width=st[3], items=n, dash=st[4], lines=thin(runs)))
         last = st
     return out
 

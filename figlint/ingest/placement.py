@@ -123,6 +123,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from figlint.model import Drawing, Figure, Paper, RasterImage, TextSpan
+from figlint.ingest.paths import MAX_POINTS, dash_style, polylines, thin
 
 IN = 72.27  # TeX points per inch
 BP = IN / 72.0  # TeX points per PostScript point (PDF unit)
@@ -943,7 +944,8 @@ class _Content:
     height: float
     spans: list[tuple[str, float, str, tuple, int | None]] = field(default_factory=list)
     images: list[tuple[int, int, tuple, int | None]] = field(default_factory=list)  # w px, h px, bbox, xref
-    drawings: list[tuple[tuple, Any, Any, float | None, int]] = field(default_factory=list)
+    # (bbox, stroke, fill, width, items, dash, vertex runs)
+    drawings: list[tuple] = field(default_factory=list)
     pixels: tuple[int, int] | None = None  # raster file: its pixel size
     heavy: bool = False  # a PDF whose vector paths were not read (see _MAX_DRAWING_BYTES)
 
@@ -982,14 +984,17 @@ def _merged_drawings(page, ox: float, oy: float) -> list[tuple]:
         stroke = "s" in kind
         width = d.get("width") if stroke else None
         style = (kind, d.get("color") if stroke else None, d.get("fill") if "f" in kind else None,
-                 round(width, 2) if width is not None else None)
+                 round(width, 2) if width is not None else None, dash_style(d.get("dashes"), width) if stroke else None)
         n = len(d.get("items", ()))
+        runs = polylines(d.get("items"), ox, oy)
         if last is not None and style == last:
             m = out[-1]
             m[0] = (min(m[0][0], r[0]), min(m[0][1], r[1]), max(m[0][2], r[2]), max(m[0][3], r[3]))
             m[4] += n
+            if sum(len(x) for x in m[6]) < MAX_POINTS:
+                m[6] = thin(m[6] + runs)
             continue
-        out.append([r, style[1], style[2], style[3], n])
+        out.append([r, style[1], style[2], style[3], n, style[4], thin(runs)])
         last = style
     return [tuple(m) for m in out]
 
@@ -1442,11 +1447,13 @@ def _emit(fig: Figure, c: _Content, p: Placed, rel: str, x: float, y: float) -> 
             w_in, h_in = h_in, w_in
         fig.images.append(RasterImage(width_px=w_px, height_px=h_px, bbox=bb, dpi_x=w_px / w_in, dpi_y=h_px / h_in,
                                       xref=xref, name=f"{name}:image{len(fig.images) + 1}", dpi_source="placement"))
-    for b, stroke, fill, width, items in c.drawings:
+    for b, stroke, fill, width, items, dash, runs in c.drawings:
         if not visible(b):
             continue
+        lines = [[(round(x + (px - ox) * kx, 2), round(y + (py - oy) * ky, 2)) for px, py in run] for run in runs]
         fig.drawings.append(Drawing(bbox=box(b), stroke=_color(stroke), fill=_color(fill),
-                                    width=(width * ky) if width is not None else None, items=items))
+                                    width=(width * ky) if width is not None else None, items=items,
+                                    dash=dash, lines=lines))
 
 
 def _color(c) -> tuple[float, ...] | None:

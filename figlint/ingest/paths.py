@@ -1,0 +1,81 @@
+"""Geometry of vector paths kept for the figure analysis: polylines and dash style.
+
+MuPDF lists a path as items ("l" line, "c" Bézier curve, "re" rectangle, "qu" quad).
+The analysis needs the vertices of data series (to read a trend) and whether a line is
+dashed or dotted (to check a caption's "dashed line"); both are kept small: at most
+`MAX_POINTS` vertices per Drawing, evenly thinned beyond that.
+"""
+
+from __future__ import annotations
+
+MAX_POINTS = 1000
+
+
+def _xy(p) -> tuple[float, float]:
+    return (float(p[0]), float(p[1]))
+
+
+def polylines(items, ox: float = 0.0, oy: float = 0.0, sx: float = 1.0, sy: float = 1.0) -> list[list[tuple[float, float]]]:
+    """The connected runs of line/curve segments of a path, as vertex lists.
+
+    A run breaks where a segment does not start at the previous one's end. Curves
+    contribute their end points; rectangles and quads are not series and are skipped.
+    Coordinates are mapped by (x - ox) * sx, (y - oy) * sy.
+    """
+    runs: list[list[tuple[float, float]]] = []
+    cur: list[tuple[float, float]] = []
+    for it in items or ():
+        kind = it[0]
+        if kind == "l":
+            a, b = _xy(it[1]), _xy(it[2])
+        elif kind == "c":
+            a, b = _xy(it[1]), _xy(it[4])
+        else:
+            if cur:
+                runs.append(cur)
+                cur = []
+            continue
+        a = ((a[0] - ox) * sx, (a[1] - oy) * sy)
+        b = ((b[0] - ox) * sx, (b[1] - oy) * sy)
+        if cur and abs(cur[-1][0] - a[0]) < 1e-3 and abs(cur[-1][1] - a[1]) < 1e-3:
+            cur.append(b)
+        else:
+            if cur:
+                runs.append(cur)
+            cur = [a, b]
+    if cur:
+        runs.append(cur)
+    return runs
+
+
+def thin(runs: list[list[tuple[float, float]]], limit: int = MAX_POINTS) -> list[list[tuple[float, float]]]:
+    """At most `limit` vertices over all runs: long runs keep every k-th vertex and their ends."""
+    total = sum(len(r) for r in runs)
+    if total <= limit:
+        return runs
+    step = -(-total // limit)
+    out = []
+    for r in runs:
+        if len(r) <= 2:
+            continue
+        t = r[::step]
+        if t[-1] != r[-1]:
+            t.append(r[-1])
+        out.append(t)
+    return out[: max(1, limit // 2)]
+
+
+def dash_style(dashes, width: float | None = None) -> str | None:
+    """'solid', 'dashed' or 'dotted' from a MuPDF dash string like '[ 3 2 ] 0' (None: not stroked)."""
+    if dashes is None:
+        return None
+    try:
+        nums = [float(v) for v in str(dashes).split("]")[0].strip(" [").split()]
+    except ValueError:
+        return "solid"
+    nums = [v for v in nums if v > 0]
+    if not nums:
+        return "solid"
+    on = nums[0]
+    w = width or 1.0
+    return "dotted" if on <= 1.5 * w else "dashed"
