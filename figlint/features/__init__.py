@@ -92,6 +92,7 @@ class FigureAnalysis:
     evidence: dict[str, Any] = field(default_factory=dict)
     seconds: float = 0.0
     marks: Any = None  # VectorMarks or RasterMarks (not dumped)
+    drawings: list = field(default_factory=list)  # vector paths read (model.Drawing), for derived features
     derived: dict[str, Any] = field(default_factory=dict)  # derived features, computed on demand
 
     def get(self, name: str) -> Any:
@@ -297,6 +298,7 @@ def _vector(fig: Figure) -> FigureAnalysis:
     an.axes = find_axes(an.tokens)
     marks = vector_marks(fig)
     an.marks = marks
+    an.drawings = fig.drawings
     groups = find_bar_groups([r.bbox for r in marks.rects], tol=0.6)
     figure_area = max(an.width * an.height, 1e-6)
     image_area = sum((b[2] - b[0]) * (b[3] - b[1]) for b in marks.images)
