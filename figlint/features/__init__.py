@@ -94,6 +94,7 @@ class FigureAnalysis:
     marks: Any = None  # VectorMarks or RasterMarks (not dumped)
     drawings: list = field(default_factory=list)  # vector paths read (model.Drawing), for derived features
     derived: dict[str, Any] = field(default_factory=dict)  # derived features, computed on demand
+    figure: Any = field(default=None, repr=False)  # the Figure analysed (its spans, drawings, images; not dumped)
 
     def get(self, name: str) -> Any:
         """The derived feature `name` (legend, colours, panels, ...), computed once."""
@@ -234,6 +235,7 @@ def analyse(fig: Figure, paper: Paper | None = None) -> FigureAnalysis:
         an = FigureAnalysis("empty", "px", 0, 0)
         an.evidence["skipped"] = str(exc)
     an.seconds = time.perf_counter() - t0
+    an.figure = fig
     fig.extra[_KEY] = an
     return an
 
