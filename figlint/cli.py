@@ -61,7 +61,7 @@ def main() -> None:
 @click.option("--format", "fmt", type=click.Choice(list(FORMATS)), default="text", show_default=True,
               help="Report format.")
 @click.option("--output", "-o", type=click.Path(dir_okay=False, writable=True), help="Write the report to FILE.")
-@click.option("--select", help="Comma-separated rule codes, prefixes (FL1) or names to run instead of the defaults.")
+@click.option("--select", help="Comma-separated rule codes, prefixes (FL1), names or families (visual, misleading, ...) to run instead of the defaults.")
 @click.option("--extend-select", help="Comma-separated rules to run in addition to the defaults.")
 @click.option("--ignore", help="Comma-separated rule codes, prefixes or names to skip.")
 @click.option("--fail-on", type=click.Choice(["error", "warning", "note"]),

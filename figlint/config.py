@@ -312,8 +312,21 @@ def _coerce(key: str, value: Any, default: Any, where: str) -> Any:
 
 
 def matches(token: str, code: str, name: str) -> bool:
+    """Whether a select/ignore token names this rule: ALL, a code prefix (FL4, FL401), the
+    rule's name, its family (visual, caption, misleading, ...) or a group (accessibility)."""
     token = token.strip()
-    return token == "ALL" or code.startswith(token.upper()) or token.lower() == name
+    if token == "ALL" or code.startswith(token.upper()) or token.lower() == name:
+        return True
+    return token.lower() in _tags(code)
+
+
+def _tags(code: str) -> tuple[str, ...]:
+    from figlint.rules.registry import FAMILIES, all_rules
+
+    for r in all_rules():
+        if r.code == code:
+            return (r.family, *r.groups)
+    return (FAMILIES[code[:3]],) if code[:3] in FAMILIES else ()
 
 
 def validate_codes(tokens: list[str], key: str) -> None:
@@ -322,7 +335,7 @@ def validate_codes(tokens: list[str], key: str) -> None:
     rules = all_rules()
     for token in tokens:
         if not any(matches(token, r.code, r.name) for r in rules):
-            raise UsageError(f"unknown rule code or name '{token}' in {key}")
+            raise UsageError(f"unknown rule code, name or family '{token}' in {key}")
 
 
 def enabled_rules(cfg: Config):

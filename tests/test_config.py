@@ -18,10 +18,18 @@ def test_defaults_enable_default_rules():
 
 
 def test_select_by_prefix_name_and_ignore():
-    assert codes(Config(select=["FL1"])) == {"FL101", "FL102"}
+    visual = codes(Config(select=["FL1"]))
+    assert {"FL101", "FL102"} <= visual and all(c.startswith("FL1") for c in visual)
     assert codes(Config(select=["generic-caption"])) == {"FL202"}
     assert "FL102" not in codes(Config(ignore=["tiny-text"]))
-    assert codes(Config(select=["FL1"], ignore=["FL101"])) == {"FL102"}
+    assert codes(Config(select=["FL1"], ignore=["FL101"])) == visual - {"FL101"}
+
+
+def test_select_by_family_and_group():
+    assert codes(Config(select=["visual"])) == codes(Config(select=["FL1"]))
+    assert codes(Config(select=["misleading"])) == codes(Config(select=["FL4"]))
+    assert "FL601" in codes(Config(extend_select=["accessibility"]))
+    assert not any(c.startswith("FL2") for c in codes(Config(ignore=["caption"])))
 
 
 def test_unknown_key_is_named():
