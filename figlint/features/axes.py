@@ -12,6 +12,7 @@ a normal vertical axis has values decreasing with y.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import asdict, dataclass, field
 from statistics import median
 
@@ -139,16 +140,76 @@ class Axis:
         return d
 
 
+_OCR_DOLLAR = re.compile(r"^([-\u2212]?)S(?=[\d.])")
+
+
 def numeric_tokens(tokens: list[Token]) -> list[Token]:
     out = []
+    # OCR reads a "$" as "S" ("S0.60" among "$0.50", "$1.00"); where the figure prints dollar
+    # labels, an S directly before a number is taken as one. Without other dollar labels an
+    # "S2" stays a name (a subject, a supplement figure).
+    dollars = sum(1 for t in tokens if not t.rotated and "$" in t.text and parse_number(t.text) is not None) >= 2
     for t in tokens:
         if t.rotated:
             continue
         n = parse_number(t.text)
+        if n is None and dollars and _OCR_DOLLAR.match(t.text.strip()):
+            n = parse_number(_OCR_DOLLAR.sub(r"\1$", t.text.strip()))
         if n is not None:
             t.value, t.kind = n.value, n.kind
             out.append(t)
     return out
+
+
+def _dash_led(t: Token) -> bool:
+    """A label read with a leading dash glued to it: a minus sign, or the axis' tick mark."""
+    text = t.text.strip()
+    return t.value is not None and t.value < 0 and text[:1] in "-\u2212\u2013\u2014" and text[1:2] not in (" ",)
+
+
+def _tick_dash_reading(run: list[Token]) -> list[Token] | None:
+    """The column read with leading dashes as tick marks, when that is the only consistent reading.
+
+    A right-hand axis has its tick marks just left of the labels, and OCR glues them on as
+    minus signs: "-2,880", "2,910", "-2,850" (some dashes dropped). Signed, such a column is
+    not one monotonic scale; without the dashes it is. A genuine axis through zero
+    (10, 5, 0, -5) is monotonic as printed and is never re-read.
+    """
+    dashed = [t for t in run if _dash_led(t)]
+    if not dashed or len(dashed) == len(run) or any(t.value is not None and t.value < 0 for t in run if t not in dashed):
+        return None
+    if _monotone([t.value for t in sorted(run, key=lambda t: t.cy)]):
+        return None
+    out = []
+    for t in run:
+        if t in dashed:
+            t = Token(text=t.text.strip()[1:], bbox=t.bbox, conf=t.conf, value=-t.value, kind=t.kind, rotated=t.rotated)
+        out.append(t)
+    return out
+
+
+def _digits(t: Token) -> int:
+    return sum(c.isdigit() for c in t.text.rstrip("0. -%")) + (2 if "." in t.text else 0)
+
+
+def _drop_overlaps(run: list[Token], orient: str, unit: float) -> list[Token] | None:
+    """The column without the labels that overlap a neighbour along the axis.
+
+    Tick labels of one axis never overlap; a value badge (the last price, a marked value)
+    printed over the column does. Of an overlapping pair the more precise number is the
+    badge ("2,709.80" over "2,730"). None when more than a quarter of the column overlaps.
+    """
+    key = (lambda t: (t.bbox[1], t.bbox[3])) if orient == "y" else (lambda t: (t.bbox[0], t.bbox[2]))
+    toks = sorted(run, key=lambda t: key(t)[0])
+    drop: set[int] = set()
+    for a, b in zip(toks, toks[1:]):
+        if key(b)[0] < key(a)[1] - 0.25 * unit:
+            drop.add(id(a) if _digits(a) > _digits(b) else id(b))
+    if not drop:
+        return run
+    if len(drop) > 0.25 * len(run):
+        return None
+    return [t for t in run if id(t) not in drop]
 
 
 def _fit(xs: list[float], ys: list[float]) -> tuple[float, float, float]:
@@ -289,11 +350,15 @@ def find_axes(tokens: list[Token]) -> list[Axis]:
             if len(run) < 3:
                 continue
             # Tick labels of one axis do not overlap along it.
-            key = (lambda t: (t.bbox[1], t.bbox[3])) if orient == "y" else (lambda t: (t.bbox[0], t.bbox[2]))
-            spans = sorted(key(t) for t in run)
-            if any(b[0] < a[1] - 0.25 * unit for a, b in zip(spans, spans[1:])):
+            run = _drop_overlaps(run, orient, unit)
+            if run is None or len(run) < 3:
                 continue
             ax = make_axis(orient, run, align)
+            alt_run = _tick_dash_reading(run) if orient == "y" else None
+            if alt_run:
+                alt = make_axis(orient, alt_run, align)
+                if alt is not None and alt.clean and (ax is None or not ax.clean or len(alt.ticks) >= len(ax.ticks)):
+                    ax = alt
             if ax is None:
                 continue
             ident = (orient, frozenset(id(t) for t in run))
