@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import re
+
 from figlint.model import Figure
 from figlint.rules.registry import Context, rule
-from figlint.text import content_words
+from figlint.text import STOPWORDS, content_words, normalize
 
 # Nouns that name a kind of figure rather than what it shows: a caption made only
 # of these ("Overview of our method.") tells a reader nothing the figure doesn't.
@@ -124,3 +126,435 @@ def _caption_location(fig: Figure):
     if cap is not None and cap.bbox and loc.line is None:
         loc.bbox = cap.bbox
     return loc
+
+
+# --- caption against the figure (FL204, FL206, FL207) -------------------------------------
+# These compare what the caption says with what the figure shows (legend entries, axis
+# titles, panel labels, printed numbers). They read the figure analysis lazily and fire
+# only on clear evidence: a figure that could not be read, or was read only in part, is
+# never reported.
+
+# axis titles that name no metric of their own ("Count", "Value", "Density")
+GENERIC_AXIS_WORDS = frozenset(
+    """count counts number num frequency freq density value values amount total fraction proportion
+    percentage percent ratio normalized normalised relative mean average avg score scores magnitude
+    level index rank probability prob cumulative cdf pdf log scale unit units axis data sample samples
+    x y z""".split()
+)
+# words that name the authors' own method in a legend ("Ours", "Proposed")
+OWN_WORDS = frozenset({"our", "ours", "proposed", "we"})
+ABBREVIATIONS = {
+    "acc": "accuracy", "accu": "accuracy", "err": "error", "perf": "performance", "prec": "precision",
+    "rec": "recall", "avg": "average", "std": "deviation", "val": "validation", "valid": "validation",
+    "trn": "train", "tst": "test", "iter": "iteration", "iters": "iteration", "num": "number",
+    "prob": "probability", "freq": "frequency", "temp": "temperature", "dist": "distance",
+    "sim": "similarity", "mem": "memory", "tput": "throughput", "thru": "throughput", "lat": "latency",
+    "ppl": "perplexity", "seq": "sequence", "len": "length", "params": "parameter", "param": "parameter",
+    "eval": "evaluation", "gen": "generation", "lr": "learning", "epochs": "epoch", "img": "image",
+    "imgs": "image", "sec": "second", "secs": "second", "ms": "millisecond", "exec": "execution",
+    "util": "utilization", "utilisation": "utilization", "colour": "color", "behaviour": "behavior",
+}
+_LATEX_CMD_DROP = re.compile(r"\\(?:cite[tp]?|citep|citet|ref|cref|Cref|autoref|eqref|label|url|footnote)\*?\s*(?:\[[^\]]*\])?\{[^}]*\}")
+_LATEX_CMD = re.compile(r"\\[A-Za-z]+\*?\s*")
+_UNITS_PAREN = re.compile(r"[\(\[][^\)\]]{0,20}[\)\]]")
+
+
+def _strip_latex(text: str) -> str:
+    text = _LATEX_CMD_DROP.sub(" ", text)
+    text = _LATEX_CMD.sub(" ", text)
+    return text.replace("{", " ").replace("}", " ").replace("$", " ").replace("~", " ")
+
+
+def stem(word: str) -> str:
+    """A light stem: lower case, abbreviations expanded, plural and -ing/-ed/-ation endings off."""
+    w = word.lower().strip("'.-_")
+    w = ABBREVIATIONS.get(w, w)
+    if len(w) > 4 and w.endswith("ies"):
+        w = w[:-3] + "y"
+    elif len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is")):
+        w = w[:-1]
+    for suf in ("ation", "ing", "ed"):
+        if len(w) - len(suf) >= 4 and w.endswith(suf):
+            w = w[: -len(suf)]
+            break
+    return w
+
+
+def norm_words(text: str) -> list[str]:
+    """Stems of a text's words: LaTeX stripped, hyphenated and slashed words split and joined."""
+    text = normalize(_strip_latex(text))
+    out: list[str] = []
+    for tok in re.findall(r"[A-Za-z0-9][A-Za-z0-9\-/+.]*", text):
+        tok = tok.rstrip(".")
+        parts = [p for p in re.split(r"[-/+.]", tok) if p]
+        if len(parts) > 1:
+            out.append(stem("".join(parts)))  # "ResNet-50" -> "resnet50"
+        out.extend(stem(p) for p in parts)
+    return [w for w in out if w]
+
+
+def _compact(text: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", normalize(_strip_latex(text)).lower())
+
+
+def _matches(word: str, caption_words: set[str]) -> bool:
+    if word in caption_words:
+        return True
+    if len(word) >= 5:  # "accur" in "accuracy": a shared stem of five letters or more
+        return any(len(c) >= 5 and (c.startswith(word) or word.startswith(c)) for c in caption_words)
+    return False
+
+
+def _key_words(text: str) -> list[str]:
+    """The words of a legend entry or axis title that can name it: not stop words, not units."""
+    stops = STOPWORDS | GENERIC_WORDS
+    return [w for w in norm_words(text) if w not in stops and not w.isdigit() and len(w) > 1]
+
+
+def _param_like(text: str) -> bool:
+    """Legend entries that are parameter values ("k=3", "0.1", "n = 100"), not named groups."""
+    t = text.strip()
+    return "=" in t or not re.search(r"[A-Za-z]{2,}", t) or bool(re.fullmatch(r"[A-Za-z]\s*[<>≤≥]\s*\S+", t))
+
+
+def _readable(analyses_: list) -> bool:
+    return bool(analyses_) and all(an.source in ("vector", "raster") and an.tokens for an in analyses_)
+
+
+def _figure_analyses(fig: Figure, ctx: Context) -> list:
+    try:
+        from figlint.features import analyses
+
+        return analyses(fig, ctx.paper)
+    except Exception:  # noqa: BLE001 - an unreadable figure is not a caption defect
+        return []
+
+
+def figure_content(ans: list) -> dict:
+    """Legend entries and value-axis titles of a figure's analyses, as FL204 reads them."""
+    legend: list[str] = []
+    titles: list[str] = []
+    for an in ans:
+        try:
+            legend += [e.text for e in an.get("legend")]
+        except Exception:  # noqa: BLE001
+            pass
+        if an.source != "vector" or an.chart_type not in ("line", "bar", "area", "box") or an.chart_confidence < 0.6:
+            continue  # titles read by OCR are too often misread to judge a caption by
+        axes = [an.bar_axis] if an.bar_axis is not None else an.y_axes
+        titles += [a.title for a in axes if a is not None and a.title.strip()]
+    return {"legend": legend, "titles": titles}
+
+
+@rule(
+    "FL204",
+    "caption-omits-content",
+    severity="warning",
+    dimension="caption_consistency",
+    cap=6,
+    options={"min-legend-entries": 2},
+)
+def caption_omits_content(fig: Figure, ctx: Context):
+    """Caption names none of the compared groups or none of the metric the figure shows.
+
+    What it does:
+    Reads the figure's legend entries and the titles of its value axes (vector text of
+    line, bar, area and box charts), and compares their words with the caption's, after
+    normalising case, plurals, hyphens, common abbreviations (*acc* = *accuracy*) and
+    LaTeX markup. Reports the figure when it has a clear legend (at least
+    `min-legend-entries` named entries) and the caption names none of its groups, or
+    when its value axis has a metric title and the caption names none of the title's
+    words. Legends of parameter values (`k=3`), generic titles (*Count*, *Value*) and
+    captions FL202 already reports as generic are left alone. Caps caption consistency
+    (C) at 6.
+
+    Why is this bad?
+    A reader looks at the caption to learn what is compared and how it is measured. The
+    SciFigQual-Bench rubric caps C at 6 when a caption describes the figure but omits
+    the key metric or the compared groups; in its human gold this is the most common
+    caption defect.
+
+    Example:
+    A plot of *top-1 accuracy* with a legend *ResNet-50*, *ViT-B/16* captioned
+    `\\caption{Training curves over 90 epochs on ImageNet.}`
+
+    Use instead:
+    `\\caption{Top-1 accuracy of ResNet-50 and ViT-B/16 over 90 training epochs on ImageNet.}`
+    """
+    if not fig.has_caption:
+        return
+    text = fig.caption.text
+    if caption_verdict(text)[0] is not None:
+        return  # FL202 reports a generic caption; one cap for one defect
+    ans = _figure_analyses(fig, ctx)
+    if not _readable(ans):
+        return
+    content = figure_content(ans)
+    words = set(norm_words(text))
+    compact = _compact(text)
+    own = bool(words & OWN_WORDS)
+    groups = [g for g in content["legend"] if not _param_like(g)]
+    missing: list[str] = []
+    named_groups: list[str] = []
+    if len(groups) >= int(ctx.option("min-legend-entries")) and len(groups) == len(content["legend"]):
+        for g in groups:
+            keys = _key_words(g)
+            gw = set(norm_words(g))
+            if (own and gw & OWN_WORDS) or any(_matches(k, words) for k in keys) or (
+                    len(_compact(g)) >= 3 and _compact(g) in compact):
+                named_groups.append(g)
+        if not named_groups:
+            missing.append("groups")
+    metric_words = sorted({w for t in content["titles"] for w in _key_words(_UNITS_PAREN.sub(" ", t))
+                           if w not in GENERIC_AXIS_WORDS})
+    named_metric = [w for w in metric_words if _matches(w, words)]
+    if metric_words and not named_metric:
+        missing.append("metric")
+    if not missing:
+        return
+    what = []
+    if "groups" in missing:
+        what.append("the compared groups (legend: " + ", ".join(f"'{g}'" for g in groups[:6]) + ")")
+    if "metric" in missing:
+        what.append("the metric (axis: " + ", ".join(f"'{t}'" for t in content["titles"][:3]) + ")")
+    yield ctx.finding(
+        "caption names none of " + " and none of ".join(what) + ": say what is compared and how it is measured",
+        figure=fig,
+        location=_caption_location(fig),
+        evidence={"caption": text, "legend": content["legend"], "axis_titles": content["titles"],
+                  "missing": missing, "metric_words": metric_words},
+        origin="figure",
+    )
+
+
+_CAP_PANEL = re.compile(r"\(\s*([a-h])\s*\)|\(\s*([a-h])\s*[-\u2013,]\s*([a-h])\s*\)|(?<![A-Za-z])([a-h])\)"
+                        r"|\b[Pp]anels?\s+\(?([a-h])\b(?:\)?\s*(?:and|,|-|\u2013|to)\s*\(?([a-h])\b)?")
+_CAP_POSITION = re.compile(
+    r"\b(left|right|top|bottom|middle|upper|lower|center|centre|row|rows|column|columns|panel|panels|"
+    r"inset|subfigure|subfigures|subplot|subplots|first|second|third)\b", re.IGNORECASE)
+
+
+def caption_panels(text: str) -> set[str]:
+    """Panel letters a caption refers to: (a), (a-c), (a, b), a), panel b, panels a and c."""
+    text = normalize(_strip_latex(text))
+    out: set[str] = set()
+    for m in _CAP_PANEL.finditer(text):
+        groups = [g for g in m.groups() if g]
+        if m.group(2) and m.group(3) and "," not in m.group(0):
+            lo, hi = sorted((m.group(2), m.group(3)))
+            out.update(chr(c) for c in range(ord(lo), ord(hi) + 1))
+        else:
+            out.update(g.lower() for g in groups)
+    return out
+
+
+def figure_panels(fig: Figure, ans: list) -> tuple[list[str], str, bool]:
+    """(panel letters, where from, all standalone) — LaTeX subfigures or printed labels."""
+    if fig.subpanels:
+        letters = [p.label for p in fig.subpanels]
+        return letters, "subfigures", not any(p.caption.strip() for p in fig.subpanels)
+    found: list = []
+    for an in ans:
+        try:
+            found += an.get("panels")
+        except Exception:  # noqa: BLE001
+            continue
+    letters = sorted({p.label for p in found})
+    return letters, "labels", bool(found) and all(p.standalone for p in found)
+
+
+@rule("FL206", "caption-panel-mismatch", severity="warning", dimension="caption_consistency")
+def caption_panel_mismatch(fig: Figure, ctx: Context):
+    """Caption refers to panels the figure does not have, or ignores the panels it has.
+
+    What it does:
+    Collects the panels of the figure — LaTeX subfigures, or panel labels printed in it:
+    (a), (b), a), or bare A, B at panel corners — and the panels the caption names:
+    (a), (a–c), a), panel b. Reports a caption that names a panel beyond the last one
+    the figure has ("(c)" when the figure has (a) and (b)), and a figure with two or more
+    labelled panels, without sub-captions, whose caption never refers to a panel at all
+    (no letters, no *left*/*top*/*panel*).
+
+    Why is this bad?
+    Panel letters are how a caption tells the reader which part shows what. A letter
+    that points nowhere sends the reader searching, usually because panels were
+    removed or reordered after the caption was written; labelled panels the caption
+    never explains leave the reader to guess what each one shows.
+
+    Example:
+    A figure with panels (a) and (b), captioned
+    `\\caption{(a) Loss and (b) accuracy during training; (c) test accuracy.}`
+
+    Use instead:
+    `\\caption{(a) Training loss and (b) test accuracy of ResNet-50 over 90 epochs.}`
+    """
+    if not fig.has_caption:
+        return
+    text = fig.caption.text
+    ans = _figure_analyses(fig, ctx) if not fig.subpanels else []
+    if not fig.subpanels and not _readable(ans):
+        return
+    letters, source, standalone = figure_panels(fig, ans)
+    if len(letters) < 2:
+        return
+    named = caption_panels(text)
+    last = max(letters)
+    extra = sorted(x for x in named if x > last)
+    evidence = {"caption": text, "figure_panels": letters, "panels_from": source, "caption_panels": sorted(named)}
+    if extra:
+        shown = ", ".join(f"({x})" for x in extra)
+        yield ctx.finding(
+            f"caption refers to panel{'s' if len(extra) > 1 else ''} {shown}, but the figure has only "
+            + ", ".join(f"({x})" for x in letters),
+            figure=fig, location=_caption_location(fig), evidence={**evidence, "extra": extra}, origin="figure")
+        return
+    if not named and standalone and not _CAP_POSITION.search(normalize(_strip_latex(text))):
+        yield ctx.finding(
+            "figure has panels " + ", ".join(f"({x})" for x in letters)
+            + " but the caption never says what each panel shows",
+            figure=fig, location=_caption_location(fig), evidence=evidence, origin="figure")
+
+
+_NUM_IN_TEXT = re.compile(r"(?<![\w.\-/])(\d+(?:\.\d+)?)(\s*%)?")
+_CAP_NUMBER = re.compile(r"(?<![\w.])([-+±]?)(\d+(?:,\d{3})*(?:\.\d+)?)(\s*(?:%|\\%|percent\b|×|x\b|times\b))?")
+_REF_WORDS = re.compile(
+    r"(?:fig(?:ure)?s?|tables?|tab|sec(?:tion)?s?|eqs?|equations?|appendix|algorithms?|alg|chapters?|lines?|"
+    r"theorems?|lemmas?|definitions?|corollary|propositions?|steps?|layers?|stages?|v|ver|version|rows?|columns?|"
+    r"panels?|seeds?|runs?|blocks?)\.?\s*$", re.IGNORECASE)
+_SETTING_WORDS = re.compile(
+    r"(?:rate|lr|threshold|dropout|temperature|decay|momentum|weight|alpha|beta|gamma|lambda|epsilon|sigma|"
+    r"coefficient|margin|p|p-value|significance|level|budget|ratio of|size|of size|top|k|n|=|<|>|≤|≥|~|≈|±)\s*$",
+    re.IGNORECASE)
+
+
+def caption_numbers(text: str) -> list[dict]:
+    """Measured values a caption states: decimals, percentages and ratios, not names or settings.
+
+    Skipped: citations ([12]), figure/section/table numbers, years, numbers inside names
+    (CIFAR-10, ResNet-50, top-5, GPT-4), settings after "=" or "rate", "threshold", ...,
+    ranges (0.2-0.8, from 10 to 20, between), values with ± (spreads), bare integers.
+    """
+    t = normalize(_LATEX_CMD_DROP.sub(" ", text)).replace("\\%", "%").replace("$", "")
+    t = re.sub(r"\[[\d,;\s\-\u2013]+\]", " ", t)  # numeric citations
+    out = []
+    for m in _CAP_NUMBER.finditer(t):
+        sign, num, suffix = m.group(1), m.group(2), (m.group(3) or "").strip()
+        start, end = m.start(2), m.end(0)
+        before, after = t[max(0, start - 24):start], t[end:end + 12]
+        if sign == "±" or re.match(r"\s*±", after) or re.search(r"±\s*$", before):
+            continue
+        if re.search(r"[A-Za-z][\-_]?$", before) or re.match(r"[A-Za-z]", t[m.end(2):m.end(2) + 1] or " ") and not suffix:
+            continue  # part of a name: CIFAR-10, ResNet50, 3D, 10k
+        if _REF_WORDS.search(before) or _SETTING_WORDS.search(before):
+            continue
+        if re.search(r"(?:\d\s*[\-\u2013/:]|\bfrom\s+|\bbetween\s+|\bto\s+|\bthan\s+|\bover\s+|\bunder\s+|\bbelow\s+|\babove\s+)\s*$",
+                     before) or re.match(r"\s*(?:[\-\u2013/:]\s*\d|to\s+\d|and\s+\d|,\s*\d)", after):
+            continue  # ranges, lists, thresholds, times, ratios written n/m
+        value = float(num.replace(",", ""))
+        percent = suffix in ("%", "percent")
+        ratio = suffix in ("×", "x", "times")
+        if "." not in num and not percent and not ratio:
+            continue  # bare integers: counts of seeds, epochs, layers, rarely printed in the figure
+        if float(value).is_integer() and 1900 <= value <= 2100:
+            continue
+        decimals = len(num.split(".")[1]) if "." in num else 0
+        out.append({"text": m.group(0).strip(), "value": value, "decimals": decimals,
+                    "percent": percent, "ratio": ratio})
+    return out
+
+
+def figure_numbers(ans: list) -> tuple[list[tuple[float, int]], list[tuple[float, int]]]:
+    """Numbers printed in the figure as (value, decimals): all of them, and those not tick labels."""
+    nums: list[tuple[float, int]] = []
+    labels: list[tuple[float, int]] = []
+    for an in ans:
+        tick_boxes = {tuple(t.bbox) for a in an.axes for t in a.ticks}
+        for tok in an.tokens:
+            for num, _pct in _NUM_IN_TEXT.findall(normalize(tok.text).replace(",", "")):
+                n = (float(num), len(num.split(".")[1]) if "." in num else 0)
+                nums.append(n)
+                if tuple(tok.bbox) not in tick_boxes and not tok.rotated:
+                    labels.append(n)
+    return nums, labels
+
+
+def _close(v: float, dv: int, f: float, df: int, slack: float = 1.0) -> bool:
+    tol = 0.5 * 10 ** (-min(dv, max(df, 0))) * slack + 1e-9
+    return abs(v - f) <= tol
+
+
+def number_shown(n: dict, nums: list[tuple[float, int]], labels: list[tuple[float, int]] | None = None) -> bool:
+    """Whether a stated value is printed (rounded, as percent or fraction), or derives from two value labels."""
+    v, dv = n["value"], n["decimals"]
+    for f, df in nums:
+        if _close(v, dv, f, df) or _close(v, dv, f * 100, df - 2) or _close(v, dv, f / 100, df + 2):
+            return True
+    # a difference, ratio or relative change of two printed value labels ("+3.2 points", "2.1x")
+    vals = sorted({f for f, _ in (labels if labels is not None else nums)})[:60]
+    for i, a in enumerate(vals):
+        for b in vals[i + 1:]:
+            cands = [b - a, (b - a) * 100]
+            if n["ratio"] and a > 0:
+                cands.append(b / a)
+            if n["percent"] and a > 0:
+                cands.append((b - a) / a * 100)
+            if any(_close(v, dv, c, dv, slack=2.0) for c in cands):
+                return True
+    return False
+
+
+@rule(
+    "FL207",
+    "caption-numbers-absent",
+    severity="warning",
+    dimension="caption_consistency",
+    options={"min-value-labels": 2},
+)
+def caption_numbers_absent(fig: Figure, ctx: Context):
+    """Caption states values that the figure's printed numbers do not show.
+
+    What it does:
+    Reads the measured values a caption states — decimals, percentages, ratios — and
+    looks for each among the numbers printed in the figure (value labels, tick labels,
+    legend entries), allowing rounding (85.31 printed, 85.3 stated), percent and
+    fraction forms (0.853 and 85.3 %), and differences or ratios of two printed values
+    ("+3.2 points", "2.1x"). Only figures that print their own values (at least
+    `min-value-labels` numbers that are not tick labels) are checked. Years,
+    citations, figure/section/table numbers, numbers in names (CIFAR-10, ResNet-50),
+    settings ("learning rate 0.001", "p = 0.05"), ranges, spreads (± 0.4) and bare
+    integers are ignored.
+
+    Why is this bad?
+    A value in the caption that the figure does not show is either stale (the figure
+    was regenerated and the caption was not) or a typo; either way the reader cannot
+    check it, and a caption that disagrees with its figure is a mismatch (C 3–4 in the
+    rubric).
+
+    Example:
+    Bars labelled 85.3, 78.1 and 72.4, captioned
+    `\\caption{Our model reaches 87.5\\% F1 on SST-2, ahead of BERT.}`
+
+    Use instead:
+    `\\caption{Our model reaches 85.3\\% F1 on SST-2, ahead of BERT (80.2\\%).}`
+    """
+    if not fig.has_caption:
+        return
+    stated = caption_numbers(fig.caption.text)
+    if not stated:
+        return
+    ans = _figure_analyses(fig, ctx)
+    if not _readable(ans) or any(an.source == "raster" and min((t.conf for t in an.tokens), default=0) < 0.8 for an in ans):
+        return  # numbers read by uncertain OCR cannot prove a value absent
+    nums, labels = figure_numbers(ans)
+    if len(labels) < int(ctx.option("min-value-labels")):
+        return
+    absent = [n for n in stated if not number_shown(n, nums, labels)]
+    if not absent:
+        return
+    shown = ", ".join(f"'{n['text']}'" for n in absent[:4])
+    yield ctx.finding(
+        f"caption states {shown}, which the figure's printed values do not show: check the caption against the figure",
+        figure=fig, location=_caption_location(fig),
+        evidence={"caption": fig.caption.text, "absent": [n["text"] for n in absent],
+                  "stated": [n["text"] for n in stated], "figure_numbers": sorted({f for f, _ in nums})[:40]},
+        origin="figure")
