@@ -235,8 +235,13 @@ def figure_content(ans: list) -> dict:
     legend: list[str] = []
     titles: list[str] = []
     for an in ans:
+        chart = an.chart_type in ("line", "bar", "scatter", "area", "box") and an.chart_confidence >= 0.5 and bool(
+            an.x_axes or an.y_axes)
         try:
-            legend += [e.text for e in an.get("legend")]
+            # only a chart's legend names compared groups: labels beside the arrows of a
+            # diagram or a timeline look like legend entries but are parts of the drawing
+            if chart:
+                legend += [e.text for e in an.get("legend")]
         except Exception:  # noqa: BLE001
             pass
         if an.source != "vector" or an.chart_type not in ("line", "bar", "area", "box") or an.chart_confidence < 0.6:
@@ -339,12 +344,12 @@ def caption_panels(text: str) -> set[str]:
     text = normalize(_strip_latex(text))
     out: set[str] = set()
     for m in _CAP_PANEL.finditer(text):
-        groups = [g for g in m.groups() if g]
-        if m.group(2) and m.group(3) and "," not in m.group(0):
-            lo, hi = sorted((m.group(2), m.group(3)))
+        groups = [g.lower() for g in m.groups() if g]
+        if len(groups) == 2 and re.search(r"[-\u2013]|\bto\b", m.group(0)):
+            lo, hi = sorted(groups)
             out.update(chr(c) for c in range(ord(lo), ord(hi) + 1))
         else:
-            out.update(g.lower() for g in groups)
+            out.update(groups)
     return out
 
 
@@ -435,6 +440,7 @@ def caption_numbers(text: str) -> list[dict]:
     ranges (0.2-0.8, from 10 to 20, between), values with ± (spreads), bare integers.
     """
     t = normalize(_LATEX_CMD_DROP.sub(" ", text)).replace("\\%", "%").replace("$", "")
+    t = re.sub(r"\\pm\b\s*", "± ", t).replace("\\times", "×")
     t = re.sub(r"\[[\d,;\s\-\u2013]+\]", " ", t)  # numeric citations
     out = []
     for m in _CAP_NUMBER.finditer(t):
@@ -443,6 +449,9 @@ def caption_numbers(text: str) -> list[dict]:
         before, after = t[max(0, start - 24):start], t[end:end + 12]
         if sign == "±" or re.match(r"\s*±", after) or re.search(r"±\s*$", before):
             continue
+        if re.match(r"\s*(?:CI\b|C\.I\.|confiden|credib|interval|percentile|quantile|of\b|th\b)", t[end:end + 14],
+                    re.IGNORECASE):
+            continue  # "95% CI", "10% of the data": a level or a share of the setup, not a plotted value
         if re.search(r"[A-Za-z][\-_]?$", before) or re.match(r"[A-Za-z]", t[m.end(2):m.end(2) + 1] or " ") and not suffix:
             continue  # part of a name: CIFAR-10, ResNet50, 3D, 10k
         if _REF_WORDS.search(before) or _SETTING_WORDS.search(before):

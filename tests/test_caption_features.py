@@ -1,0 +1,103 @@
+"""The legend and panel features (vector and raster) and the caption readers of FL204/FL206/FL207."""
+
+from __future__ import annotations
+
+import pytest
+
+from fixtures import cases_caption as cc
+from figlint.rules.caption import caption_numbers, caption_panels, norm_words, number_shown
+
+
+def _analysis(tmp_path, name: str, ext: str):
+    from figlint.features import analyses
+    from figlint.ingest.graphics import read_graphics
+
+    path = tmp_path / f"{name}.{ext}"
+    if ext == "pdf":
+        cc.GENERATORS[f"{name}.pdf"](path)
+    else:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+
+        fig, ax = plt.subplots(figsize=(3.4, 2.4))
+        cc.CHARTS[name](ax)
+        fig.tight_layout()
+        fig.savefig(path, dpi=150)
+        plt.close(fig)
+    paper = read_graphics(str(path))
+    return analyses(paper.figures[0], paper)[0]
+
+
+@pytest.mark.parametrize("ext", ["pdf", "png"])
+def test_legend_entries_styles_and_colours(tmp_path, ext):
+    an = _analysis(tmp_path, "cap_models", ext)
+    got = [(e.text, e.style) for e in an.get("legend")]
+    assert got == [("ResNet-50", "solid"), ("ViT-B/16", "dashed"), ("MLP-Mixer", "dotted"), ("random", "marker")]
+    first = an.get("legend")[0]
+    assert first.colour is not None and abs(first.colour[2] - 0.706) < 0.05  # matplotlib's C0 blue
+    assert {"text", "colour", "style", "bbox"} <= set(first.to_dict())
+
+
+def test_legend_patches(tmp_path):
+    an = _analysis(tmp_path, "cap_bars", "pdf")
+    assert [(e.text, e.style) for e in an.get("legend")] == [("ours", "patch"), ("BERT", "patch")]
+
+
+def test_no_legend_without_swatches(tmp_path):
+    assert _analysis(tmp_path, "cap_hist", "pdf").get("legend") == []
+
+
+@pytest.mark.parametrize("name,texts,standalone", [
+    ("cap_panels", ["(a)", "(b)"], True),
+    ("cap_panels_bare", ["A", "B"], True),
+    ("cap_panels_titled", ["(a)", "(b)"], False),
+    ("cap_bars", [], None),  # category ticks are not panels
+])
+def test_panel_labels(tmp_path, name, texts, standalone):
+    an = _analysis(tmp_path, name, "pdf")
+    panels = an.get("panels")
+    assert [p.text for p in panels] == texts
+    if texts:
+        assert all(p.standalone is standalone for p in panels)
+
+
+def test_caption_panels():
+    assert caption_panels("(a) Loss and (b) accuracy; (c) schedule.") == {"a", "b", "c"}
+    assert caption_panels("Panels (a-c) show runs; panel d the mean.") == {"a", "b", "c", "d"}
+    assert caption_panels("Latency (s) over time (in seconds).") == set()
+
+
+def test_caption_numbers_skip_names_settings_ranges():
+    text = (r"Our model reaches 87.5\% F1 on CIFAR-10 (2020) [3], lr = 0.001, learning rate 0.01, "
+            r"in 0.2-0.8, 85.3 $\pm$ 0.4, 2.1x faster, Fig. 3.2, 12 seeds, 95\% CI, 10\% of the data")
+    got = [n["text"] for n in caption_numbers(text)]
+    assert got == ["87.5%", "2.1x"]
+
+
+def test_number_shown_rounding_percent_and_differences():
+    nums = [(85.31, 2), (0.781, 3), (80.2, 1)]
+    labels = nums
+    assert number_shown({"value": 85.3, "decimals": 1, "percent": True, "ratio": False}, nums, labels)
+    assert number_shown({"value": 78.1, "decimals": 1, "percent": True, "ratio": False}, nums, labels)
+    assert number_shown({"value": 5.1, "decimals": 1, "percent": False, "ratio": False}, nums, labels)
+    assert not number_shown({"value": 87.5, "decimals": 1, "percent": True, "ratio": False}, nums, labels)
+
+
+def test_norm_words():
+    words = set(norm_words(r"Top-1 \textbf{Acc.} of ResNet-50 models"))
+    assert {"top1", "accuracy", "resnet50", "model"} <= words
+
+
+def test_rules_never_raise_on_odd_figures():
+    from figlint.model import Caption, Figure, Paper
+    from figlint.rules.registry import Context, get_rule
+
+    paper = Paper(path="x.pdf", route="pdf")
+    for fig in (Figure(number="1", caption=Caption(text="(c) 12.5% of $x$")),
+                Figure(number="2", caption=Caption(text="\\"), graphics=["missing.pdf"]),
+                Figure(number="3")):
+        for code in ("FL204", "FL206", "FL207"):
+            r = get_rule(code)
+            assert list(r.check(fig, Context(r, paper, {})) or []) == []
