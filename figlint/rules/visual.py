@@ -91,16 +91,16 @@ def _legible_spans(fig: Figure):
     "tiny-text",
     severity="warning",
     dimension="visual_clarity",
-    options={"min-font-pt": 6.0, "min-font-ratio": 0.5},
+    options={"min-font-pt": 6.0},
 )
 def tiny_text(fig: Figure, ctx: Context):
-    """Text in the figure is smaller than `min-font-pt` at print size, or much smaller than the body text.
+    """Text in the figure is smaller than `min-font-pt` at print size.
 
     What it does:
     Reads the printed size of every text span inside the figure (vector text: its font
     size scaled by the placement; raster figures need OCR) and reports the figure when
-    any label prints below `min-font-pt` (default 6 pt) or below `min-font-ratio` times
-    the paper's body font size (default 0.5).
+    any label prints below `min-font-pt` (default 6 pt). Text that is small only
+    relative to the paper's body font is FL103's concern.
 
     Why is this bad?
     Tick labels and legends are where readers get the numbers. At 4–5 pt they are
@@ -119,24 +119,83 @@ def tiny_text(fig: Figure, ctx: Context):
     if not spans:
         return
     min_pt = float(ctx.option("min-font-pt"))
-    body = ctx.paper.body_font_size
-    limit = min_pt
-    if body:
-        limit = max(limit, float(ctx.option("min-font-ratio")) * body)
-    small = [s for s in spans if s.size < limit - 0.05]
+    small = [s for s in spans if s.size < min_pt - 0.05]
     if not small:
         return
     smallest = min(small, key=lambda s: s.size)
     samples = sorted({s.text.strip() for s in small})[:6]
-    reason = f"smaller than {min_pt:g} pt" if smallest.size < min_pt else f"less than half the {body:.1f} pt body text"
     yield ctx.finding(
-        f"{len(small)} of {len(spans)} text labels print below {limit:.1f} pt "
-        f"(smallest {smallest.size:.1f} pt, {reason}), e.g. {', '.join(repr(t) for t in samples[:3])}",
+        f"{len(small)} of {len(spans)} text labels print below {min_pt:.1f} pt "
+        f"(smallest {smallest.size:.1f} pt, smaller than {min_pt:g} pt), e.g. {', '.join(repr(t) for t in samples[:3])}",
+        figure=fig,
+        evidence={
+            "smallest_pt": round(smallest.size, 2),
+            "limit_pt": round(min_pt, 2),
+            "body_pt": ctx.paper.body_font_size,
+            "small_spans": len(small),
+            "spans": len(spans),
+            "samples": samples,
+        },
+        location=_span_location(fig, smallest.bbox),
+        origin="figure",
+    )
+
+
+@rule(
+    "FL103",
+    "text-smaller-than-body",
+    severity="warning",
+    dimension="visual_clarity",
+    options={"min-font-ratio": 0.5},
+    routes=("pdf", "latex"),
+)
+def text_smaller_than_body(fig: Figure, ctx: Context):
+    """Text in the figure prints much smaller than the paper's body text (below `min-font-ratio` of it).
+
+    What it does:
+    Compares the printed size of every text span inside the figure with the body font
+    size of the paper (the commonest size of its running text) and reports the figure
+    when labels of at least `min-font-pt` (FL102 owns smaller ones) still print below
+    `min-font-ratio` times the body size (default 0.5: below 6 pt in a 12 pt paper).
+    Sub- and superscripts of larger labels are not counted. Needs the paper: a single
+    figure file has no body text to compare with.
+
+    Why is this bad?
+    Readers read a figure at the distance they read the text. Labels at less than half
+    the body size force them to zoom or squint, and look out of place next to the
+    caption; style guides ask for figure text close to the caption's size.
+
+    Example:
+    A paper set in 12 pt whose plots, made for a 10 pt two-column venue and shrunk to
+    the text width, print their tick labels at 5.5 pt.
+
+    Use instead:
+    Make the figure at its printed width and set its fonts at 70–100 % of the body
+    size (e.g. `plt.rcParams["font.size"] = 9` for a 10–11 pt paper).
+    """
+    body = ctx.paper.body_font_size
+    if not body:
+        return
+    spans = _legible_spans(fig)
+    if not spans:
+        return
+    ratio = float(ctx.option("min-font-ratio"))
+    min_pt = float(_other_option(ctx, "FL102", "min-font-pt"))
+    limit = ratio * body
+    small = [s for s in spans if s.size < limit - 0.05]
+    if not small or all(s.size < min_pt - 0.05 for s in small):
+        return  # nothing, or only text FL102 reports already
+    smallest = min(small, key=lambda s: s.size)
+    samples = sorted({s.text.strip() for s in small})[:6]
+    yield ctx.finding(
+        f"{len(small)} of {len(spans)} text labels print below {limit:.1f} pt, {ratio:g}× the {body:.1f} pt "
+        f"body text (smallest {smallest.size:.1f} pt), e.g. {', '.join(repr(t) for t in samples[:3])}",
         figure=fig,
         evidence={
             "smallest_pt": round(smallest.size, 2),
             "limit_pt": round(limit, 2),
             "body_pt": body,
+            "ratio": ratio,
             "small_spans": len(small),
             "spans": len(spans),
             "samples": samples,
@@ -153,3 +212,574 @@ def _span_location(fig: Figure, bbox) -> Location:
     if loc.line is None:
         loc.bbox = tuple(bbox)
     return loc
+
+
+def _other_option(ctx: Context, code: str, key: str):
+    """An option another rule declares (configured, else that rule's default)."""
+    from figlint.rules.registry import get_rule
+
+    return ctx.options.get(key, get_rule(code).options[key])
+
+
+def _placed(fig: Figure, ctx: Context):
+    """The figure's raster images with their own pixels and quality measures (cached on the figure)."""
+    cached = fig.extra.get("_placed_quality")
+    if cached is not None:
+        return cached
+    out = []
+    try:
+        from figlint.features.quality import measure, placed_images
+
+        for p in placed_images(fig, ctx.paper):
+            q = measure(p.bgr)
+            if q is not None:
+                out.append((p, q))
+    except ImportError:  # OpenCV/numpy not installed: nothing measured, nothing reported
+        out = []
+    fig.extra["_placed_quality"] = out
+    return out
+
+
+def _line_art(q, max_colours: int = 64) -> bool:
+    # A chart, diagram or screenshot on paper-like background: a photograph (no flat
+    # background, many colours) is allowed its soft focus and its JPEG compression.
+    return q.line_art and q.background_light and q.colours <= max_colours
+
+
+@rule(
+    "FL104",
+    "blurry-raster",
+    severity="warning",
+    dimension="visual_clarity",
+    options={"min-sharpness": 0.4},
+)
+def blurry_raster(fig: Figure, ctx: Context):
+    """A raster chart, diagram or screenshot whose edges are blurred.
+
+    What it does:
+    For each raster image of the figure (read at its own resolution: the image file, or
+    the image stream in the PDF, never a re-rendering) that is line art — a flat light
+    background over at least 35 % of the picture and at most 64 distinct colours, so
+    not a photograph — measures edge sharpness: at strong edges (a local contrast of at
+    least 60 grey levels) the steepest one-pixel step divided by that contrast, 90th
+    percentile. A crisp edge scores 0.5–1; a Gaussian blur of sigma s about 1/(2.5 s).
+    Reports the figure when an image scores below `min-sharpness` (default 0.4, about a
+    1.5 px blur). The variance of the Laplacian is given as evidence too.
+
+    Why is this bad?
+    Lines and labels of a blurred chart lose their edges: thin strokes fade into the
+    background and small text becomes hard to read, whatever the printed resolution.
+    It usually means the figure was upscaled from a small export or a screenshot.
+
+    Example:
+    A plot exported at 72 DPI and enlarged to 300 DPI in an image editor, or a chart
+    screenshot scaled with smoothing.
+
+    Use instead:
+    Export the chart again from its source as vector PDF, or as PNG at the printed size
+    and 300 DPI or more; never upscale a bitmap.
+    """
+    min_sharp = float(ctx.option("min-sharpness"))
+    blurry = [(p, q) for p, q in _placed(fig, ctx)
+              if _line_art(q) and q.sharpness is not None and q.sharpness < min_sharp]
+    if not blurry:
+        return
+    p, q = min(blurry, key=lambda t: t[1].sharpness)
+    several = f"{len(blurry)} raster images are blurred; the worst, " if len(blurry) > 1 else "raster image "
+    yield ctx.finding(
+        f"{several}{p.name} ({q.width}×{q.height} px), has soft edges: edge sharpness {q.sharpness:.2f} "
+        f"(crisp line art scores 0.5–1; below {min_sharp:g} looks blurred)",
+        figure=fig,
+        evidence={"image": p.name, "sharpness": round(q.sharpness, 3), "min_sharpness": min_sharp,
+                  "laplacian_var": round(q.laplacian_var, 1), "edge_pixels": q.edge_pixels,
+                  "background_share": round(q.background_share, 3), "colours": q.colours,
+                  "pixels": [q.width, q.height], "images": len(blurry)},
+        origin="figure",
+    )
+
+
+@rule(
+    "FL105",
+    "jpeg-artefacts",
+    severity="warning",
+    dimension="visual_clarity",
+    options={"max-ringing": 0.05},
+)
+def jpeg_artefacts(fig: Figure, ctx: Context):
+    """A chart, diagram or screenshot stored with visible JPEG compression artefacts.
+
+    What it does:
+    For each raster image of the figure that is line art (see FL104; photographs are
+    left alone), read at its own resolution, measures the ringing ("mosquito noise")
+    JPEG leaves around sharp edges: the share of background pixels 2–5 px from an edge
+    that differ from the background colour by 4–60 levels (and by 8–60). A PNG chart has
+    none: its background is exactly one colour up to the anti-aliased pixel next to a
+    line. Reports the figure when that share is above `max-ringing` (default 0.05) and
+    the stronger one above 0.015 while the edges are still sharp (blur spreads edges
+    too; that is FL104). Evidence gives the 8×8 blockiness and whether the image is
+    stored as JPEG.
+
+    Why is this bad?
+    JPEG is made for photographs. On flat colours, thin lines and text it leaves halos
+    and blotches that look dirty in print and make small labels harder to read.
+
+    Example:
+    A matplotlib chart saved with `plt.savefig("fig.jpg")`, or a PNG converted to JPEG
+    to make the submission smaller.
+
+    Use instead:
+    Save charts and diagrams as vector PDF or as PNG (lossless); keep JPEG for
+    photographs.
+    """
+    max_ring = float(ctx.option("max-ringing"))
+    bad = [(p, q) for p, q in _placed(fig, ctx)
+           if _line_art(q, 256) and q.mosquito is not None and q.mosquito > max_ring
+           and (q.mosquito_strong or 0.0) > 0.3 * max_ring and (q.sharpness or 0.0) >= 0.6]
+    if not bad:
+        return
+    p, q = max(bad, key=lambda t: t[1].mosquito)
+    stored = "stored as JPEG" if p.jpeg else "stored losslessly, but compressed as JPEG before"
+    yield ctx.finding(
+        f"raster line art {p.name} ({q.width}×{q.height} px, {stored}) shows JPEG ringing around its edges: "
+        f"{100 * q.mosquito:.0f} % of the background next to lines and text is off-colour (a PNG chart has ~0 %)",
+        figure=fig,
+        evidence={"image": p.name, "jpeg": p.jpeg, "ringing": round(q.mosquito, 3),
+                  "ringing_strong": round(q.mosquito_strong or 0.0, 3), "max_ringing": max_ring,
+                  "blockiness": None if q.blockiness is None else round(q.blockiness, 2),
+                  "sharpness": None if q.sharpness is None else round(q.sharpness, 3),
+                  "background_share": round(q.background_share, 3), "pixels": [q.width, q.height],
+                  "images": len(bad)},
+        origin="figure",
+    )
+
+
+def _analyses(fig: Figure, ctx: Context):
+    try:
+        from figlint.features import analyses
+
+        return [an for an in analyses(fig, ctx.paper) if an.source in ("vector", "raster")]
+    except ImportError:
+        return []
+
+
+def _line_background(drawings, index: int, box, exclude):
+    """The fill painted last before path `index` that contains its box (paths keep their paint order)."""
+    from figlint.features import colours as C
+
+    x0, y0, x1, y1 = box
+    for d in reversed(drawings[:index]):
+        a = d.bbox
+        if d.fill is not None and a[0] <= x0 + 0.5 and a[1] <= y0 + 0.5 and a[2] >= x1 - 0.5 and a[3] >= y1 - 0.5:
+            rgb = tuple(float(v) for v in d.fill[:3])
+            if C.delta_e(rgb, exclude) >= 3:
+                return rgb
+    return (1.0, 1.0, 1.0)
+
+
+def _backgrounds(drawings, images, box, exclude=None):
+    """Colours that may lie behind `box`: the white page and every filled path that contains it.
+
+    The paint order of text and paths is not kept, so all are candidates; a fill of the
+    mark's own colour (`exclude`: the mark itself, a marker, its legend swatch) is not a
+    background. None when the box lies on a placed image (its colour there is unknown).
+    """
+    from figlint.features import colours as C
+
+    x0, y0, x1, y1 = box
+    for b in images:
+        if b[0] <= (x0 + x1) / 2 <= b[2] and b[1] <= (y0 + y1) / 2 <= b[3]:
+            return None
+    out = [(1.0, 1.0, 1.0)]
+    for d in drawings:
+        if d.fill is None:
+            continue
+        a = d.bbox
+        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
+        if a[0] <= cx <= a[2] and a[1] <= cy <= a[3]:
+            rgb = tuple(float(v) for v in d.fill[:3])
+            if exclude is not None and C.delta_e(rgb, exclude) < 3:
+                continue
+            out.append(rgb)
+    return out
+
+
+@rule(
+    "FL106",
+    "low-contrast",
+    severity="warning",
+    dimension="visual_clarity",
+    options={"min-text-contrast": 2.5, "min-line-contrast": 1.5},
+)
+def low_contrast(fig: Figure, ctx: Context):
+    """Labels or data lines whose colour barely stands out from the background.
+
+    What it does:
+    Computes the WCAG 2 contrast ratio (1:1 to 21:1) of each text label (vector: the
+    span's colour against the fill behind it, or white; raster: the darkest tenth of the
+    label's pixels against its box's background) and of each coloured data line (vector:
+    stroked polylines, against the fill behind them). Reports the figure when a label is
+    below `min-text-contrast` (default 2.5:1, below WCAG's 3:1 minimum for large text)
+    against every colour that may lie behind it (the page and the filled shapes around
+    it: paint order is not known, so a white label on a dark box passes) or a coloured
+    series line below `min-line-contrast` (default 1.5:1, e.g. yellow on white). Grid
+    lines, spines and grey context lines are not data and are not checked.
+
+    Why is this bad?
+    Pale labels and light-yellow lines vanish in print, on projectors and for readers
+    with low vision; the data they carry is lost first.
+
+    Example:
+    Tick labels in light grey (`#bbbbbb`, 1.9:1 on white), or a series drawn in
+    `yellow` (1.07:1 on white).
+
+    Use instead:
+    Keep text dark (at least 4.5:1 on its background) and pick series colours with
+    contrast against the background (e.g. a darker gold `#b8860b` instead of yellow).
+    """
+    from figlint.features import colours as C
+
+    min_text = float(ctx.option("min-text-contrast"))
+    min_line = float(ctx.option("min-line-contrast"))
+    texts: list[tuple[float, str, str, str]] = []  # (ratio, text, fg hex, bg hex)
+    lines: list[tuple[float, str, str]] = []
+    for an in _analyses(fig, ctx):
+        f = an.figure
+        if an.source == "vector" and f is not None:
+            imgs = [i.bbox for i in f.images]
+            for s in f.spans:
+                if s.color is None or not any(ch.isalnum() for ch in s.text):
+                    continue
+                fg = C.from_int(s.color)
+                bgs = _backgrounds(f.drawings, imgs, s.bbox)
+                if bgs is None:
+                    continue
+                # low against every possible background: a white label on a dark box is fine
+                r, bg = max((C.contrast_ratio(fg, b), b) for b in bgs)
+                if r < min_text:
+                    texts.append((r, s.text.strip(), C.hex_of(fg), C.hex_of(bg)))
+            fw, fh = max(an.width, 1e-6), max(an.height, 1e-6)
+            for k, d in enumerate(f.drawings):
+                if not C._is_series_line(d, fw, fh) or d.stroke is None:
+                    continue
+                fg = tuple(d.stroke[:3])
+                if C.is_achromatic(fg):
+                    continue  # grey context lines (individual runs behind a mean) are a design choice
+                if any(b[0] <= (d.bbox[0] + d.bbox[2]) / 2 <= b[2] and b[1] <= (d.bbox[1] + d.bbox[3]) / 2 <= b[3]
+                       for b in imgs):
+                    continue
+                bg = _line_background(f.drawings, k, d.bbox, fg)
+                r = C.contrast_ratio(fg, bg)
+                if r < min_line:
+                    lines.append((r, C.hex_of(fg), C.hex_of(bg)))
+        elif an.source == "raster":
+            texts += _raster_text_contrast(an, min_text)
+    if not texts and not lines:
+        return
+    parts = []
+    ev: dict = {"min_text_contrast": min_text, "min_line_contrast": min_line}
+    if texts:
+        worst = min(texts)
+        samples = sorted({t[1] for t in texts})[:5]
+        parts.append(f"{len(texts)} text label{'s' if len(texts) > 1 else ''} below {min_text:g}:1 contrast "
+                     f"(lowest {worst[0]:.2f}:1, {worst[2]} on {worst[3]}), e.g. {', '.join(repr(x) for x in samples[:3])}")
+        ev.update({"low_text": len(texts), "lowest_text_contrast": round(worst[0], 2), "text_colour": worst[2],
+                   "text_background": worst[3], "samples": samples})
+    if lines:
+        worst_l = min(lines)
+        n = len({c for _r, c, _b in lines})
+        parts.append(f"{n} data line colour{'s' if n > 1 else ''} below {min_line:g}:1 "
+                     f"(lowest {worst_l[0]:.2f}:1, {worst_l[1]} on {worst_l[2]})")
+        ev.update({"low_lines": len(lines), "lowest_line_contrast": round(worst_l[0], 2),
+                   "line_colour": worst_l[1], "line_background": worst_l[2]})
+    yield ctx.finding("; ".join(parts), figure=fig, evidence=ev, origin="figure")
+
+
+def _raster_text_contrast(an, min_ratio: float) -> list[tuple[float, str, str, str]]:
+    """OCR'd labels whose ink barely differs from the background around them (raster)."""
+    import numpy as np
+
+    from figlint.features import colours as C
+
+    work = getattr(an.marks, "work", None)
+    if work is None or getattr(an.marks, "photo", False):
+        return []
+    out = []
+    H, W = work.shape[:2]
+    for t in an.tokens:
+        if (t.conf or 0) < 0.85 or len(t.text.strip()) < 2 or not any(ch.isalnum() for ch in t.text):
+            continue
+        x0, y0, x1, y1 = (int(round(v)) for v in t.bbox)
+        x0, y0, x1, y1 = max(x0 - 1, 0), max(y0 - 1, 0), min(x1 + 1, W), min(y1 + 1, H)
+        if x1 - x0 < 4 or y1 - y0 < 4:
+            continue
+        box = work[y0:y1, x0:x1].reshape(-1, 3).astype(np.float32)
+        border = np.concatenate([work[y0, x0:x1], work[y1 - 1, x0:x1], work[y0:y1, x0], work[y0:y1, x1 - 1]]).astype(np.float32)
+        bg = np.median(border, axis=0)
+        dist = np.abs(box - bg).sum(axis=1)
+        k = max(3, len(dist) // 10)
+        ink = box[np.argsort(dist)[-k:]].mean(axis=0)
+        fg_rgb = (ink[2] / 255, ink[1] / 255, ink[0] / 255)
+        bg_rgb = (bg[2] / 255, bg[1] / 255, bg[0] / 255)
+        r = C.contrast_ratio(fg_rgb, bg_rgb)
+        # raster ink is lightened by anti-aliasing: be stricter than on vector text
+        if r < min(min_ratio, 2.0):
+            out.append((r, t.text.strip(), C.hex_of(fg_rgb), C.hex_of(bg_rgb)))
+    # one pale OCR box is more likely noise than a pale label
+    return out if len(out) >= 2 else []
+
+
+def _legend_colours(an):
+    """(label, rgb, style) of the legend entries with a colour, or None when there is no legend feature."""
+    try:
+        entries = an.get("legend")
+    except KeyError:
+        return None
+    out = []
+    for e in entries or []:
+        rgb = getattr(e, "colour", None)
+        if rgb is not None and len(rgb) >= 3:
+            out.append((str(getattr(e, "text", "") or ""), tuple(float(v) for v in rgb[:3]), getattr(e, "style", None)))
+    return out or None
+
+
+_CHARTS = ("line", "bar", "scatter", "area", "box")
+
+
+def _series(an):
+    """Series colours to compare: the legend's, else the chromatic data-mark colours of a chart.
+
+    Each as (label, rgb, dash styles). None when the figure has no separable series.
+    """
+    from figlint.features import colours as C
+
+    leg = _legend_colours(an)
+    if leg:
+        return [(t, rgb, {style} if isinstance(style, str) else set()) for t, rgb, style in leg
+                if not C.is_achromatic(rgb)], "legend"
+    if an.chart_type not in _CHARTS:
+        return None, "marks"
+    cols = an.get("series_colours") or []
+    if an.source == "raster":
+        cols = [c for c in cols if c.marks >= 5]
+    # pale fills (chroma < 25) are boxes of a diagram or shading more often than series
+    cols = [c for c in cols if c.kind == "line" or C.chroma(c.rgb) >= 25]
+    return [("", c.rgb, set(c.dashes)) for c in cols], "marks"
+
+
+@rule(
+    "FL107",
+    "colour-vision-collision",
+    severity="warning",
+    dimension="visual_clarity",
+    options={"min-cvd-difference": 6.0},
+)
+def colour_vision_collision(fig: Figure, ctx: Context):
+    """Two series colours that look distinct but merge for readers with red-green colour blindness.
+
+    What it does:
+    Takes the colours that separate the series (the legend's entries when the legend
+    is read, else the chromatic colours of the chart's lines, bars and markers; black,
+    grey and white are left out), simulates how they look with protanopia and
+    deuteranopia (Machado, Oliveira & Fernandes 2009, severity 1), and measures every
+    pair's CIEDE2000 difference. Reports the figure when a pair differs clearly in
+    normal vision (ΔE00 ≥ 20) but by less than `min-cvd-difference` (default 6) under
+    either simulation, unless the two series also differ in dash style.
+
+    Why is this bad?
+    About 1 in 12 men has a red-green colour-vision deficiency. When two series differ
+    only by a red/green (or blue/purple, orange/green) contrast, those readers cannot
+    tell which line is which: the legend stops working.
+
+    Example:
+    "ours" in `tab:red` and "baseline" in `tab:green`: ΔE00 72 in normal vision, 4.6
+    under deuteranopia.
+
+    Use instead:
+    Use a colour-blind-safe palette (Okabe–Ito, `tableau-colorblind10`, viridis
+    samples), or make the series differ in something besides hue as well: dash style,
+    markers, or direct labels.
+    """
+    from itertools import combinations
+
+    from figlint.features import colours as C
+
+    limit = float(ctx.option("min-cvd-difference"))
+    worst = None
+    pairs = []
+    for an in _analyses(fig, ctx):
+        series, source = _series(an)
+        if not series or len(series) < 2 or len(series) > 12:
+            continue  # more than a dozen colours is a colour scale, not series
+        for (ta, a, da), (tb, b, db) in combinations(series, 2):
+            if da and db and da != db:
+                continue  # told apart by dash style as well
+            normal = C.delta_e(a, b)
+            if normal < 20:
+                continue
+            for kind in ("deuteranopia", "protanopia"):
+                sim = C.delta_e(C.simulate(a, kind), C.simulate(b, kind))
+                if sim < limit:
+                    item = {"colours": [C.hex_of(a), C.hex_of(b)], "names": [C.colour_name(a), C.colour_name(b)],
+                            "labels": [ta, tb] if (ta or tb) else [], "deficiency": kind,
+                            "delta_e_normal": round(normal, 1), "delta_e_simulated": round(sim, 1), "source": source}
+                    pairs.append(item)
+                    if worst is None or sim < worst["delta_e_simulated"]:
+                        worst = item
+                    break
+    if not worst:
+        return
+    who = " and ".join(repr(x) for x in worst["labels"]) if worst["labels"] else \
+        f"{worst['names'][0]} and {worst['names'][1]}"
+    more = f" ({len(pairs)} pairs in all)" if len(pairs) > 1 else ""
+    yield ctx.finding(
+        f"series {who} ({worst['colours'][0]} vs {worst['colours'][1]}) differ by ΔE00 {worst['delta_e_normal']:.0f} "
+        f"but only {worst['delta_e_simulated']:.1f} under {worst['deficiency']}{more}: "
+        "colour-blind readers cannot tell them apart",
+        figure=fig,
+        evidence={"worst": worst, "pairs": pairs[:10], "min_cvd_difference": limit},
+        origin="figure",
+    )
+
+
+@rule(
+    "FL108",
+    "too-many-colours",
+    severity="warning",
+    dimension="visual_clarity",
+    options={"max-series-colours": 8},
+)
+def too_many_colours(fig: Figure, ctx: Context):
+    """A chart whose series use more distinct colours than readers can match to a legend.
+
+    What it does:
+    Counts the distinct colours of the data marks of a chart (lines, bars, markers;
+    legend entries when the legend is read), merging colours closer than CIEDE2000 12
+    and leaving out black, grey and white. Reports the figure when there are more than
+    `max-series-colours` (default 8). Heatmaps and images (continuous colour scales)
+    and figures with more than 30 colours (a gradient, not categories) are not counted.
+
+    Why is this bad?
+    Beyond 6–8 categorical colours some of them are necessarily similar; the reader
+    matches lines to legend entries by trial and error, and in print or for colour-blind
+    readers several series become one.
+
+    Example:
+    Twelve methods drawn as twelve coloured lines in one panel with a twelve-entry
+    legend.
+
+    Use instead:
+    Split the series over panels (small multiples), highlight the two or three that
+    matter and draw the rest in grey, or label lines directly at their ends.
+    """
+    from figlint.features import colours as C
+
+    limit = int(ctx.option("max-series-colours"))
+    best: list = []
+    for an in _analyses(fig, ctx):
+        series, source = _series(an)
+        if not series:
+            continue
+        distinct: list = []
+        for _t, rgb, _d in series:
+            if all(C.delta_e(rgb, o) >= 12 for o in distinct):
+                distinct.append(rgb)
+        if 30 >= len(distinct) > limit and len(distinct) > len(best):
+            best = distinct
+    if not best:
+        return
+    names = [C.colour_name(c) for c in best]
+    yield ctx.finding(
+        f"the chart's series use {len(best)} distinct colours (more than {limit}): "
+        f"{', '.join(C.hex_of(c) for c in best[:10])}",
+        figure=fig,
+        evidence={"colours": [C.hex_of(c) for c in best], "names": names, "count": len(best),
+                  "max_series_colours": limit},
+        origin="figure",
+    )
+
+
+def _overlap(a, b) -> float:
+    """Intersection area over the smaller box's area."""
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    if w <= 0 or h <= 0:
+        return 0.0
+    small = min((a[2] - a[0]) * (a[3] - a[1]), (b[2] - b[0]) * (b[3] - b[1]))
+    return w * h / max(small, 1e-9)
+
+
+@rule(
+    "FL109",
+    "overlapping-text",
+    severity="warning",
+    dimension="visual_clarity",
+    options={"max-text-overlap": 0.3},
+)
+def overlapping_text(fig: Figure, ctx: Context):
+    """Text labels printed over each other (crowded tick labels, colliding annotations).
+
+    What it does:
+    In vector figures, compares the boxes of every pair of text spans (horizontal or
+    upright text; diagonal labels, whose boxes overlap by construction, are skipped) and
+    reports the figure when two different labels of similar size (two or more
+    characters each) overlap by more than `max-text-overlap` (default 0.3) of the
+    smaller one's area. The same text drawn twice at one place (a shadow, fake bold),
+    accents and sub/superscripts are not collisions. Raster figures are not
+    checked: OCR merges or drops overlapping text.
+
+    Why is this bad?
+    Overlapping labels are unreadable: typically tick labels crowded on a short axis, or
+    annotations placed at fixed coordinates that collide once the data change.
+
+    Example:
+    Twenty category names under a narrow bar chart, each 40 pt wide, 25 pt apart.
+
+    Use instead:
+    Rotate or thin the tick labels (`ax.tick_params(labelrotation=45)`,
+    `MaxNLocator`), abbreviate them, or widen the figure; move colliding annotations.
+    """
+    limit = float(ctx.option("max-text-overlap"))
+    hits = []
+    for an in _analyses(fig, ctx):
+        f = an.figure
+        if an.source != "vector" or f is None:
+            continue
+        spans = []
+        for s in f.spans:
+            t = s.text.strip()
+            if len(t) < 2 or not any(ch.isascii() and ch.isalnum() for ch in t):
+                continue  # accents, primes and one-letter math pieces sit on other glyphs by design
+            w, h = s.bbox[2] - s.bbox[0], s.bbox[3] - s.bbox[1]
+            if min(w, h) > 1.6 * max(s.size, 1e-6):
+                continue  # diagonal text: its upright box is mostly empty
+            # shrink to the glyph body: font boxes include ascender/descender room
+            pad = 0.15 * min(w, h)
+            spans.append((t, (s.bbox[0] + pad, s.bbox[1] + pad, s.bbox[2] - pad, s.bbox[3] - pad), s.size))
+        if len(spans) > 400:
+            spans = spans[:400]
+        for i in range(len(spans)):
+            ta, a, sa = spans[i]
+            for j in range(i + 1, len(spans)):
+                tb, b, sb = spans[j]
+                if min(sa, sb) < 0.7 * max(sa, sb):
+                    continue  # a sub/superscript or index against its base
+                if b[0] > a[2] or a[0] > b[2] or b[1] > a[3] or a[1] > b[3]:
+                    continue
+                ov = _overlap(a, b)
+                if ov <= limit:
+                    continue
+                if ta == tb and abs(a[0] - b[0]) < 1 and abs(a[1] - b[1]) < 1:
+                    continue  # the same text drawn twice in place
+                hits.append((ov, ta, tb))
+    if not hits:
+        return
+    hits.sort(reverse=True)
+    ov, ta, tb = hits[0]
+    yield ctx.finding(
+        f"{len(hits)} pair{'s' if len(hits) > 1 else ''} of text labels overlap, e.g. {ta!r} and {tb!r} "
+        f"({100 * ov:.0f} % of the smaller one covered)",
+        figure=fig,
+        evidence={"pairs": len(hits), "max_overlap": round(ov, 2), "max_text_overlap": limit,
+                  "examples": [[a, b, round(o, 2)] for o, a, b in hits[:5]]},
+        origin="figure",
+    )

@@ -1,0 +1,246 @@
+"""Raster image quality: is it line art, how sharp are its edges, does it carry JPEG artefacts.
+
+Measured on an image's own pixels (never on a resampled copy: resampling blurs
+edges and moves JPEG's 8×8 grid), for the rules FL104 (blurry raster) and FL105
+(JPEG artefacts on line art):
+
+- **line art**: a chart, diagram or screenshot, not a photograph — one flat
+  background colour covers a large share of the picture.
+- **edge sharpness**: at strong edges (a local contrast of at least 60 grey
+  levels in a 9×9 window) the steepest one-pixel step divided by that contrast.
+  A crisp edge changes within one or two pixels (about 0.5–1); an edge smeared
+  by a Gaussian blur of sigma s peaks near 1/(2.5 s). The 90th percentile over
+  edge pixels is independent of how much of the picture is text or lines, and of
+  its size, unlike the raw variance of the Laplacian, which is reported too.
+- **mosquito noise**: JPEG's quantised DCT rings around sharp edges. On line art
+  the background next to an edge should be exactly the background colour; the
+  share of background pixels 2–5 px from an edge that deviate by 4–60 levels (and
+  by 8–60) is near 0 for a PNG chart and large for the same chart saved as a
+  low-quality JPEG. Blur also spreads an edge into that zone, so ringing only
+  counts in an image whose edges are still sharp.
+- **blockiness**: the mean step across the 8×8 block boundaries divided by the
+  mean step elsewhere, on flat regions (1 for no block structure).
+
+The derived feature ``raster_quality`` applies these to a raster analysis' pixels;
+the rules read each placed image's original pixels through ``placed_images``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from figlint.features import derived
+
+MAX_PIXELS = 4_000_000  # larger images are measured on a centre crop of this many pixels
+
+
+@dataclass
+class Quality:
+    width: int
+    height: int
+    line_art: bool
+    background_share: float
+    background_light: bool  # the background colour is light (paper-like)
+    colours: int  # 4-bit-per-channel colours covering at least 0.05 % of the picture
+    edge_pixels: int
+    sharpness: float | None  # 90th percentile step/contrast at strong edges (None: too few edges)
+    laplacian_var: float
+    mosquito: float | None  # share of near-edge background pixels off by 4-60 levels (None: too few)
+    mosquito_strong: float | None  # the same, off by 8-60 levels
+    blockiness: float | None
+
+    def to_dict(self) -> dict:
+        r = lambda v, n=3: None if v is None else round(float(v), n)  # noqa: E731
+        return {"size": [self.width, self.height], "line_art": self.line_art,
+                "background_share": r(self.background_share), "background_light": self.background_light,
+                "colours": self.colours,
+                "edge_pixels": self.edge_pixels, "sharpness": r(self.sharpness),
+                "laplacian_var": r(self.laplacian_var, 1), "mosquito": r(self.mosquito), "mosquito_strong": r(self.mosquito_strong),
+                "blockiness": r(self.blockiness)}
+
+
+def measure(bgr) -> Quality | None:
+    """Quality measures of a BGR (or grey) uint8 image; None for images too small to judge."""
+    import cv2
+    import numpy as np
+
+    if bgr is None or bgr.ndim not in (2, 3) or min(bgr.shape[:2]) < 24:
+        return None
+    if bgr.ndim == 2:
+        bgr = cv2.cvtColor(bgr, cv2.COLOR_GRAY2BGR)
+    h, w = bgr.shape[:2]
+    if h * w > MAX_PIXELS:
+        f = (MAX_PIXELS / (h * w)) ** 0.5
+        ch, cw = int(h * f), int(w * f)
+        y0, x0 = (h - ch) // 2 // 8 * 8, (w - cw) // 2 // 8 * 8  # keep the 8×8 grid aligned
+        bgr = bgr[y0:y0 + ch, x0:x0 + cw]
+        h, w = bgr.shape[:2]
+    bgr = np.ascontiguousarray(bgr)
+    grey = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
+    total = h * w
+
+    q = (bgr // 16).astype(np.int32)
+    codes = (q[:, :, 0] << 8) | (q[:, :, 1] << 4) | q[:, :, 2]
+    counts = np.bincount(codes.ravel(), minlength=4096)
+    colours = int(np.count_nonzero(counts >= 0.0005 * total))
+    bg_code = int(counts.argmax())
+    bg = bgr[codes == bg_code].reshape(-1, 3).mean(axis=0)
+    dev = np.abs(bgr.astype(np.int16) - bg.astype(np.int16)).max(axis=2)
+    near_bg = dev <= 3
+    background_share = float(near_bg.mean())
+    line_art = background_share >= 0.35
+    background_light = bool(bg.min() >= 200)
+
+    g = grey.astype(np.float32)
+    k = np.ones((9, 9), np.uint8)
+    contrast = cv2.dilate(grey, k).astype(np.float32) - cv2.erode(grey, k).astype(np.float32)
+    dx = np.abs(np.diff(g, axis=1))[:-1, :]
+    dy = np.abs(np.diff(g, axis=0))[:, :-1]
+    step = np.maximum(dx, dy)
+    c = contrast[:-1, :-1]
+    edges = c >= 60
+    # the steepest step of each edge: pixels whose step is the largest in their 3×3 neighbourhood
+    peak = step >= cv2.dilate(step, np.ones((3, 3), np.uint8)) - 1e-3
+    sel = edges & peak & (step > 0)
+    n_edge = int(sel.sum())
+    sharpness = float(np.percentile(step[sel] / c[sel], 90)) if n_edge >= 200 else None
+    lap = float(cv2.Laplacian(grey, cv2.CV_64F).var())
+
+    mosquito = mosquito_strong = None
+    blockiness = None
+    if line_art:
+        strong = (step >= 40).astype(np.uint8)
+        strong = np.pad(strong, ((0, 1), (0, 1)))
+        dist = cv2.distanceTransform(1 - strong, cv2.DIST_L2, 3)
+        ring = (dist >= 2) & (dist <= 5)
+        # the background around edges: pixels whose wider neighbourhood is mostly background
+        bg_near = cv2.blur(near_bg.astype(np.float32), (9, 9)) >= 0.5
+        zone = ring & bg_near
+        nz = int(zone.sum())
+        if nz >= 200:
+            mosquito = float(((dev >= 4) & (dev <= 60) & zone).sum() / nz)
+            mosquito_strong = float(((dev >= 8) & (dev <= 60) & zone).sum() / nz)
+        flat = (c < 40)
+        if w >= 32 and h >= 32:
+            fx = flat[:, :]
+            cols = np.arange(dx.shape[1])
+            boundary = (cols % 8) == 7
+            d_in = dx[:, ~boundary][fx[:, ~boundary]]
+            d_at = dx[:, boundary][fx[:, boundary]]
+            if d_in.size > 1000 and d_at.size > 100:
+                blockiness = float((d_at.mean() + 0.05) / (d_in.mean() + 0.05))
+    return Quality(w, h, line_art, background_share, background_light, colours, n_edge, sharpness, lap, mosquito, mosquito_strong,
+                   blockiness)
+
+
+@derived("raster_quality")
+def raster_quality(an) -> Quality | None:
+    """Quality of a raster analysis' pixels (analysed at their own size only: resampling blurs)."""
+    m = an.marks
+    if an.source != "raster" or getattr(m, "work", None) is None or getattr(m, "scale", 1.0) != 1.0:
+        return None
+    try:
+        return measure(m.work)
+    except Exception:  # noqa: BLE001 - a feature never breaks the analysis
+        return None
+
+
+@dataclass
+class Placed:
+    """One raster image of a figure, with its original pixels."""
+
+    name: str
+    bgr: object
+    jpeg: bool  # stored JPEG-compressed (a .jpg file, a DCTDecode stream in a PDF)
+    printed: tuple[float, float] | None  # points
+
+
+def placed_images(fig, paper, min_side_px: int = 48):
+    """The raster images of a figure, decoded at their own resolution (not rendered).
+
+    A figure file: the image itself. A PDF: each placed image's stream by xref. A LaTeX
+    figure without a PDF: its raster graphics files. Images too large to decode
+    (figlint/budget.py) or unreadable are left out.
+    """
+    from pathlib import Path
+
+    from figlint import budget
+
+    out: list[Placed] = []
+    if "image_path" in fig.extra:
+        p = str(fig.extra["image_path"])
+        bgr = _load(p)
+        if bgr is not None:
+            box = fig.images[0].bbox if fig.images else None
+            out.append(Placed(Path(p).name, bgr, _is_jpeg_file(p), _size(box)))
+        return out
+    pdf = getattr(paper, "pdf_path", None) if paper is not None else None
+    if fig.images and pdf and fig.page:
+        imgs = [i for i in fig.images if i.xref and min(i.width_px, i.height_px) >= min_side_px
+                and i.width_px * i.height_px <= budget.MAX_DECODE_PIXELS]
+        if imgs:
+            out += _from_pdf(pdf, imgs)
+        return out
+    root = Path(paper.root) if paper is not None and paper.root else Path(".")
+    for name in fig.graphics:
+        p = Path(name)
+        p = p if p.is_absolute() else root / p
+        if p.suffix.lower() in (".png", ".jpg", ".jpeg") and p.is_file():
+            bgr = _load(str(p))
+            if bgr is not None and min(bgr.shape[:2]) >= min_side_px:
+                out.append(Placed(p.name, bgr, _is_jpeg_file(str(p)), None))
+    return out
+
+
+def _size(box):
+    return None if box is None else (box[2] - box[0], box[3] - box[1])
+
+
+def _load(path: str):
+    from figlint.features.raster import load_bgr
+
+    try:
+        return load_bgr(path)
+    except Exception:  # noqa: BLE001 - unreadable images are reported by ingestion
+        return None
+
+
+def _is_jpeg_file(path: str) -> bool:
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(3) == b"\xff\xd8\xff"
+    except OSError:
+        return False
+
+
+def _from_pdf(pdf: str, imgs) -> list[Placed]:
+    import cv2
+    import numpy as np
+    import pymupdf
+
+    out = []
+    try:
+        doc = pymupdf.open(pdf)
+    except Exception:  # noqa: BLE001
+        return out
+    with doc:
+        seen = set()
+        for im in imgs:
+            if im.xref in seen:
+                continue
+            seen.add(im.xref)
+            try:
+                info = doc.extract_image(im.xref)
+            except Exception:  # noqa: BLE001
+                continue
+            if not info or not info.get("image"):
+                continue
+            ext = str(info.get("ext", "")).lower()
+            if info.get("smask"):
+                continue  # transparency: the pixels alone are not what is printed
+            arr = cv2.imdecode(np.frombuffer(info["image"], np.uint8), cv2.IMREAD_COLOR)
+            if arr is None:
+                continue
+            out.append(Placed(im.name or f"xref {im.xref}", arr, ext in ("jpeg", "jpg"),
+                              _size(im.bbox)))
+    return out

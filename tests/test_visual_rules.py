@@ -1,0 +1,138 @@
+"""The visual rules' features (colour science, raster quality, caption colour words) and their chart cases.
+
+The chart cases of tests/fixtures/cases_visual.py also run in test_chart_rules.py; here
+they run on files drawn from that module alone, so a visual rule can be checked without
+the other families' fixtures.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from figlint.features import colours as C
+from figlint.rules.caption_marks import caption_colours, caption_styles
+
+
+def test_ciede2000_reference_pairs():
+    # Sharma, Wu & Dalal (2005), table 1, pairs 1 and 3
+    assert C.ciede2000((50, 2.6772, -79.7751), (50, 0, -82.7485)) == pytest.approx(2.0425, abs=1e-4)
+    assert C.ciede2000((50, -1.3802, -84.2814), (50, 0, -82.7485)) == pytest.approx(1.0000, abs=1e-4)
+
+
+def test_contrast_and_names():
+    assert C.contrast_ratio((0, 0, 0), (1, 1, 1)) == pytest.approx(21.0)
+    assert C.contrast_ratio((1, 1, 0.2), (1, 1, 1)) < 1.2
+    assert C.colour_name((0.84, 0.15, 0.16)) == "red"
+    assert C.colour_name((0.12, 0.47, 0.71)) == "blue"
+    assert C.colour_name((0.5, 0.5, 0.5)) == "grey"
+
+
+def test_red_green_collapse_under_deuteranopia():
+    red, green = (0.839, 0.153, 0.157), (0.173, 0.627, 0.173)
+    assert C.delta_e(red, green) > 50
+    assert C.delta_e(C.simulate(red, "deuteranopia"), C.simulate(green, "deuteranopia")) < 6
+    blue, orange = (0.0, 0.447, 0.698), (0.902, 0.624, 0.0)  # Okabe-Ito
+    for kind in ("deuteranopia", "protanopia"):
+        assert C.delta_e(C.simulate(blue, kind), C.simulate(orange, kind)) > 20
+
+
+def test_caption_colour_words():
+    assert [w for w, _ in caption_colours("The red bars show accuracy; blue and green curves show loss.")] == \
+        ["red", "blue", "green"]
+    assert [w for w, _ in caption_colours("Our method (purple) and results shown in orange.")] == ["purple", "orange"]
+    assert caption_colours("A red-team evaluation of the model on Reddit data.") == []
+    assert [w for w, _ in caption_styles("The dashed line marks chance.")] == ["dashed"]
+
+
+def _chart_png(path: Path) -> Path:
+    from fixtures.cases_visual import _line_png
+
+    return _line_png(path)
+
+
+def test_quality_separates_png_jpeg_and_blur(tmp_path):
+    pytest.importorskip("cv2")
+    from figlint.features.quality import measure
+    from figlint.features.raster import load_bgr
+    from fixtures.cases_visual import write_blurred, write_jpeg, write_photo
+
+    png = measure(load_bgr(str(_chart_png(tmp_path / "c.png"))))
+    write_jpeg(tmp_path / "c.jpg")
+    jpg = measure(load_bgr(str(tmp_path / "c.jpg")))
+    write_blurred(tmp_path / "b.png")
+    blur = measure(load_bgr(str(tmp_path / "b.png")))
+    write_photo(tmp_path / "p.jpg")
+    photo = measure(load_bgr(str(tmp_path / "p.jpg")))
+    assert png.line_art and png.sharpness > 0.8 and png.mosquito < 0.01
+    assert jpg.sharpness > 0.8 and jpg.mosquito > 0.05
+    assert blur.sharpness < 0.4
+    assert not photo.line_art
+
+
+@pytest.fixture(scope="module")
+def visual_charts(tmp_path_factory) -> Path:
+    pytest.importorskip("matplotlib")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from fixtures import cases_visual as V
+
+    d = tmp_path_factory.mktemp("visual-charts")
+    plt.rcParams.update({"font.size": 9, "pdf.fonttype": 42})
+
+    def normal_line(ax):
+        ax.plot(V.YEARS, V.SERIES, marker="o")
+        ax.set_ylabel("throughput (Gb/s)")
+
+    def heatmap(ax):
+        import numpy as np
+
+        im = ax.imshow(np.arange(64, dtype=float).reshape(8, 8) % 7, cmap="viridis")
+        ax.figure.colorbar(im, ax=ax)
+
+    charts = {**V.CHARTS, "normal_line": normal_line, "heatmap": heatmap}
+    for name, fn in charts.items():
+        for ext in ("pdf", "png"):
+            f, ax = plt.subplots(figsize=(3.4, 2.4))
+            fn(ax)
+            f.tight_layout()
+            f.savefig(d / f"{name}.{ext}", **({"metadata": {"CreationDate": None, "ModDate": None}}
+                                              if ext == "pdf" else {"dpi": 150}))
+            plt.close(f)
+    for fname, writer in V.WRITERS.items():
+        writer(d / fname)
+    return d
+
+
+def _raster_ready() -> bool:
+    try:
+        import cv2  # noqa: F401
+        import rapidocr  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def _runs():
+    from fixtures.cases_visual import CHART_CASES
+
+    return [(c, ext) for c in CHART_CASES for ext in c.exts]
+
+
+@pytest.mark.parametrize(("case", "ext"), _runs(), ids=[f"{c.name}-{e}" for c, e in _runs()])
+def test_visual_chart_case(case, ext, visual_charts, tmp_path_factory, monkeypatch):
+    from figlint.config import Config
+    from figlint.engine import run
+
+    if ext != "pdf" and not _raster_ready():
+        pytest.skip("OpenCV/RapidOCR not installed")
+    monkeypatch.setenv("FIGLINT_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "ocr-cache"))
+    result = run([str(visual_charts / f"{case.file}.{ext}")], Config(select=[case.rule]))
+    got = {(f.code, f.figure or "") for f in result.findings if f.code == case.rule}
+    assert got == case.expect, [f.message for f in result.findings]
+    for f in result.findings:
+        assert f.evidence and f.origin == "figure" and f.dimension == "visual_clarity"
