@@ -122,7 +122,8 @@ def gold_section(path: Path) -> tuple[str, dict]:
     states = sum(f["states_value"] for f in flags)
     lines += [
         "",
-        f"Spearman of minus the number of caption-side flags (0-2) with human C: {rho_n:+.3f}.",
+        f"Spearman of minus the number of caption-side flags (0-2) with human C: {rho_n:+.3f} "
+        "(all Spearman values here: positive = flagged captions get lower human C, as they should).",
         f"FL207 needs the figure's printed numbers: not evaluated on gold. {states} captions "
         f"({100 * states / len(rows):.1f} %) state a value FL207 would check.",
         "FL206 needs the figure's panels: not evaluated on gold.",
