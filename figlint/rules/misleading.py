@@ -11,8 +11,14 @@ colour bars, row indices, years on a timeline).
 
 from __future__ import annotations
 
+import math
+import re
+
 from figlint.features import FigureAnalysis, analyses, year_like
 from figlint.features.axes import Axis
+from figlint.features.numbers import parse_number
+from figlint.features.shapes import Circle, circles, oblique_faces, size_classes
+from figlint.features.titles import rotated_title
 from figlint.model import Figure, Location
 from figlint.rules.registry import Context, figure_location, rule
 
@@ -277,4 +283,385 @@ def inverted_value_axis(fig: Figure, ctx: Context):
             f"({', '.join(t.text for t in ax.ticks[:6])})",
             figure=fig, evidence=ev, origin="figure", location=_location(fig, an, ax.box),
         )
+        return
+
+
+# FL404-FL407 --------------------------------------------------------------------------------------
+
+_LOG_WORDS = re.compile(r"\blog(?:10|2|e)?\b|\blog[- ]?scale|logarithm|\bln\b|\blog[- ]?(?:axis|transformed|\()", re.I)
+
+
+def _caption(fig: Figure) -> str:
+    return fig.caption.text if fig.caption is not None and fig.caption.text else ""
+
+
+def _kinds(ax: Axis) -> set[str]:
+    out = set()
+    for t in ax.ticks:
+        n = parse_number(t.text)
+        if n is not None:
+            out.add(n.kind)
+    return out
+
+
+def _ratios(vals: list[float]) -> list[float]:
+    vals = sorted(vals)
+    return [b / a for a, b in zip(vals, vals[1:]) if a > 0]
+
+
+def _log_evident(ax: Axis) -> str | None:
+    """Why the tick labels already show a log scale, or None."""
+    if _kinds(ax) & {"pow10", "sci"}:
+        return "powers of ten"
+    vals = sorted(ax.values)
+    rs = _ratios(vals)
+    if not rs:
+        return None
+    if all(abs(math.log10(v) - round(math.log10(v))) < 1e-6 for v in vals if v > 0):
+        return "decades (1, 10, 100, ...)"
+    # evenly spaced labels growing by one factor (1, 2, 4, 8 or 1, 3, 9): the ratio is visible
+    if ax.even_spacing and max(rs) <= 1.05 * min(rs) and min(rs) >= 1.9:
+        return "a constant ratio between evenly spaced labels"
+    return None
+
+
+def _hidden_log(an: FigureAnalysis, fig: Figure) -> Axis | None:
+    if an.chart_type in ("heatmap", "photo"):
+        return None
+    text = " ".join([_caption(fig)] + [t.text for t in an.tokens if t.value is None])
+    if _LOG_WORDS.search(text):
+        return None
+    for ax in an.axes:
+        if ax.scale != "log" or len(ax.ticks) < 4 or year_like(ax) or ax.index_like:
+            continue
+        if _log_evident(ax) or _LOG_WORDS.search(ax.title or "") or any(v <= 0 for v in ax.values):
+            continue
+        if ax.orient == "y" and _LOG_WORDS.search(rotated_title(an, ax)):
+            continue  # the title, read upright, says so
+        return ax
+    return None
+
+
+@rule(
+    "FL404",
+    "log-scale-not-indicated",
+    severity="warning",
+    dimension="misleading_risk",
+    taxonomy="unclear_encoding",
+)
+def log_scale_not_indicated(fig: Figure, ctx: Context):
+    """Logarithmic value axis whose labels, title and caption never say it is one.
+
+    What it does:
+    Reads each axis' tick labels and their positions. Reports an axis whose
+    positions are linear in the logarithm of the values (at least four labels,
+    spanning a factor of 50 or more) when nothing tells the reader so: the labels
+    are plain numbers at uneven steps (5, 20, 100, 500, 2000) rather than powers
+    of ten (10^3, 1e3), successive decades (1, 10, 100, 1000) or evenly spaced
+    doublings; and neither the axis title, any text in the figure, nor the caption
+    says "log" or "logarithmic".
+
+    Why is this bad?
+    On a log axis equal distances are equal ratios, not equal differences. A
+    reader who takes the axis for linear sees exponential growth as a straight
+    line and large differences as small ones (taxonomy: unclear encoding).
+
+    Example:
+    `ax.set_yscale("log")` with custom tick labels "5, 20, 100, 500, 2000" and the
+    y label "downloads".
+
+    Use instead:
+    Keep labels that show the scale (10^1, 10^2, ...), or say it in the axis
+    title ("downloads (log scale)") and in the caption.
+    """
+    for an in analyses(fig, ctx.paper):
+        ax = _hidden_log(an, fig)
+        if ax is None:
+            continue
+        ev = _base_evidence(an)
+        ev.update({"axis": ax.orient, "axis_ticks": _ticks(ax), "scale": ax.scale,
+                   "log_fit_residual": round(ax.residual, 4), "axis_title": ax.title})
+        which = "vertical" if ax.orient == "y" else "horizontal"
+        yield ctx.finding(
+            f"{which} axis is logarithmic ({', '.join(t.text for t in ax.ticks[:6])} at log-spaced positions) "
+            "but neither its labels, its title nor the caption say so",
+            figure=fig, evidence=ev, origin="figure", location=_location(fig, an, ax.box),
+        )
+        return
+
+
+def _round_number(v: float) -> bool:
+    """At most two significant digits: the values people choose for ticks."""
+    if v == 0:
+        return True
+    mant = abs(v) / 10 ** math.floor(math.log10(abs(v)))
+    return abs(mant * 10 - round(mant * 10)) < 1e-6
+
+
+def _tick_confidence(an: FigureAnalysis, ax: Axis) -> float:
+    confs = {tuple(round(v, 1) for v in t.bbox): t.conf for t in an.tokens}
+    return min((confs.get(tuple(round(v, 1) for v in t.bbox), 1.0) for t in ax.ticks), default=0.0)
+
+
+def _uneven_ticks(an: FigureAnalysis) -> tuple[Axis, str] | None:
+    if an.chart_type in ("heatmap", "photo"):
+        return None
+    for ax in an.axes:
+        if ax.orient != "y" or ax.scale != "irregular" or len(ax.ticks) < 4:
+            continue
+        if year_like(ax) or not all(_round_number(v) for v in ax.values):
+            continue
+        if an.source == "raster" and (len(ax.ticks) < 5 or _tick_confidence(an, ax) < 0.85):
+            continue  # one misread digit makes any scale look irregular
+        ticks = sorted(ax.ticks, key=lambda t: t.pos)
+        gaps = [b.pos - a.pos for a, b in zip(ticks, ticks[1:])]
+        steps = [abs(b.value - a.value) for a, b in zip(ticks, ticks[1:])]
+        if min(gaps) <= 0 or min(steps) <= 0:
+            continue
+        rs = _ratios([t.value for t in ticks if t.value > 0])
+        geometric = len(rs) >= 2 and max(rs) <= 1.1 * min(rs)
+        if max(gaps) <= 1.08 * min(gaps) and max(steps) >= 1.5 * min(steps) and not geometric:
+            return ax, "evenly spaced labels with value steps of " + ", ".join(_fmt(s) for s in steps)
+        if max(steps) <= 1.001 * min(steps) and max(gaps) >= 1.4 * min(gaps):
+            return ax, f"equal value steps of {_fmt(steps[0])} at unequal distances"
+    return None
+
+
+@rule(
+    "FL405",
+    "inconsistent-tick-intervals",
+    severity="warning",
+    dimension="misleading_risk",
+    taxonomy="uneven_binning",
+)
+def inconsistent_tick_intervals(fig: Figure, ctx: Context):
+    """Value axis whose tick labels are neither a linear nor a logarithmic scale.
+
+    What it does:
+    Reads the tick labels of each vertical value axis and their positions.
+    Reports the axis when the labels are evenly spaced on the page but the value
+    steps between them change (0, 10, 20, 50, 100) and do not grow by a constant
+    factor (a log scale), or when the values step uniformly (0, 20, 40, 60) but
+    sit at unequal distances. Only round tick values (at most two significant
+    digits) in a clean column are considered; on raster figures at least five
+    labels read with high OCR confidence. Horizontal axes are not checked
+    (categorical x positions with numeric names are common and legitimate).
+
+    Why is this bad?
+    Readers measure values by distance along the axis. When a step of 10 and a
+    step of 50 take the same length, the plotted shapes distort the data:
+    differences at one end look larger than at the other (taxonomy: uneven
+    binning).
+
+    Example:
+    `ax.set_yticks([0, 1, 2, 3, 4]); ax.set_yticklabels(["0", "10", "20", "50", "100"])`.
+
+    Use instead:
+    Let the plotting library place the ticks of a linear scale, or use a true log
+    scale and say so; never relabel evenly spaced ticks with uneven values.
+    """
+    for an in analyses(fig, ctx.paper):
+        found = _uneven_ticks(an)
+        if found is None:
+            continue
+        ax, how = found
+        ev = _base_evidence(an)
+        ev.update({"axis": ax.orient, "axis_ticks": _ticks(ax), "linear_fit_residual": round(ax.residual, 4)})
+        yield ctx.finding(
+            f"tick intervals are inconsistent on the vertical axis ({', '.join(t.text for t in ax.ticks[:6])}): {how}",
+            figure=fig, evidence=ev, origin="figure", location=_location(fig, an, ax.box),
+        )
+        return
+
+
+_AXIS_NAMED = re.compile(r"\b(?:y[- ]?axis|axes|axis|ordinate|versus|vs\.?|against|as a function of)\b|\([^)]*(?:%|\bms\b|\bs\b|/)[^)]*\)", re.I)
+_CHARTS = ("bar", "line", "scatter", "area")
+
+
+def _untitled_value_axis(an: FigureAnalysis, fig: Figure) -> Axis | None:
+    if an.chart_type not in _CHARTS or an.chart_confidence < 0.6:
+        return None
+    u = an.unit_size
+    # any rotated words (a title shared by panels, a title OCR placed elsewhere) or a
+    # titled axis anywhere: small multiples share their titles
+    if any(t.rotated and t.value is None and sum(c.isalpha() for c in t.text) >= 2 for t in an.tokens):
+        return None
+    if any(a.title for a in an.axes if a.orient == "y"):
+        return None
+    if _AXIS_NAMED.search(_caption(fig)):
+        return None
+    if an.bar_axis is not None:
+        cands = [an.bar_axis]
+    else:
+        cands = [a for a in an.y_axes if a.side == "left"]
+    for ax in cands:
+        if not ax.clean or ax.index_like or year_like(ax) or len(ax.ticks) < 3:
+            continue
+        if ax.orient == "x":
+            if ax.title:
+                continue
+        # a title printed above the axis' top label (news-graphic style) or a unit in the labels
+        top = ax.box[1] if ax.orient == "y" else ax.box[3]
+        above = [t for t in an.tokens if t.value is None and sum(c.isalpha() for c in t.text) >= 2
+                 and ax.orient == "y" and t.bbox[3] <= top + 0.2 * u and top - t.bbox[3] < 2.5 * u
+                 and t.bbox[0] < ax.box[2] + 6 * u]
+        if above or _kinds(ax) & {"percent"} or any("$" in t.text or "€" in t.text or "£" in t.text for t in ax.ticks):
+            continue
+        if an.source == "raster" and ax.orient == "y" and (rotated_title(an, ax) or _ink_left_of(an, ax)):
+            continue  # a rotated title read upright, or marks beside the labels OCR could not read
+        return ax
+    return None
+
+
+def _ink_left_of(an: FigureAnalysis, ax: Axis) -> bool:
+    m = an.marks
+    fg = getattr(m, "fg", None)
+    if fg is None or ax.orient != "y":
+        return False
+    x1 = max(int(ax.box[0] - 1), 0)
+    band = fg[max(int(ax.lo), 0):min(int(ax.hi) + 1, fg.shape[0]), 0:x1]
+    return band.size > 0 and band.any(axis=0).sum() >= 2
+
+
+@rule(
+    "FL406",
+    "missing-axis-title",
+    severity="warning",
+    dimension="misleading_risk",
+    taxonomy="unclear_encoding",
+)
+def missing_axis_title(fig: Figure, ctx: Context):
+    """Chart whose numeric value axis has no title: the reader cannot tell what is measured, in what unit.
+
+    What it does:
+    On a bar, line, scatter or area chart (read with confidence), finds the value
+    axis — the scale the bars are measured on, else the left-hand tick column —
+    and reports it when no axis title sits beside it or above it, no vertical
+    axis in the figure has a title (small multiples share one), the tick labels
+    carry no unit of their own (%, $) and the caption does not name the axes
+    ("accuracy vs. epochs", "y-axis", a unit in parentheses). Heatmaps, photos,
+    diagrams, index axes and timelines are not checked; on raster figures any
+    unread marks beside the tick labels count as a possible title.
+
+    Why is this bad?
+    Numbers without a quantity or unit are an unexplained encoding: the reader
+    has to guess whether 20 is a percentage, a count or milliseconds, and may
+    compare it with the wrong thing (taxonomy: unclear encoding).
+
+    Example:
+    `plt.bar(methods, latency)` with no `plt.ylabel(...)`.
+
+    Use instead:
+    Title every value axis with the quantity and its unit: `plt.ylabel("latency (ms)")`.
+    """
+    for an in analyses(fig, ctx.paper):
+        ax = _untitled_value_axis(an, fig)
+        if ax is None:
+            continue
+        ev = _base_evidence(an)
+        ev.update({"axis": ax.orient, "axis_ticks": _ticks(ax), "caption": _caption(fig)[:120]})
+        which = "vertical" if ax.orient == "y" else "horizontal"
+        yield ctx.finding(
+            f"{an.chart_type} chart's {which} value axis ({', '.join(t.text for t in ax.ticks[:6])}) has no title: "
+            "say what is measured and in which unit",
+            figure=fig, evidence=ev, origin="figure", location=_location(fig, an, ax.box),
+        )
+        return
+
+
+_SIZE_WORDS = re.compile(r"\b(?:size[sd]?|area|radius|radii|diameter|proportional|bubble)\b", re.I)
+
+
+def _size_legend(an: FigureAnalysis, circles: list[Circle]) -> bool:
+    """Two or more circles of different sizes, each with a number (or word) just beside it."""
+    u = an.unit_size
+    keyed = []
+    for c in circles:
+        r = c.d / 2
+        for t in an.tokens:
+            if abs(t.cy - c.cy) < max(0.6 * u, 0.5 * r) and t.cx > c.cx and t.bbox[0] - c.cx <= r + 2.5 * u:
+                keyed.append(c)
+                break
+    # legend entries stand in one column or one row
+    for a in keyed:
+        line = [b for b in keyed if abs(b.cx - a.cx) <= 1.0 or abs(b.cy - a.cy) <= 1.0]
+        if len(size_classes([b.d for b in line])) >= 2:
+            return True
+    return False
+
+
+def _area_encoding(an: FigureAnalysis, fig: Figure) -> tuple[str, dict] | None:
+    if an.source != "vector":
+        return None
+    u = an.unit_size
+    faces = oblique_faces(an, max(u, 6.0))
+    if len(faces) >= 3:
+        # one oblique projection: the slanted edges of all faces point the same way
+        main = sorted(f.slant for f in faces)[len(faces) // 2]
+        same = [f for f in faces if abs(f.slant - main) <= 8]
+        if len(same) >= 3:
+            return ("3D", {"oblique_faces": len(same), "slant_degrees": round(main, 1),
+                           "faces": [[round(v, 1) for v in f.bbox] for f in same[:8]]})
+    cs = circles(an, 1.0)
+    if len(cs) >= 5:
+        ds = [c.d for c in cs]
+        classes = size_classes(ds)
+        if len(classes) >= 3 and max(ds) >= 2.5 * min(ds) and max(ds) >= 1.5 * u:
+            text = " ".join([_caption(fig)] + [t.text for t in an.tokens if t.value is None])
+            if not _SIZE_WORDS.search(text) and not _size_legend(an, cs):
+                return ("bubbles", {"circles": len(cs), "size_classes": len(classes),
+                                    "diameters": [round(d, 1) for d in sorted(ds)[:12]],
+                                    "size_legend": False})
+    return None
+
+
+@rule(
+    "FL407",
+    "value-as-area-or-volume",
+    severity="warning",
+    dimension="misleading_risk",
+    taxonomy="value_as_area",
+)
+def value_as_area_or_volume(fig: Figure, ctx: Context):
+    """Values drawn as 3D volumes (pseudo-3D bars) or as bubble areas without a size legend.
+
+    What it does:
+    Reads the vector paths of the figure. Reports pseudo-3D bars: three or more
+    filled parallelograms with one pair of horizontal or vertical edges and one
+    pair of slanted edges, all slanted the same way (the top and side faces that
+    office tools add to bars). Reports a bubble chart: five or more filled circles
+    of at least three clearly different sizes (largest at least 2.5 times the
+    smallest diameter) with no size legend (circles of graded sizes beside
+    numbers) and no text or caption saying what the size means. Raster figures
+    are not checked: the vector paths are the evidence.
+
+    Why is this bad?
+    Readers judge areas and volumes poorly and inconsistently: a bubble twice as
+    wide holds four times the value, a 3D bar's top and side faces add length
+    that is not data and hide where the bar ends on the axis (taxonomy: value as
+    area/volume).
+
+    Example:
+    Bars with a "3-D" effect from a spreadsheet tool; `plt.scatter(x, y, s=users)`
+    with no size legend.
+
+    Use instead:
+    Flat 2D bars; for a third variable, a size legend
+    (`ax.legend(*sc.legend_elements("sizes"))`) or, better, a position or a
+    second panel.
+    """
+    for an in analyses(fig, ctx.paper):
+        found = _area_encoding(an, fig)
+        if found is None:
+            continue
+        kind, extra = found
+        ev = _base_evidence(an)
+        ev.update({"encoding": kind, **extra})
+        if kind == "3D":
+            msg = (f"bars are drawn with 3D faces ({extra['oblique_faces']} slanted top/side faces): "
+                   "the volume effect distorts the lengths that carry the values")
+        else:
+            msg = (f"a value is mapped to marker area ({extra['circles']} circles in {extra['size_classes']} sizes) "
+                   "without a size legend: areas cannot be read back")
+        yield ctx.finding(msg, figure=fig, evidence=ev, origin="figure", location=_location(fig, an, None))
         return
