@@ -8,7 +8,7 @@ import pytest
 
 pytest.importorskip("matplotlib")
 
-from fixtures.charts import CHART_CASES, make_charts  # noqa: E402
+from fixtures.all_cases import CHART_CASES, make_charts  # noqa: E402
 from figlint.config import Config  # noqa: E402
 from figlint.engine import run  # noqa: E402
 

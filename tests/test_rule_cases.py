@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from fixtures.figures import GENERATORS
-from fixtures.rule_cases import CASES, Case, document
+from fixtures.all_cases import CASES, GENERATORS
+from fixtures.rule_cases import Case, document
 from figlint.config import Config
 from figlint.engine import run
 from figlint.rules.registry import get_rule

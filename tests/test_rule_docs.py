@@ -8,8 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from fixtures.charts import CHART_CASES
-from fixtures.rule_cases import CASES
+from fixtures.all_cases import CASES, CHART_CASES
 from figlint.rules.registry import DOC_SECTIONS, all_rules
 
 ROOT = Path(__file__).resolve().parents[1]
