@@ -545,7 +545,7 @@ def _legend_colours(an):
 _CHARTS = ("line", "bar", "scatter", "area", "box")
 
 
-def _series(an):
+def _series(an, need_legend: bool = False):
     """Series colours to compare: the legend's, else the chromatic data-mark colours of a chart.
 
     Each as (label, rgb, dash styles). None when the figure has no separable series.
@@ -556,7 +556,9 @@ def _series(an):
     if leg:
         return [(t, rgb, {style} if isinstance(style, str) else set()) for t, rgb, style in leg
                 if not C.is_achromatic(rgb)], "legend"
-    if an.chart_type not in _CHARTS:
+    if an.chart_type not in _CHARTS or (need_legend and an.chart_type != "line"):
+        # without a legend read, only lines are known to be told apart by colour alone:
+        # bars, boxes and points usually sit over their own category labels as well
         return None, "marks"
     cols = an.get("series_colours") or []
     if an.source == "raster":
@@ -578,7 +580,8 @@ def colour_vision_collision(fig: Figure, ctx: Context):
 
     What it does:
     Takes the colours that separate the series (the legend's entries when the legend
-    is read, else the chromatic colours of the chart's lines, bars and markers; black,
+    is read, else the chromatic colours of a line chart's lines — bars and points
+    usually stand over their own category labels too; black,
     grey and white are left out), simulates how they look with protanopia and
     deuteranopia (Machado, Oliveira & Fernandes 2009, severity 1), and measures every
     pair's CIEDE2000 difference. Reports the figure when a pair differs clearly in
@@ -607,7 +610,7 @@ def colour_vision_collision(fig: Figure, ctx: Context):
     worst = None
     pairs = []
     for an in _analyses(fig, ctx):
-        series, source = _series(an)
+        series, source = _series(an, need_legend=True)
         if not series or len(series) < 2 or len(series) > 12:
             continue  # more than a dozen colours is a colour scale, not series
         for (ta, a, da), (tb, b, db) in combinations(series, 2):
