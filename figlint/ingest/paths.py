@@ -9,6 +9,10 @@ dashed or dotted (to check a caption's "dashed line"); both are kept small: at m
 from __future__ import annotations
 
 MAX_POINTS = 1000
+# Filled boxes (bars, legend patches) kept as separate Drawings per figure region before
+# consecutive boxes of one style are merged again like any other path (a scatter plot of
+# ten thousand square markers stays cheap).
+MAX_SEPARATE_BOXES = 400
 
 
 def _xy(p) -> tuple[float, float]:
@@ -79,3 +83,12 @@ def dash_style(dashes, width: float | None = None) -> str | None:
     on = nums[0]
     w = width or 1.0
     return "dotted" if on <= 1.5 * w else "dashed"
+
+
+def is_filled_box(kind: str | None, items) -> bool:
+    """A filled rectangle or quad: one "re"/"qu" item, or a closed run of at most four lines."""
+    if not kind or "f" not in kind or not items:
+        return False
+    if len(items) == 1:
+        return items[0][0] in ("re", "qu")
+    return len(items) <= 4 and all(it[0] == "l" for it in items)

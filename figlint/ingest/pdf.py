@@ -24,7 +24,7 @@ from figlint.ingest.pdf_captions import CaptionBlock, _hoverlap, find_captions, 
 from figlint.ingest import pdf_sites as S
 from figlint.ingest.pdf_layout import NONFIG_DESTS, BBox, Layout, PageData, body_stats, find_layout, mark_margins, read_page
 from figlint.model import Caption, Drawing, Figure, Location, Paper, Problem, RasterImage, Subpanel, TextSpan
-from figlint.ingest.paths import MAX_POINTS, dash_style, polylines, thin
+from figlint.ingest.paths import MAX_POINTS, MAX_SEPARATE_BOXES, dash_style, is_filled_box, polylines, thin
 
 
 
@@ -228,6 +228,7 @@ def _drawings_in(pd: PageData, box: BBox) -> list[Drawing]:
     """Paths inside the region; consecutive paths with one style (a data series, a grid) become one Drawing."""
     out: list[Drawing] = []
     last = None
+    boxes = 0
     bx0, by0, bx1, by1 = box[0] - 2, box[1] - 2, box[2] + 2, box[3] + 2
     for p in pd.drawings:
         r = p["rect"]
@@ -237,7 +238,10 @@ def _drawings_in(pd: PageData, box: BBox) -> list[Drawing]:
         st = _style(p)
         n = len(p.get("items", ()))
         runs = polylines(p.get("items"))
-        if last is not None and st == last:
+        box_path = is_filled_box(p.get("type"), p.get("items"))
+        if box_path and boxes < MAX_SEPARATE_BOXES:
+            boxes += 1  # a bar is a bar: same-coloured bars stay apart (their baseline, their count)
+        elif last is not None and st == last:
             d = out[-1]
             d.bbox = (min(d.bbox[0], r[0]), min(d.bbox[1], r[1]), max(d.bbox[2], r[2]), max(d.bbox[3], r[3]))
             d.items += n

@@ -123,7 +123,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from figlint.model import Drawing, Figure, Paper, RasterImage, TextSpan
-from figlint.ingest.paths import MAX_POINTS, dash_style, polylines, thin
+from figlint.ingest.paths import MAX_POINTS, MAX_SEPARATE_BOXES, dash_style, is_filled_box, polylines, thin
 
 IN = 72.27  # TeX points per inch
 BP = IN / 72.0  # TeX points per PostScript point (PDF unit)
@@ -961,6 +961,7 @@ def _merged_drawings(page, ox: float, oy: float) -> list[tuple]:
     out: list[list] = []
     clips: list[tuple[int, tuple]] = []
     last = None
+    boxes = 0
     for d in page.get_cdrawings(extended=True):
         level = d.get("level", 0)
         while clips and clips[-1][0] >= level:
@@ -987,7 +988,9 @@ def _merged_drawings(page, ox: float, oy: float) -> list[tuple]:
                  round(width, 2) if width is not None else None, dash_style(d.get("dashes"), width) if stroke else None)
         n = len(d.get("items", ()))
         runs = polylines(d.get("items"), ox, oy)
-        if last is not None and style == last:
+        if is_filled_box(kind, d.get("items")) and boxes < MAX_SEPARATE_BOXES:
+            boxes += 1  # bars stay apart, as on the PDF route
+        elif last is not None and style == last:
             m = out[-1]
             m[0] = (min(m[0][0], r[0]), min(m[0][1], r[1]), max(m[0][2], r[2]), max(m[0][3], r[3]))
             m[4] += n
