@@ -422,7 +422,12 @@ def _uneven_ticks(an: FigureAnalysis) -> tuple[Axis, str] | None:
         geometric = len(rs) >= 2 and max(rs) <= 1.1 * min(rs)
         if max(gaps) <= 1.08 * min(gaps) and max(steps) >= 1.5 * min(steps) and not geometric:
             return ax, "evenly spaced labels with value steps of " + ", ".join(_fmt(s) for s in steps)
-        if max(steps) <= 1.001 * min(steps) and max(gaps) >= 1.4 * min(gaps):
+        # two stacked panels whose labels share a column: split at the widest gap, each
+        # part is evenly spaced on its own
+        cut = gaps.index(max(gaps))
+        parts = [gaps[:cut], gaps[cut + 1:]]
+        panels = all(not p or max(p) <= 1.08 * min(p) for p in parts)
+        if max(steps) <= 1.001 * min(steps) and max(gaps) >= 1.4 * min(gaps) and not panels:
             return ax, f"equal value steps of {_fmt(steps[0])} at unequal distances"
     return None
 
@@ -474,7 +479,9 @@ def inconsistent_tick_intervals(fig: Figure, ctx: Context):
         return
 
 
-_AXIS_NAMED = re.compile(r"\b(?:y[- ]?axis|axes|axis|ordinate|versus|vs\.?|against|as a function of)\b|\([^)]*(?:%|\bms\b|\bs\b|/)[^)]*\)", re.I)
+# text that names what the axes measure: in the caption, or in the chart's own heading
+_AXIS_NAMED = re.compile(r"\b(?:y[- ]?axis|axes|axis|ordinate|versus|vs\.?|against|as a function of|per|number of"
+                         r"|in (?:thousands|millions|billions|percent))\b|%|\([^)]*[A-Za-z%$][^)]*\)", re.I)
 _CHARTS = ("bar", "line", "scatter", "area")
 
 
@@ -488,8 +495,8 @@ def _untitled_value_axis(an: FigureAnalysis, fig: Figure) -> Axis | None:
         return None
     if any(a.title for a in an.axes if a.orient == "y"):
         return None
-    if _AXIS_NAMED.search(_caption(fig)):
-        return None
+    if _AXIS_NAMED.search(" ".join([_caption(fig)] + [t.text for t in an.tokens if t.value is None])):
+        return None  # a unit in parentheses, "vs", "per": the text names the quantities
     if an.bar_axis is not None:
         cands = [an.bar_axis]
     else:
@@ -539,7 +546,8 @@ def missing_axis_title(fig: Figure, ctx: Context):
     and reports it when no axis title sits beside it or above it, no vertical
     axis in the figure has a title (small multiples share one), the tick labels
     carry no unit of their own (%, $) and the caption does not name the axes
-    ("accuracy vs. epochs", "y-axis", a unit in parentheses). Heatmaps, photos,
+    ("accuracy vs. epochs", "y-axis", a unit in parentheses), nor does the chart's own
+    text (a heading such as "Revenue (USD millions)"). Heatmaps, photos,
     diagrams, index axes and timelines are not checked; on raster figures any
     unread marks beside the tick labels count as a possible title.
 
