@@ -167,6 +167,13 @@ numbers. Scores are integers (the rubric's scale); the same model as an unrounde
 {cont['mae']:.3f}, within-1 {cont['within1']:.3f}, Spearman {cont['spearman']:.3f} in the same CV (rounding makes
 ties, which costs Spearman). Largest C weights (raw feature scale): {', '.join(f'{k} {v:+.2f}' for k, v in top)}.
 
+Sentence embeddings of the caption (all-MiniLM-L6-v2, alone, with these features, kNN, boosted trees;
+penalties tuned in nested CV by paper) were tried too, with `benchmarks/c_embedding_probe.py`: the best
+variant ties this scorer (MAE 0.907, Spearman 0.456 integer; nested tuning drops the embedding), the
+embedding alone reaches Spearman 0.25, and it would cost about 1.3 GB of dependencies, 6 s of start-up
+and 25 ms per caption. What would meet the target is the image: the gold file has none, so a caption-only
+model is judged against ratings of caption *and* figure.
+
 Speed: {per_fig_ms:.2f} ms per figure for caption features + scoring (target < 5 ms).
 """
     write_section(HEADING, body)
