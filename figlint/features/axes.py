@@ -197,7 +197,8 @@ def _drop_overlaps(run: list[Token], orient: str, unit: float) -> list[Token] | 
 
     Tick labels of one axis never overlap; a value badge (the last price, a marked value)
     printed over the column does. Of an overlapping pair the more precise number is the
-    badge ("2,709.80" over "2,730"). None when more than a quarter of the column overlaps.
+    badge ("2,709.80" over "2,730"). None when more than a quarter of the column overlaps
+    or fewer than five labels remain.
     """
     key = (lambda t: (t.bbox[1], t.bbox[3])) if orient == "y" else (lambda t: (t.bbox[0], t.bbox[2]))
     toks = sorted(run, key=lambda t: key(t)[0])
@@ -207,8 +208,8 @@ def _drop_overlaps(run: list[Token], orient: str, unit: float) -> list[Token] | 
             drop.add(id(a) if _digits(a) > _digits(b) else id(b))
     if not drop:
         return run
-    if len(drop) > 0.25 * len(run):
-        return None
+    if len(drop) > 0.25 * len(run) or len(run) - len(drop) < 5:
+        return None  # only a long column survives a dropped label: short ones are not axes
     return [t for t in run if id(t) not in drop]
 
 
