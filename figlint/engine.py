@@ -12,10 +12,11 @@ import time
 import traceback
 from dataclasses import dataclass, field
 
-from figlint.budget import skipped_findings
+from figlint.budget import FigureSkipped, skipped_findings
+from figlint.budget import skip as budget_skip
 from figlint.config import Config, drop_per_figure_ignores, enabled_rules
 from figlint.errors import InputError
-from figlint.model import Finding, Location, Paper, Problem, severity_rank
+from figlint.model import Figure, Finding, Location, Paper, Problem, severity_rank
 from figlint.rules.registry import Context, Rule, iter_enabled
 from figlint.suppress import apply_suppressions
 
@@ -111,6 +112,10 @@ def lint_paper(paper: Paper, config: Config, rules: list[Rule],
 def _guarded(rule: Rule, ctx: Context, target, figure: str | None) -> list[Finding]:
     try:
         return list(rule.check(target, ctx) or ())
+    except FigureSkipped as exc:  # a size or time cap met inside a rule: FL011 for the figure
+        if isinstance(target, Figure):
+            budget_skip(target, str(exc))
+        return []
     except Exception as exc:  # noqa: BLE001 - one rule must never sink the run
         where = traceback.extract_tb(exc.__traceback__)[-1]
         what = f"figure {figure}" if figure else "the paper"
