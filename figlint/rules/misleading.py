@@ -116,6 +116,11 @@ def _truncation(an: FigureAnalysis, threshold: float):
             return None  # the axis shows zero or negative values: the baseline is meant
         if base <= max(threshold * top, 0.25 * ax.step):
             return None
+        # Bars measured on this axis cover a good part of its tick span; boxes a few points
+        # long beside a row of step numbers are highlights in a diagram, not bars.
+        longest = max(abs(e - g.baseline) for e in g.far_ends)
+        if longest < 0.15 * (ax.hi - ax.lo):
+            return None
         ev = {"baseline_value": round(base, 4), "axis_ticks": _ticks(ax), "bars": g.count,
               "bar_orientation": g.orient, "lowest_tick": low, "highest_tick": top}
         return base, "ticks read: " + ", ".join(t.text for t in ax.ticks[:6]), ev, ax.box
