@@ -23,6 +23,23 @@ CORPUS = ROOT.parent / "shared" / "corpus" / "papers"
 sys.path.insert(0, str(ROOT))
 
 
+# What the findings above were found to be, by hand (update when the findings change).
+NOTES = """Inspected by hand:
+
+- FL107: every pair flagged is a real collision under the Machado et al. (2009) simulation used. The
+  tab10 pair orange #ff7f0e / green #2ca02c (value-profiles 4, 8, A4, A6) maps to linear RGB
+  (0.375, 0.282, 0.000) and (0.369, 0.282, 0.010) under protanopia, checked by hand from the matrix:
+  the two series are one colour to a protanope. proteus-provenance 5 and value-profiles A1 are pastel
+  orange/green pairs (2.4 and 5.6 under deuteranopia). So the 11 % is defects, not false alarms: the
+  default matplotlib palette's second and third colours collide, and figures keyed by them alone are
+  common.
+- FL106 value-profiles 5: white on mid-green at 2.4:1, a real (mild) contrast defect.
+- FL109 value-profiles 1: stacked cards whose hidden text overlaps: a false alarm (paint order is
+  not read), 1 of 54.
+- FL108 no longer fires on value-profiles 6 (a diagram with coloured highlights): filled boxes that
+  text covers are highlights or cells, not bars, and do not make the figure a chart."""
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--write", action="store_true", help="record the output in benchmarks/RESULTS.md")
@@ -69,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
         from benchmarks.results_md import write_section
 
         cmd = "python benchmarks/visual_rules.py --write" + (f" --ocr {args.ocr}" if args.ocr != "auto" else "")
-        write_section("Visual rules on the corpus papers", f"`{cmd}`\n\n{out}")
+        write_section("Visual rules on the corpus papers", f"`{cmd}`\n\n{out}\n\n{NOTES}")
     return 0
 
 

@@ -83,11 +83,48 @@ class VectorMarks:
     box_parts: int = 0  # filled boxes crossed by a median line: box plots
 
 
+_CELL = 24.0  # pt: the grid that indexes text spans by position
+
+
+def _span_grid(spans) -> dict[tuple[int, int], list]:
+    grid: dict[tuple[int, int], list] = {}
+    for s in spans:
+        b = s.bbox
+        for gx in range(int(b[0] // _CELL), int(b[2] // _CELL) + 1):
+            for gy in range(int(b[1] // _CELL), int(b[3] // _CELL) + 1):
+                grid.setdefault((gx, gy), []).append(b)
+    return grid
+
+
+def _text_background(box, grid) -> bool:
+    """Whether text covers most of a filled box: a highlight, a label's or a table cell's
+    background. A value label printed inside a bar covers a small part of it."""
+    area = (box[2] - box[0]) * (box[3] - box[1])
+    if area <= 0 or not grid:
+        return False
+    seen: set[int] = set()
+    covered = 0.0
+    for gx in range(int(box[0] // _CELL), int(box[2] // _CELL) + 1):
+        for gy in range(int(box[1] // _CELL), int(box[3] // _CELL) + 1):
+            for b in grid.get((gx, gy), ()):
+                if id(b) in seen:
+                    continue
+                seen.add(id(b))
+                w = min(b[2], box[2]) - max(b[0], box[0])
+                h = min(b[3], box[3]) - max(b[1], box[1])
+                if w > 0 and h > 0:
+                    covered += w * h
+                    if covered >= 0.5 * area:
+                        return True
+    return False
+
+
 def vector_marks(fig: Figure) -> VectorMarks:
     box = fig.bbox or (0, 0, 1, 1)
     fw, fh = box[2] - box[0], box[3] - box[1]
     rects: list[Rect] = []
     hrules, vrules = [], []
+    grid = _span_grid(fig.spans)
     poly_boxes = []
     areas: list = []
     small = Counter()
@@ -112,6 +149,8 @@ def vector_marks(fig: Figure) -> VectorMarks:
                 continue
             if max(w, h) <= 8 and min(w, h) >= 1:
                 small[(round(w, 1), round(h, 1))] += 1
+            if _text_background(d.bbox, grid):
+                continue  # a highlight or a table cell behind text, not a bar
             rects.append(Rect(d.bbox, d.fill))
             continue
         if d.fill is not None and not _is_light(d.fill) and d.items > 5 and w > 0.3 * fw and h > 0.1 * fh:
