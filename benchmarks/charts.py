@@ -70,9 +70,14 @@ Notes (inspected by hand):
   chart's own text counted like the caption.
 - The one FL403 "false positive" on the real charts (003090) is a 3D geological chart
   whose depth axis does grow downward; the gallery labels it only as area encoding.
-- FL402 misses (9 of 27): one side has no readable numeric axis (photos of screens and
-  posters, web images about 250 px wide, log-scale dollar labels misread, a chart with no
-  axes at all), or the second scale is printed as data labels rather than an axis.
+- FL402 misses (4 of 27): a phone screenshot of a poster photo (000242) and a 206 px web image
+  (003196) whose tick labels OCR cannot read even at 4-6x; a magazine cover with no axes (004729);
+  four staggered log-scale series whose columns barely overlap (001711). Found since the last
+  run (features/second_axis.py): a right column of which OCR read only "12" and "10" (003465:
+  the labels "4" predicted by those two is read by the recogniser alone on its crop); a left
+  column misread on a 250 px image but standing on the right axis' rows with other values
+  (005991); value labels of two series stacked against one scale (003470: 327,000 printed
+  above 935,573; 005378: "-26.8%" above "15.6", far from where the 0-40 axis puts it).
 - FL401 misses (17 of 44): bars not found as solid rectangles (3D, gradient or textured
   bars, photographs), value-axis labels not read, composite images of two charts. Zoomed
   line charts (4 in the synthetic set) are deliberately not flagged. A few hits read the

@@ -15,6 +15,7 @@ import math
 import re
 
 from figlint.features import FigureAnalysis, analyses, year_like
+from figlint.features import second_axis
 from figlint.features.axes import Axis
 from figlint.features.numbers import parse_number
 from figlint.features.shapes import Circle, circles, oblique_faces, size_classes
@@ -151,36 +152,85 @@ def _dual_pair(an: FigureAnalysis) -> tuple[Axis, Axis, dict] | None:
     if an.chart_type in ("heatmap", "photo"):
         return None
     ys = [a for a in an.y_axes if not a.index_like and (a.nice or a.scale == "log")]
-    u = an.unit_size
     for i, left in enumerate(ys):
         for right in ys[i + 1:]:
-            gap = right.box[0] - left.box[2]
-            if gap < 0.35 * an.width:
-                continue
-            overlap = min(left.hi, right.hi) - max(left.lo, right.lo)
-            if overlap < 0.5 * min(left.hi - left.lo, right.hi - right.lo):
-                continue
-            between = [a for a in an.y_axes if a is not left and a is not right
-                       and left.box[2] < a.cross < right.box[0]
-                       and min(a.hi, left.hi) - max(a.lo, left.lo) > 0]
-            if between:
-                continue
             if _mirrored(left, right):
                 continue
-            # The right axis' labels hang off its spine: aligned left, not right.
-            spread_l, spread_r = right.edge_spread
-            if spread_l > 0.6 * u and spread_r < 0.5 * spread_l:
+            extra = _two_sides(an, left, right)
+            if extra is not None:
+                return left, right, extra
+    # A second axis OCR read only in part (features/second_axis.py): a two-label column
+    # completed by reading its predicted labels, or labels on the clean axis' own rows
+    # that say other values.
+    for other in second_axis.completed(an):
+        for ax in ys:
+            left, right = (ax, other) if ax.cross < other.cross else (other, ax)
+            if _mirrored(left, right):
                 continue
-            # Another panel to the right of the second column means side-by-side plots.
-            reach = an.content_right(right.box[2] + 0.3 * u, right.lo, right.hi)
-            if reach > 0.3 * gap:
-                continue
-            if any(a.box[2] > right.box[2] + u and a.box[0] > left.box[2] for a in an.x_axes):
-                continue
-            if an.strip_left_of(right.box[0] - 0.3 * u, right.lo, right.hi, 0.15 * gap):
-                continue  # a colour bar's scale, not a second value axis
-            return left, right, {"gap": round(gap, 1), "reach_right": round(reach, 1)}
+            extra = _two_sides(an, left, right)
+            if extra is not None:
+                return left, right, {**extra, "second_axis": "completed by reading its predicted labels"}
+    for col in second_axis.row_aligned(an):
+        other = _row_axis(col)
+        left, right = (col.axis, other) if col.axis.cross < other.cross else (other, col.axis)
+        extra = _two_sides(an, left, right)
+        if extra is not None:
+            return left, right, {**extra, "second_axis": f"labels on {col.matched} rows of the other axis' ticks"}
     return None
+
+
+def _label_conflict(an: FigureAnalysis) -> tuple[dict, dict] | None:
+    """Value labels that contradict one shared scale (features/second_axis.py), when no axis pair did."""
+    if an.chart_type in ("heatmap", "photo"):
+        return None
+    pairs = second_axis.label_conflicts(an)
+    if not pairs:
+        return None
+    up, low = pairs[0]
+    return ({"text": up.text.strip(), "value": up.value, "pos": round(up.cy, 1)},
+            {"text": low.text.strip(), "value": low.value, "pos": round(low.cy, 1)})
+
+
+def _row_axis(col) -> Axis:
+    """A row-aligned label column as an Axis (its values are as read, not fitted)."""
+    from figlint.features.axes import Tick
+
+    toks = sorted(col.tokens, key=lambda t: t.cy)
+    ticks = [Tick(t.value, t.cy, t.text.strip(), t.bbox) for t in toks]
+    cross = sum(t.cx for t in toks) / len(toks)
+    ax = Axis(orient="y", ticks=ticks, scale="irregular", slope=0.0, intercept=0.0, residual=9.99, cross=cross,
+              lo=ticks[0].pos, hi=ticks[-1].pos, box=col.box, align="", nice=False)
+    ax.side = "left" if col.axis.cross > cross else "right"
+    return ax
+
+
+def _two_sides(an: FigureAnalysis, left: Axis, right: Axis) -> dict | None:
+    """Evidence that two y tick columns are the two sides of one plot; None for the look-alikes."""
+    u = an.unit_size
+    gap = right.box[0] - left.box[2]
+    if gap < 0.35 * an.width:
+        return None
+    overlap = min(left.hi, right.hi) - max(left.lo, right.lo)
+    if overlap < 0.5 * min(left.hi - left.lo, right.hi - right.lo):
+        return None
+    between = [a for a in an.y_axes if a is not left and a is not right
+               and left.box[2] < a.cross < right.box[0]
+               and min(a.hi, left.hi) - max(a.lo, left.lo) > 0]
+    if between:
+        return None
+    # The right axis' labels hang off its spine: aligned left, not right.
+    spread_l, spread_r = right.edge_spread
+    if spread_l > 0.6 * u and spread_r < 0.5 * spread_l:
+        return None
+    # Another panel to the right of the second column means side-by-side plots.
+    reach = an.content_right(right.box[2] + 0.3 * u, right.lo, right.hi)
+    if reach > 0.3 * gap:
+        return None
+    if any(a.box[2] > right.box[2] + u and a.box[0] > left.box[2] for a in an.x_axes):
+        return None
+    if an.strip_left_of(right.box[0] - 0.3 * u, right.lo, right.hi, 0.15 * gap):
+        return None  # a colour bar's scale, not a second value axis
+    return {"gap": round(gap, 1), "reach_right": round(reach, 1)}
 
 
 @rule(
@@ -215,6 +265,17 @@ def dual_value_axes(fig: Figure, ctx: Context):
     for an in analyses(fig, ctx.paper):
         pair = _dual_pair(an)
         if pair is None:
+            conflict = _label_conflict(an)
+            if conflict is not None:
+                up, low = conflict
+                ev = _base_evidence(an)
+                ev.update({"upper_label": up, "lower_label": low, "second_axis": "value labels of two scales"})
+                yield ctx.finding(
+                    f"value labels of two scales: {up['text']} is printed above {low['text']} in the same column, "
+                    "so the series are drawn to different, unprinted scales",
+                    figure=fig, evidence=ev, origin="figure", location=_location(fig, an, None),
+                )
+                return
             continue
         left, right, extra = pair
         ev = _base_evidence(an)
