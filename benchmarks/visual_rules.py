@@ -29,15 +29,16 @@ NOTES = """Inspected by hand:
 - FL107: every pair flagged is a real collision under the Machado et al. (2009) simulation used. The
   tab10 pair orange #ff7f0e / green #2ca02c (value-profiles 4, 8, A4, A6) maps to linear RGB
   (0.375, 0.282, 0.000) and (0.369, 0.282, 0.010) under protanopia, checked by hand from the matrix:
-  the two series are one colour to a protanope. proteus-provenance 5 and value-profiles A1 are pastel
-  orange/green pairs (2.4 and 5.6 under deuteranopia). So the 11 % is defects, not false alarms: the
+  the two series are one colour to a protanope. proteus-provenance 5 is a pastel orange/green pair
+  (2.4 under deuteranopia). So the 9 % is defects, not false alarms: the
   default matplotlib palette's second and third colours collide, and figures keyed by them alone are
   common.
 - FL106 value-profiles 5: white on mid-green at 2.4:1, a real (mild) contrast defect.
 - FL109 value-profiles 1: stacked cards whose hidden text overlaps: a false alarm (paint order is
   not read), 1 of 54.
 - FL108 no longer fires on value-profiles 6 (a diagram with coloured highlights): filled boxes that
-  text covers are highlights or cells, not bars, and do not make the figure a chart."""
+  text covers are highlights or cells, not bars, and colours count as series only on a chart with
+  a value axis of round ticks (a row of table numbers is not one)."""
 
 
 def main(argv: list[str] | None = None) -> int:

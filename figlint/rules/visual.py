@@ -560,6 +560,10 @@ def _series(an, need_legend: bool = False):
         # without a legend read, only lines are known to be told apart by colour alone:
         # bars, boxes and points usually sit over their own category labels as well
         return None, "marks"
+    if not any(a.clean and a.nice and not a.index_like for a in an.axes):
+        # data series are plotted against a value axis; coloured shapes without one
+        # (a diagram whose arrows look like lines) are not series
+        return None, "marks"
     cols = an.get("series_colours") or []
     if an.source == "raster":
         cols = [c for c in cols if c.marks >= 5]
