@@ -42,11 +42,11 @@ FIGURE_SUFFIXES = {".pdf", ".png", ".jpg", ".jpeg", ".tif", ".tiff", ".bmp", ".g
 NOTES = """
 Notes (inspected by hand):
 
-- Paper figures, FL401 on value-profiles paper.pdf Figure 6: a false positive (a diagram of
-  small numbered tables read as bars on a 1-2-3 axis). It appeared with commit fb3bf67 (the PDF
-  route keeps filled boxes apart instead of merging them), not with the axis changes here;
-  still to fix in FL401 (bar groups inside diagrams).
-- Paper figures before that: no FL4xx finding on the 108 figure readings (54 graphics files from the
+- Paper figures, value-profiles paper.pdf Figure 6 (a diagram of small highlighted table cells
+  beside step numbers 1-2-3) was briefly read as a truncated bar chart once the PDF route kept
+  filled boxes apart; fixed: boxes mostly covered by text are highlights, not bars, and bars must
+  cover at least 15 % of their axis' tick span.
+- Paper figures otherwise: no FL4xx finding on the 108 figure readings (54 graphics files from the
   LaTeX sources, 54 figures that `read_pdf` finds in the PDFs). Vector figures whose text
   was converted to outlines (most of bundler-eurosys) are rendered and read by OCR. Its
   box plots (boxes whose lower edges sit at a slowdown of 1) were read as truncated bars
