@@ -73,6 +73,11 @@ def findings_of(case: Case, path: Path) -> tuple[set, list[str]]:
     result = run([str(path)], Config(select=["ALL"]))
     assert not any(r.error for r in result.results), [r.error for r in result.results]
     got = {(f.code, f.figure or None) for f in result.findings if f.code == case.rule}
+    for f in result.findings:
+        if f.code == case.rule and f.code[:3] in ("FL4", "FL5"):
+            # misleading-design and reasoning findings name their taxonomy label, their
+            # evidence, and whether the figure or the text shows the problem
+            assert f.taxonomy and f.evidence and f.origin in ("figure", "text"), f
     return got, [f"{f.code} {f.location.short()}: {f.message}" for f in result.findings]
 
 
