@@ -18,6 +18,8 @@ from figlint.config import Config, enabled_rules
 from figlint.engine import PaperResult, RunResult, lint_path
 
 PAPER_SUFFIXES = (".pdf",)
+# figure files directly inside a folder are inputs too (`figlint figs/` on a folder of charts)
+FIGURE_SUFFIXES = (".png", ".jpg", ".jpeg", ".tif", ".tiff", ".bmp", ".gif", ".webp")
 
 
 def _is_latex_dir(d: Path) -> bool:
@@ -33,7 +35,7 @@ def _is_latex_dir(d: Path) -> bool:
 
 def expand_inputs(paths: list[str]) -> list[str]:
     """A directory that holds a LaTeX paper is one input; any other directory stands
-    for the PDFs (and LaTeX paper folders) directly inside it, in name order."""
+    for the PDFs, figure images and LaTeX paper folders directly inside it, in name order."""
     out: list[str] = []
     for raw in paths:
         p = Path(raw)
@@ -42,7 +44,7 @@ def expand_inputs(paths: list[str]) -> list[str]:
             continue
         found = []
         for child in sorted(p.iterdir()):
-            if child.is_file() and child.suffix.lower() in PAPER_SUFFIXES:
+            if child.is_file() and child.suffix.lower() in PAPER_SUFFIXES + FIGURE_SUFFIXES:
                 found.append(str(child))
             elif child.is_dir() and _is_latex_dir(child):
                 found.append(str(child))

@@ -37,6 +37,20 @@ def test_folder_of_papers_expands_in_name_order(tmp_path):
     assert expand_inputs([str(tmp_path)]) == [str(tmp_path / "a.pdf"), str(tmp_path / "b.pdf")]
 
 
+def test_folder_of_chart_images_lints_each_image(tmp_path):
+    import pymupdf
+
+    for name in ("b.png", "a.jpg"):
+        pix = pymupdf.Pixmap(pymupdf.csRGB, pymupdf.IRect(0, 0, 120, 80), False)
+        pix.clear_with(255)
+        pix.save(str(tmp_path / name), jpg_quality=90) if name.endswith(".jpg") else pix.save(str(tmp_path / name))
+    (tmp_path / "readme.md").write_text("charts")
+    assert expand_inputs([str(tmp_path)]) == [str(tmp_path / "a.jpg"), str(tmp_path / "b.png")]
+    proc = figlint(str(tmp_path), "--format", "jsonl", "--no-cache")
+    lines = [json.loads(ln) for ln in proc.stdout.splitlines()]
+    assert [d["route"] for d in lines] == ["image", "image"] and all(d["error"] is None for d in lines)
+
+
 def test_jsonl_streams_every_paper_and_reports_bad_ones(tmp_path):
     good = [make_pdf(tmp_path / f"p{i}.pdf", "Figure 1: Accuracy of two models over ten epochs.") for i in range(3)]
     bad = tmp_path / "broken.pdf"
