@@ -253,3 +253,25 @@ class Scores:
 def to_dict(obj: Any) -> Any:
     """Dataclass -> JSON-ready dict (tuples become lists)."""
     return asdict(obj)
+
+
+def plain(value: Any) -> Any:
+    """`value` as plain JSON data: numpy scalars and arrays to Python numbers and lists, tuples
+    and sets to lists, non-finite floats to None, other objects to their text. Evidence is
+    built from measurements (often numpy values); every report must be able to print it."""
+    import math
+
+    if value is None or isinstance(value, (bool, int, str)):
+        return value
+    if isinstance(value, float):
+        return value if math.isfinite(value) else None
+    if isinstance(value, dict):
+        return {str(k): plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    if isinstance(value, (set, frozenset)):
+        return sorted((plain(v) for v in value), key=str)
+    if hasattr(value, "tolist"):  # numpy scalar or array
+        return plain(value.tolist())
+    return str(value)
+

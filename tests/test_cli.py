@@ -142,3 +142,16 @@ def test_rules_only_run_imports_nothing_heavy(tmp_path, module):
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert proc.stdout.strip().splitlines()[-1] == "False", proc.stdout + proc.stderr
+
+
+def test_evidence_of_numpy_values_is_plain_json():
+    import numpy as np
+
+    from figlint.model import plain
+
+    ev = plain({"ratio": np.float32(2.5), "px": np.int64(3), "arr": np.array([1.0, 2.0]),
+                "bad": float("nan"), "names": {"b", "a"}, "pair": (1, 2)})
+    assert ev == {"ratio": 2.5, "px": 3, "arr": [1.0, 2.0], "bad": None, "names": ["a", "b"], "pair": [1, 2]}
+    import json
+
+    json.dumps(ev)

@@ -68,8 +68,10 @@ def _jsonable(v: Any) -> Any:
     if isinstance(v, dict):
         return {str(k): _jsonable(x) for k, x in v.items()}
     if isinstance(v, float):
-        return round(v, 4)
-    return v
+        return round(v, 4) if v == v and abs(v) != float("inf") else None
+    from figlint.model import plain
+
+    return plain(v)
 _WORD = re.compile(r"[A-Za-z][A-Za-z\-]+|\d+(?:\.\d+)?")
 
 

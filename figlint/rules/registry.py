@@ -15,7 +15,7 @@ import inspect
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator
 
-from figlint.model import Figure, Finding, Location, Paper
+from figlint.model import Figure, Finding, Location, Paper, plain
 
 FAMILIES = {
     "FL0": "tool",
@@ -168,7 +168,7 @@ class Context:
             message=message,
             location=location,
             figure=figure.number if figure is not None else None,
-            evidence=evidence or {},
+            evidence=plain(evidence or {}),
             dimension=r.dimension,
             cap=cap if cap is not None else r.cap,
             taxonomy=taxonomy or r.taxonomy,
