@@ -70,3 +70,19 @@ def test_figure_pdf_and_image_take_the_image_route(chart_files):
     ras = load(str(chart_files / "normal_line.png"))
     (img,) = ras.figures[0].images
     assert ras.route == "image" and img.width_px == 510 and img.dpi_source == "metadata"
+
+
+def test_every_chart_serialises_to_json_and_sarif(chart_files, tmp_path_factory):
+    """All rules on every chart file, through the real CLI: reports print whatever a rule measured."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    env = {**os.environ, "FIGLINT_CACHE_DIR": str(tmp_path_factory.getbasetemp() / "ocr-cache")}
+    for fmt in ("json", "sarif"):
+        proc = subprocess.run([sys.executable, "-m", "figlint", str(chart_files), "--format", fmt, "--jobs", "2"],
+                              capture_output=True, text=True, env=env, timeout=600)
+        assert proc.returncode in (0, 1) and "Traceback" not in proc.stderr, proc.stderr[-2000:]
+        doc = json.loads(proc.stdout)
+        assert doc
