@@ -9,6 +9,7 @@ that need them. Errors the user can fix are one line on stderr with exit 2.
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 
@@ -44,6 +45,22 @@ def _emit(text: str, output: str | None) -> None:
 def _fail(message: str) -> None:
     click.echo(f"figlint: error: {message}", err=True)
     sys.exit(2)
+
+
+def run() -> None:
+    """Console entry point: `main` with a last guard, so that a failure inside figlint itself
+    is one line on stderr and exit 2, never a traceback (FIGLINT_DEBUG=1 shows it)."""
+    try:
+        main()
+    except Exception as exc:  # noqa: BLE001 - the last guard; click handles its own errors
+        if os.environ.get("FIGLINT_DEBUG"):
+            raise
+        import traceback
+
+        where = traceback.extract_tb(exc.__traceback__)[-1]
+        click.echo(f"figlint: internal error: {type(exc).__name__}: {exc} [{where.name}:{where.lineno}]; "
+                   "please report it (FIGLINT_DEBUG=1 shows the traceback)", err=True)
+        sys.exit(2)
 
 
 @click.group(cls=DefaultGroup, context_settings={"help_option_names": ["-h", "--help"]})

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -155,3 +156,18 @@ def test_evidence_of_numpy_values_is_plain_json():
     import json
 
     json.dumps(ev)
+
+
+def test_an_internal_failure_is_one_line_not_a_traceback(tmp_path):
+    p = make_pdf(tmp_path / "plain.pdf", text="Figure 1: Accuracy of the model over epochs.")
+    # the stimulus: a report renderer that fails; the thing under test: the CLI's last guard
+    code = ("import sys, figlint.report.jsonl as j\n"
+            "j.render_paper = lambda r: 1 / 0\n"
+            f"sys.argv = ['figlint', {str(p)!r}, '--format', 'jsonl', '--no-cache']\n"
+            "from figlint.cli import run\nrun()\n")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert proc.stderr.strip().splitlines()[-1].startswith("figlint: internal error: ZeroDivisionError")
+    debug = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           env={**os.environ, "FIGLINT_DEBUG": "1"})
+    assert "Traceback" in debug.stderr
