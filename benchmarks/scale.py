@@ -41,7 +41,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from fixtures.measure import run_figlint  # noqa: E402
 from make_synthetic import make  # noqa: E402
-from results_md import write_section  # noqa: E402
+from results_md import as_installed, write_section  # noqa: E402
 
 SIZES = ((10, 8), (50, 40), (200, 160))  # pages, figures: 0.8 figures a page
 BUDGET_10 = 1.0
@@ -92,6 +92,7 @@ def main() -> int:
     ap.add_argument("--workdir", type=Path, help="where the synthetic papers are kept (default: a temporary folder)")
     ap.add_argument("--write", action="store_true")
     a = ap.parse_args()
+    installed = as_installed()
     tmp = None
     work = a.workdir
     if work is None:
@@ -159,7 +160,7 @@ def main() -> int:
         f"Command: `python benchmarks/scale.py --runs {a.runs} --write` (each paper linted as a whole process, "
         f"`python -m figlint PAPER --no-cache`, rules only, default configuration; median of {a.runs} runs; "
         f"CPU = user + system from wait4; peak = the process's VmHWM; {os.cpu_count()} cores, "
-        f"Python {platform.python_version()}, {platform.system()} {platform.machine()}).",
+        f"Python {platform.python_version()}, {platform.system()} {platform.machine()}; {installed}).",
         "",
         "| paper | pages | figures | wall s | CPU s | peak MB | exit |",
         "|---|---|---|---|---|---|---|",

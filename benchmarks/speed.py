@@ -23,7 +23,7 @@ ROOT = HERE.parent
 sys.path.insert(0, str(HERE))
 
 from make_synthetic import make  # noqa: E402
-from results_md import write_section  # noqa: E402
+from results_md import as_installed, write_section  # noqa: E402
 
 
 def wall(cmd: list[str], runs: int) -> tuple[float, float]:
@@ -40,6 +40,7 @@ def main() -> None:
     ap.add_argument("--runs", type=int, default=7)
     ap.add_argument("--write", action="store_true")
     a = ap.parse_args()
+    installed = as_installed()
     fig = [sys.executable, "-m", "figlint"]
     with tempfile.TemporaryDirectory() as tmp:
         pdf = make(Path(tmp) / "syn10", pages=10, figures=8)
@@ -66,7 +67,7 @@ def main() -> None:
                          wall([*fig, str(tex)], a.runs), 0.5))
     lines = [
         f"Command: `python benchmarks/speed.py --write` ({a.runs} runs each, whole process, "
-        f"{os.cpu_count()} cores, Python {platform.python_version()}).",
+        f"{os.cpu_count()} cores, Python {platform.python_version()}; {installed}).",
         "",
         "| what | median wall (s) | best (s) | budget (s) |",
         "|---|---|---|---|",
