@@ -116,6 +116,13 @@ def _fmt(v: float) -> str:
     return f"{v:,.0f}" if abs(v) >= 1000 else f"{v:.4g}"
 
 
+def _fmt_range(a: float, b: float) -> str:
+    """A plotted range, rounded to its own scale (0.1722–10,000 reads as 0–10,000)."""
+    if abs(b - a) >= 100:
+        return f"{a:,.0f}–{b:,.0f}"
+    return f"{_fmt(a)}–{_fmt(b)}"
+
+
 _LOWER_BETTER = re.compile(
     r"\b(?:loss|error|err|latency|time|delay|perplexity|ppl|cost|mse|rmse|mae|fct|slowdown|runtime|"
     r"wer|cer|fid|regret|distance|overhead|energy|memory|seconds|ms|miss rate|fpr|eer)\b", re.IGNORECASE)
@@ -226,7 +233,7 @@ def missing_uncertainty(fig: Figure, ctx: Context):
                        "values": [round(v, 4) for v in vals], "best": round(best, 4), "runner_up": round(second, 4),
                        "relative_difference": round(rel, 4), "value_title": title, "uncertainty": unc})
             yield ctx.finding(
-                f"{fig.key}: \"{_quote(claim.sentence)}\" claims superiority ('{m.group(0)}') from a "
+                f"\"{_quote(claim.sentence)}\" claims superiority ('{m.group(0)}') from a "
                 f"{rel * 100:.1f} % difference ({_fmt(best)} vs {_fmt(second)} read from the {an.chart_type} chart), "
                 "and the figure shows no error bars, bands or box plots",
                 figure=fig, location=_location(fig, claim), evidence=ev, origin="figure",
@@ -342,7 +349,7 @@ def causal_claim(fig: Figure, ctx: Context):
             ev.update({"sentence": claim.sentence, "causal_phrase": m.group(0),
                        "x_titles": [a.title for a in an.x_axes], "y_titles": [a.title for a in an.y_axes]})
             yield ctx.finding(
-                f"{fig.key}: \"{_quote(claim.sentence)}\" states a cause ('{m.group(0)}') from a "
+                f"\"{_quote(claim.sentence)}\" states a cause ('{m.group(0)}') from a "
                 f"{'scatter' if scatter else 'time-series'} plot of observed data, which shows a correlation only",
                 figure=fig, location=_location(fig, claim), evidence=ev, origin="text",
             )
@@ -430,7 +437,7 @@ def significance_without_test(fig: Figure, ctx: Context):
             ev.update(_evidence(ans[0]))
         where = "the caption" if claim.where == "caption" else "the text"
         yield ctx.finding(
-            f"{fig.key}: \"{_quote(claim.sentence)}\" says '{m.group(0)}' but {where} names no test, interval "
+            f"\"{_quote(claim.sentence)}\" says '{m.group(0)}' but {where} names no test, interval "
             "or spread and the figure shows no error bars, bands or box plots",
             figure=fig, location=_location(fig, claim), evidence=ev, origin="text",
         )
@@ -605,10 +612,10 @@ def trend_contradiction(fig: Figure, ctx: Context):
                                        "x_title": s.x_title} for s in targets]})
                 name = f"'{s0.label}'" if how == "legend label" else f"the {s0.y_title or 'y'} series"
                 yield ctx.finding(
-                    f"{fig.key}: \"{_quote(claim.sentence)}\" says it {verb}, but {name} "
+                    f"\"{_quote(claim.sentence)}\" says it {verb}, but {name} "
                     f"{'rises' if plotted == 'rising' else 'falls'} in the figure "
                     f"({_fmt(s0.points[0][1])} → {_fmt(s0.points[-1][1])} over {s0.x_title or 'x'} "
-                    f"{_fmt(s0.points[0][0])}–{_fmt(s0.points[-1][0])})",
+                    f"{_fmt_range(s0.points[0][0], s0.points[-1][0])})",
                     figure=fig, location=_location(fig, claim), evidence=ev, origin="text",
                 )
                 return
@@ -702,7 +709,7 @@ def claim_beyond_range(fig: Figure, ctx: Context):
                                "claimed_value": value, "x_title": ax.title, "x_ticks": vals,
                                "plotted_end": round(top, 4)})
                     yield ctx.finding(
-                        f"{fig.key}: \"{_quote(claim.sentence)}\" speaks of '{m.group(0).strip()}', but the "
+                        f"\"{_quote(claim.sentence)}\" speaks of '{m.group(0).strip()}', but the "
                         f"figure's x axis ({ax.title}) ends at about {_fmt(top)}",
                         figure=fig, location=_location(fig, claim), evidence=ev, origin="text",
                     )
