@@ -36,6 +36,7 @@ SEED = 20240101
 KNOWN_DEFECTS: list[tuple[str, str | None]] = [
     ("FL101", "2"),  # low-dpi: 160x120 px PNG printed 0.5\linewidth (3.25 in) wide
     ("FL102", "3"),  # tiny-text: tick labels and legend 4 pt at print size
+    ("FL503", "3"),  # trend contradiction: the text says the linear probe's loss increases; it falls
     ("FL202", "4"),  # generic caption: "Overview of our method."
     ("FL302", "4"),  # bare-pointer citation: "For an overview, see Figure 4."
     ("FL301", "5"),  # uncited figure: \label{fig:datasets} is never \ref'd
@@ -485,6 +486,8 @@ Figure~\ref{fig:loss} shows that ProtoAdapt reaches a validation loss of 1.2
 after about 2k steps, whereas full fine-tuning needs about 6k steps to reach
 the same loss and the linear probe levels off above 1.4. We attribute the fast
 start to the class-mean initialisation of the prototypes.
+Figure~\ref{fig:loss} also shows that the validation loss of the linear probe
+increases steadily during training.
 
 \begin{figure}[t]
   \centering
