@@ -36,32 +36,17 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-GOLD = Path("/work/shared/data/eval1200_dev.csv")
-CORPUS = Path("/work/shared/corpus/papers")
+GOLD = ROOT.parent / "shared" / "data" / "eval1200_dev.csv"  # next to the repository, read in place
+CORPUS = ROOT.parent / "shared" / "corpus" / "papers"
 CODES = ("FL204", "FL206", "FL207")
 
 
-def _ranks(xs: list[float]) -> list[float]:
-    order = sorted(range(len(xs)), key=lambda i: xs[i])
-    ranks = [0.0] * len(xs)
-    i = 0
-    while i < len(order):
-        j = i
-        while j + 1 < len(order) and xs[order[j + 1]] == xs[order[i]]:
-            j += 1
-        for k in range(i, j + 1):
-            ranks[order[k]] = (i + j) / 2 + 1
-        i = j + 1
-    return ranks
-
-
 def spearman(a: list[float], b: list[float]) -> float:
-    ra, rb = _ranks(a), _ranks(b)
-    ma, mb = statistics.fmean(ra), statistics.fmean(rb)
-    cov = sum((x - ma) * (y - mb) for x, y in zip(ra, rb))
-    va = sum((x - ma) ** 2 for x in ra) ** 0.5
-    vb = sum((y - mb) ** 2 for y in rb) ** 0.5
-    return cov / (va * vb) if va and vb else float("nan")
+    """figlint eval's Spearman (average ranks for ties); NaN where it is undefined."""
+    from figlint.evaluate import spearman as rho
+
+    r = rho(a, b)
+    return float("nan") if r is None else r
 
 
 def gold_rows(path: Path) -> list[dict]:
