@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from fixtures import cases_caption as cc
+from fixtures.charts import draw_chart
 from figlint.rules.caption import caption_numbers, caption_panels, norm_words, number_shown
 
 
@@ -13,19 +14,7 @@ def _analysis(tmp_path, name: str, ext: str):
     from figlint.ingest.graphics import read_graphics
 
     path = tmp_path / f"{name}.{ext}"
-    if ext == "pdf":
-        cc.GENERATORS[f"{name}.pdf"](path)
-    else:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-
-        fig, ax = plt.subplots(figsize=(3.4, 2.4))
-        cc.CHARTS[name](ax)
-        fig.tight_layout()
-        fig.savefig(path, dpi=150)
-        plt.close(fig)
+    draw_chart(cc.CHARTS[name], path)
     paper = read_graphics(str(path))
     return analyses(paper.figures[0], paper)[0]
 
