@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass
 
 from figlint.features import derived
+from figlint.features.vector import TextIndex
 
 BBox = tuple[float, float, float, float]
 _LETTER = re.compile(r"[A-Za-z\u00c0-\u024f\u0370-\u03ff]")
@@ -146,10 +147,11 @@ def _vector_legend(an) -> list[LegendEntry]:
     entries: list[LegendEntry] = []
     used: set[int] = set()
     swatch_boxes: list[BBox] = []
+    under_text = TextIndex([t.bbox for t in an.tokens])
     for box, style, colour, _p in cands:
         if any(_overlaps(box, b) for b in swatch_boxes):
             continue
-        if _under_text(box, an.tokens):
+        if under_text.covers(box, 1 / 3):
             continue  # a highlight behind text (a diagram, a table), not a swatch beside its label
         got = _label_for(an, box, u, used)
         if got is None:
@@ -159,19 +161,6 @@ def _vector_legend(an) -> list[LegendEntry]:
         swatch_boxes.append(box)
         entries.append(LegendEntry(text=text, colour=_rgb(colour), style=style, bbox=ebox, swatch=box, text_x=tx))
     return _aligned(entries, u)
-
-
-def _under_text(box: BBox, tokens) -> bool:
-    """Whether text covers a third or more of the box."""
-    area = max((box[2] - box[0]) * (box[3] - box[1]), 1e-9)
-    covered = 0.0
-    for t in tokens:
-        b = t.bbox
-        w = min(b[2], box[2]) - max(b[0], box[0])
-        h = min(b[3], box[3]) - max(b[1], box[1])
-        if w > 0 and h > 0:
-            covered += w * h
-    return covered >= area / 3
 
 
 def _overlaps(a: BBox, b: BBox) -> bool:

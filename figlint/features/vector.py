@@ -83,40 +83,40 @@ class VectorMarks:
     box_parts: int = 0  # filled boxes crossed by a median line: box plots
 
 
-_CELL = 24.0  # pt: the grid that indexes text spans by position
+class TextIndex:
+    """Text boxes indexed on a coarse grid, to ask how much of a box text covers."""
 
+    CELL = 24.0  # grid step, in the boxes' units (pt for vector figures)
 
-def _span_grid(spans) -> dict[tuple[int, int], list]:
-    grid: dict[tuple[int, int], list] = {}
-    for s in spans:
-        b = s.bbox
-        for gx in range(int(b[0] // _CELL), int(b[2] // _CELL) + 1):
-            for gy in range(int(b[1] // _CELL), int(b[3] // _CELL) + 1):
-                grid.setdefault((gx, gy), []).append(b)
-    return grid
+    def __init__(self, boxes) -> None:
+        self.grid: dict[tuple[int, int], list] = {}
+        c = self.CELL
+        for b in boxes:
+            for gx in range(int(b[0] // c), int(b[2] // c) + 1):
+                for gy in range(int(b[1] // c), int(b[3] // c) + 1):
+                    self.grid.setdefault((gx, gy), []).append(b)
 
-
-def _text_background(box, grid) -> bool:
-    """Whether text covers most of a filled box: a highlight, a label's or a table cell's
-    background. A value label printed inside a bar covers a small part of it."""
-    area = (box[2] - box[0]) * (box[3] - box[1])
-    if area <= 0 or not grid:
+    def covers(self, box, share: float) -> bool:
+        """Whether the text boxes overlapping `box` add up to at least `share` of its area."""
+        area = (box[2] - box[0]) * (box[3] - box[1])
+        if area <= 0 or not self.grid:
+            return False
+        c = self.CELL
+        seen: set[int] = set()
+        covered = 0.0
+        for gx in range(int(box[0] // c), int(box[2] // c) + 1):
+            for gy in range(int(box[1] // c), int(box[3] // c) + 1):
+                for b in self.grid.get((gx, gy), ()):
+                    if id(b) in seen:
+                        continue
+                    seen.add(id(b))
+                    w = min(b[2], box[2]) - max(b[0], box[0])
+                    h = min(b[3], box[3]) - max(b[1], box[1])
+                    if w > 0 and h > 0:
+                        covered += w * h
+                        if covered >= share * area:
+                            return True
         return False
-    seen: set[int] = set()
-    covered = 0.0
-    for gx in range(int(box[0] // _CELL), int(box[2] // _CELL) + 1):
-        for gy in range(int(box[1] // _CELL), int(box[3] // _CELL) + 1):
-            for b in grid.get((gx, gy), ()):
-                if id(b) in seen:
-                    continue
-                seen.add(id(b))
-                w = min(b[2], box[2]) - max(b[0], box[0])
-                h = min(b[3], box[3]) - max(b[1], box[1])
-                if w > 0 and h > 0:
-                    covered += w * h
-                    if covered >= 0.5 * area:
-                        return True
-    return False
 
 
 def vector_marks(fig: Figure) -> VectorMarks:
@@ -124,7 +124,7 @@ def vector_marks(fig: Figure) -> VectorMarks:
     fw, fh = box[2] - box[0], box[3] - box[1]
     rects: list[Rect] = []
     hrules, vrules = [], []
-    grid = _span_grid(fig.spans)
+    text = TextIndex([sp.bbox for sp in fig.spans])
     poly_boxes = []
     areas: list = []
     small = Counter()
@@ -149,8 +149,8 @@ def vector_marks(fig: Figure) -> VectorMarks:
                 continue
             if max(w, h) <= 8 and min(w, h) >= 1:
                 small[(round(w, 1), round(h, 1))] += 1
-            if _text_background(d.bbox, grid):
-                continue  # a highlight or a table cell behind text, not a bar
+            if text.covers(d.bbox, 0.5):
+                continue  # text covers most of it: a highlight or a table cell behind text, not a bar
             rects.append(Rect(d.bbox, d.fill))
             continue
         if d.fill is not None and not _is_light(d.fill) and d.items > 5 and w > 0.3 * fw and h > 0.1 * fh:
