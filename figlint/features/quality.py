@@ -171,7 +171,7 @@ def placed_images(fig, paper, min_side_px: int = 48):
         return out  # over a size or time cap: reported once as FL011, not decoded here
     if "image_path" in fig.extra:
         p = str(fig.extra["image_path"])
-        bgr = _load(p, fig)
+        bgr = _load(p)
         if bgr is not None:
             box = fig.images[0].bbox if fig.images else None
             out.append(Placed(Path(p).name, bgr, _is_jpeg_file(p), _size(box)))
@@ -188,7 +188,7 @@ def placed_images(fig, paper, min_side_px: int = 48):
         p = Path(name)
         p = p if p.is_absolute() else root / p
         if p.suffix.lower() in (".png", ".jpg", ".jpeg") and p.is_file():
-            bgr = _load(str(p), fig)
+            bgr = _load(str(p))
             if bgr is not None and min(bgr.shape[:2]) >= min_side_px:
                 out.append(Placed(p.name, bgr, _is_jpeg_file(str(p)), None))
     return out
@@ -198,16 +198,13 @@ def _size(box):
     return None if box is None else (box[2] - box[0], box[3] - box[1])
 
 
-def _load(path: str, fig=None):
-    from figlint import budget
+def _load(path: str):
+    """The image's pixels, None when unreadable. An image over the decode cap raises
+    budget.FigureSkipped, which the engine turns into FL011 for the figure."""
     from figlint.features.raster import load_bgr
 
     try:
         return load_bgr(path)
-    except budget.FigureSkipped as exc:  # too many pixels to decode: FL011, like the analysis
-        if fig is not None:
-            budget.skip(fig, str(exc))
-        return None
     except Exception:  # noqa: BLE001 - unreadable images are reported by ingestion
         return None
 
