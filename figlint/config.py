@@ -321,12 +321,13 @@ def matches(token: str, code: str, name: str) -> bool:
 
 
 def _tags(code: str) -> tuple[str, ...]:
-    from figlint.rules.registry import FAMILIES, all_rules
+    from figlint.rules.registry import FAMILIES, get_rule
 
-    for r in all_rules():
-        if r.code == code:
-            return (r.family, *r.groups)
-    return (FAMILIES[code[:3]],) if code[:3] in FAMILIES else ()
+    try:
+        r = get_rule(code)
+    except KeyError:
+        return (FAMILIES[code[:3]],) if code[:3] in FAMILIES else ()
+    return (r.family, *r.groups)
 
 
 def validate_codes(tokens: list[str], key: str) -> None:
