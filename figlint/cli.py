@@ -16,7 +16,7 @@ import time
 import click
 
 from figlint import __version__
-from figlint.errors import FiglintError, UsageError
+from figlint.errors import FeatureFailed, FiglintError, UsageError
 from figlint.report import FORMATS
 
 
@@ -361,7 +361,12 @@ def extract(path, fmt, only, tokens):
         if only is not None and fig.number != only:
             continue
         items = []
-        for an in analyses(fig, paper):
+        try:
+            found = analyses(fig, paper)
+        except FeatureFailed as exc:
+            out.append({"figure": fig.number, "page": fig.page, "kind": fig.kind, "error": str(exc)})
+            continue
+        for an in found:
             d = an.to_dict()
             if not tokens:
                 d.pop("tokens")
@@ -372,7 +377,9 @@ def extract(path, fmt, only, tokens):
         click.echo(json.dumps(doc, indent=2, ensure_ascii=False))
         return
     for f in out:
-        for d in f["analyses"]:
+        if "error" in f:
+            click.echo(f"Figure {f['figure'] or '(file)'}: analysis failed: {f['error']}")
+        for d in f.get("analyses", ()):
             click.echo(f"Figure {f['figure'] or '(file)'}: {d['source']} {d['chart_type']} "
                        f"({d['chart_confidence']:.2f}), baseline value {d['baseline_value']}")
             for a in d["axes"]:

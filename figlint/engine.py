@@ -3,7 +3,9 @@
 Checking (rules), deciding (select/ignore, severities, fail level) and
 formatting (report/) are separate: rules only yield findings, the engine
 filters and orders them, reporters only read a RunResult. One bad figure or
-rule never sinks the run: an exception inside a rule becomes an FL009 finding.
+rule never sinks the run: an exception inside a rule becomes an FL009 finding,
+and one inside a figure's analysis or derived feature (errors.FeatureFailed)
+an FL009 finding reported once for that figure, whichever rule met it first.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from dataclasses import dataclass, field
 from figlint.budget import FigureSkipped, skipped_findings
 from figlint.budget import skip as budget_skip
 from figlint.config import Config, drop_per_figure_ignores, enabled_rules
-from figlint.errors import InputError
+from figlint.errors import FeatureFailed, InputError
 from figlint.model import Figure, Finding, Location, Paper, Problem, severity_rank
 from figlint.rules.registry import Context, Rule, iter_enabled
 from figlint.suppress import apply_suppressions
@@ -116,20 +118,30 @@ def _guarded(rule: Rule, ctx: Context, target, figure: str | None) -> list[Findi
         if isinstance(target, Figure):
             budget_skip(target, str(exc))
         return []
+    except FeatureFailed as exc:  # a feature the rule reads failed: reported once per figure
+        if exc.reported:
+            return []
+        exc.reported = True
+        return [_internal_error(ctx, figure, f"the {exc.feature} feature failed on {_what(figure)} "
+                                f"(first read by {rule.code} {rule.name})", exc.exc)]
     except Exception as exc:  # noqa: BLE001 - one rule must never sink the run
-        where = traceback.extract_tb(exc.__traceback__)[-1]
-        what = f"figure {figure}" if figure else "the paper"
-        return [
-            Finding(
-                code="FL009",
-                rule="internal-error",
-                severity="warning",
-                message=f"rule {rule.code} ({rule.name}) failed on {what}: "
-                f"{type(exc).__name__}: {exc} [{where.name}:{where.lineno}]",
-                location=Location(file=ctx.paper.path),
-                figure=figure,
-            )
-        ]
+        return [_internal_error(ctx, figure, f"rule {rule.code} ({rule.name}) failed on {_what(figure)}", exc)]
+
+
+def _what(figure: str | None) -> str:
+    return f"figure {figure}" if figure else "the paper"
+
+
+def _internal_error(ctx: Context, figure: str | None, what: str, exc: BaseException) -> Finding:
+    where = traceback.extract_tb(exc.__traceback__)[-1]
+    return Finding(
+        code="FL009",
+        rule="internal-error",
+        severity="warning",
+        message=f"{what}: {type(exc).__name__}: {exc} [{where.name}:{where.lineno}]",
+        location=Location(file=ctx.paper.path),
+        figure=figure,
+    )
 
 
 def _problem_finding(problem: Problem) -> Finding:

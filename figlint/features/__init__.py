@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from figlint import budget
+from figlint.errors import FeatureFailed
 from figlint.features.axes import Axis, Token, find_axes
 from figlint.features.bars import BarGroup, find_bar_groups
 from figlint.model import Figure, Paper
@@ -37,6 +38,11 @@ _DERIVED_MODULES = (
     "figlint.features.series",
 )
 _derived_loaded = False
+
+
+def _failure(feature: str, exc: Exception) -> FeatureFailed:
+    """`exc` as the FeatureFailed to keep (a failure met in a feature read from this one stays as it is)."""
+    return exc if isinstance(exc, FeatureFailed) else FeatureFailed(feature, exc)
 
 
 def derived(name: str):
@@ -104,8 +110,16 @@ class FigureAnalysis:
             _load_derived()
             if name not in _DERIVED:
                 raise KeyError(f"no derived feature {name!r}")
-            self.derived[name] = _DERIVED[name](self)
-        return self.derived[name]
+            try:
+                self.derived[name] = _DERIVED[name](self)
+            except budget.FigureSkipped:
+                raise
+            except Exception as exc:  # noqa: BLE001 - kept and reported once as FL009 (FeatureFailed)
+                self.derived[name] = _failure(name, exc)
+        value = self.derived[name]
+        if isinstance(value, FeatureFailed):
+            raise value
+        return value
 
     @property
     def words(self) -> set[str]:
@@ -206,7 +220,13 @@ class FigureAnalysis:
         if self.source == "empty":
             return {}
         _load_derived()
-        return {name: _jsonable(self.get(name)) for name in sorted(_DERIVED)}
+        out = {}
+        for name in sorted(_DERIVED):
+            try:
+                out[name] = _jsonable(self.get(name))
+            except FeatureFailed as exc:
+                out[name] = {"error": str(exc)}
+        return out
 
 
 def analyse(fig: Figure, paper: Paper | None = None) -> FigureAnalysis:
@@ -214,6 +234,8 @@ def analyse(fig: Figure, paper: Paper | None = None) -> FigureAnalysis:
     cached = fig.extra.get(_KEY)
     if isinstance(cached, FigureAnalysis):
         return cached
+    if isinstance(cached, FeatureFailed):
+        raise cached
     t0 = time.perf_counter()
     # Per-figure budget (figlint/budget.py): a figure over a size cap (marked while reading
     # or while analysing) or over the time limit is not analysed; the engine reports FL011.
@@ -236,6 +258,9 @@ def analyse(fig: Figure, paper: Paper | None = None) -> FigureAnalysis:
         budget.skip(fig, str(exc))
         an = FigureAnalysis("empty", "px", 0, 0)
         an.evidence["skipped"] = str(exc)
+    except Exception as exc:  # noqa: BLE001 - kept and reported once as FL009 (FeatureFailed)
+        fig.extra[_KEY] = failure = _failure("analysis", exc)
+        raise failure
     an.seconds = time.perf_counter() - t0
     an.figure = fig
     fig.extra[_KEY] = an
@@ -252,6 +277,8 @@ def analyses(fig: Figure, paper: Paper | None = None) -> list[FigureAnalysis]:
     if fig.spans or fig.drawings or "image_path" in fig.extra or (fig.images and has_pdf) or not fig.graphics:
         return [analyse(fig, paper)]
     cached = fig.extra.get("_file_analyses")
+    if isinstance(cached, FeatureFailed):
+        raise cached
     if cached is not None:
         return cached
     out = []
@@ -270,7 +297,11 @@ def analyses(fig: Figure, paper: Paper | None = None) -> list[FigureAnalysis]:
         except Exception:  # noqa: BLE001 - a file we cannot read is reported by ingestion, not here
             continue
         for f in sub.figures:
-            an = analyse(f, sub)
+            try:
+                an = analyse(f, sub)
+            except FeatureFailed as exc:
+                fig.extra["_file_analyses"] = exc
+                raise
             if budget.skipped(f):  # the FL011 is reported on the paper's figure (figlint/budget.py)
                 budget.skip(fig, f"{name}: {budget.skipped(f)}")
             an.evidence["file"] = name

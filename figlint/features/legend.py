@@ -43,13 +43,10 @@ class LegendEntry:
 
 @derived("legend")
 def legend(an) -> list[LegendEntry]:
-    try:
-        if an.source == "vector":
-            return _vector_legend(an)
-        if an.source == "raster":
-            return _raster_legend(an)
-    except Exception:  # noqa: BLE001 - a feature never breaks the rules that read it
-        return []
+    if an.source == "vector":
+        return _vector_legend(an)
+    if an.source == "raster":
+        return _raster_legend(an)
     return []
 
 

@@ -39,11 +39,8 @@ class PanelLabel:
 
 @derived("panels")
 def panels(an) -> list[PanelLabel]:
-    try:
-        if an.source in ("vector", "raster") and an.tokens:
-            return _panels(an)
-    except Exception:  # noqa: BLE001 - a feature never breaks the rules that read it
-        return []
+    if an.source in ("vector", "raster") and an.tokens:
+        return _panels(an)
     return []
 
 

@@ -139,10 +139,7 @@ def raster_quality(an) -> Quality | None:
     m = an.marks
     if an.source != "raster" or getattr(m, "work", None) is None or getattr(m, "scale", 1.0) != 1.0:
         return None
-    try:
-        return measure(m.work)
-    except Exception:  # noqa: BLE001 - a feature never breaks the analysis
-        return None
+    return measure(m.work)
 
 
 @dataclass
