@@ -110,7 +110,10 @@ def internal_error():
 
     What it does:
     Catches an unexpected error inside one rule or one figure's analysis and reports it
-    instead of stopping the run.
+    instead of stopping the run. An error in the figure's analysis, or in a feature read
+    from it (legend, panels, colours, ...), is reported once for the figure, naming the
+    feature and the first rule that read it; every rule that needs that feature skips the
+    figure, and the others check it as usual.
 
     Why is this bad?
     That figure was not fully checked. It is a bug in figlint, not in your paper.
