@@ -60,7 +60,8 @@ def test_caption_panels():
 
 def test_caption_numbers_skip_names_settings_ranges():
     text = (r"Our model reaches 87.5\% F1 on CIFAR-10 (2020) [3], lr = 0.001, learning rate 0.01, "
-            r"in 0.2-0.8, 85.3 $\pm$ 0.4, 2.1x faster, Fig. 3.2, 12 seeds, 95\% CI, 10\% of the data")
+            r"in 0.2-0.8, 85.3 $\pm$ 0.4, 2.1x faster, Fig. 3.2, 12 seeds, 95\% CI, 10\% of the data, "
+            "the shaded mode (\u00a77.1), \u00a7\u00a7 4.2")
     got = [n["text"] for n in caption_numbers(text)]
     assert got == ["87.5%", "2.1x"]
 

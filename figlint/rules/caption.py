@@ -425,7 +425,7 @@ _CAP_NUMBER = re.compile(r"(?<![\w.])([-+±]?)(\d+(?:,\d{3})*(?:\.\d+)?)(\s*(?:%
 _REF_WORDS = re.compile(
     r"(?:fig(?:ure)?s?|tables?|tab|sec(?:tion)?s?|eqs?|equations?|appendix|algorithms?|alg|chapters?|lines?|"
     r"theorems?|lemmas?|definitions?|corollary|propositions?|steps?|layers?|stages?|v|ver|version|rows?|columns?|"
-    r"panels?|seeds?|runs?|blocks?)\.?\s*$", re.IGNORECASE)
+    r"panels?|seeds?|runs?|blocks?|§§?|¶)\.?\s*$", re.IGNORECASE)
 _SETTING_WORDS = re.compile(
     r"(?:rate|lr|threshold|dropout|temperature|decay|momentum|weight|alpha|beta|gamma|lambda|epsilon|sigma|"
     r"coefficient|margin|p|p-value|significance|level|budget|ratio of|size|of size|top|k|n|=|<|>|≤|≥|~|≈|±)\s*$",
