@@ -23,6 +23,7 @@ from figlint.budget import MAX_PAGE_DRAWINGS, capped_drawings, skip
 from figlint.errors import InputError
 from figlint.model import Drawing, Figure, Location, Paper, Problem, RasterImage, TextSpan
 from figlint.ingest.paths import dash_style, polylines, thin
+from figlint.ingest.pdf_hidden import drop_hidden_text
 
 ASSUMED_DPI = 300.0
 # Tools write these when the user set nothing: they say nothing about print size.
@@ -122,8 +123,13 @@ def _read_pdf_figure(path: str) -> Paper:
             raise InputError(f"{path}: PDF has no pages")
         page = doc[0]
         rect = page.rect
+        # At most budget.MAX_PAGE_DRAWINGS paths are read (a dict per path: a million-path
+        # figure would take gigabytes); a figure with more is reported and not analysed (FL011).
+        paths, total_paths = capped_drawings(page)
+        text = page.get_text("dict", flags=pymupdf.TEXT_MEDIABOX_CLIP)
+        drop_hidden_text(page, text, paths)  # text a later opaque fill paints over is not printed
         spans: list[TextSpan] = []
-        for block in page.get_text("dict", flags=pymupdf.TEXT_MEDIABOX_CLIP)["blocks"]:
+        for block in text["blocks"]:
             for line in block.get("lines", ()):
                 for s in line.get("spans", ()):
                     if not s["text"].strip():
@@ -131,9 +137,6 @@ def _read_pdf_figure(path: str) -> Paper:
                     spans.append(TextSpan(text=s["text"], size=round(float(s["size"]), 2), font=s.get("font", ""),
                                           bbox=tuple(round(v, 2) for v in s["bbox"]), color=s.get("color")))
         drawings: list[Drawing] = []
-        # At most budget.MAX_PAGE_DRAWINGS paths are read (a dict per path: a million-path
-        # figure would take gigabytes); a figure with more is reported and not analysed (FL011).
-        paths, total_paths = capped_drawings(page)
         for d in paths:
             r = d.get("rect")
             if r is None:

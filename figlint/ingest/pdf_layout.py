@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 
 import pymupdf
 
+from figlint.ingest.pdf_hidden import drop_hidden_text
+
 BBox = tuple[float, float, float, float]
 
 # Without TEXT_PRESERVE_LIGATURES ligatures come out as letters ("fi"), which keeps
@@ -171,11 +173,12 @@ def read_page(page: pymupdf.Page) -> PageData:
     d = tp.extractDICT()
     if any(_spaceless(s["text"]) for b in d["blocks"] for l in b.get("lines", ()) for s in l["spans"]):
         d = _respaced(tp)
+    data.drawings, data.paths_total = _drawings(page)
+    drop_hidden_text(page, d, data.drawings)
     for bno, block in enumerate(d["blocks"]):
         if block.get("type") == 0:
             data.lines.extend(_lines_of_block(page.number, bno, block))
     data.images = _images(page)
-    data.drawings, data.paths_total = _drawings(page)
     data.matrix = tuple(page.transformation_matrix)
     data.links = [l for l in page.get_links() if l.get("kind") in (pymupdf.LINK_GOTO, pymupdf.LINK_NAMED) and not _other_dest(l)]
     if data.links:

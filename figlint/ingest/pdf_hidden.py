@@ -1,0 +1,164 @@
+"""Text that a later opaque fill paints over: in the file, but not on the printed page.
+
+Slide-style figures stack cards (one answer card over another, a "Yes" card over
+a "Strong yes" card): the text of the lower card is still in the PDF, under the
+upper card's fill. Read as text it overlaps the visible text and looks like a
+label collision (FL109), though no reader ever sees it.
+
+MuPDF numbers every paint operation of a page (`seqno`, shared by
+`get_texttrace` and `get_drawings`), so a span is hidden when an opaque filled
+path painted after it contains it. `get_texttrace` costs about 20 ms a page, so
+it is asked only where hiding can matter: two text spans that overlap each
+other inside one opaque filled shape. Everywhere else the page is read as
+before.
+"""
+
+from __future__ import annotations
+
+BBox = tuple[float, float, float, float]
+
+_MIN_OVERLAP = 0.3  # share of the smaller span's box two spans must share to be a suspect pair
+_INSET = 0.15  # the span's box is shrunk by this share before the "inside the fill" test
+
+
+def drop_hidden_text(page, d: dict, drawings: list[dict]) -> None:
+    """Remove from a text dict (`get_text("dict")`) the spans a later opaque fill paints over;
+    `drawings` are the page's paths as get_drawings lists them (with their seqno)."""
+    spans = [s for b in d["blocks"] if b.get("type", 0) == 0 for l in b.get("lines", ()) for s in l["spans"]
+             if s["text"].strip()]
+    hidden = hidden_span_boxes(page, [(s["text"], tuple(s["bbox"])) for s in spans], drawings)
+    if not hidden:
+        return
+    gone = {id(spans[i]) for i in hidden}
+    for b in d["blocks"]:
+        for l in b.get("lines", ()):
+            l["spans"] = [s for s in l["spans"] if id(s) not in gone]
+
+
+def hidden_span_boxes(page, spans: list[tuple[str, BBox]], drawings: list[dict]) -> set[int]:
+    """Indices of `spans` ((text, bbox) in page order) that a later opaque fill covers."""
+    fills = [d for d in drawings if _opaque_fill(d) and d.get("rect") is not None]
+    if not fills or len(spans) < 2:
+        return set()
+    suspects = _suspects(spans, fills)
+    if not suspects:
+        return set()
+    trace = [(_text(t), tuple(t["bbox"]), t["seqno"]) for t in page.get_texttrace()
+             if t.get("type", 0) != 3 and t.get("opacity", 1.0) > 0]
+    hidden = set()
+    for i in suspects:
+        text, box = spans[i]
+        same = [(b, seq) for t, b, seq in trace if t.strip() == text.strip() and _iou(b, box) >= 0.7]
+        if same and all(_covered(b, seq, fills) for b, seq in same):
+            hidden.add(i)
+    return hidden
+
+
+def _opaque_fill(d: dict) -> bool:
+    return ("f" in (d.get("type") or "") and d.get("fill") is not None
+            and (d.get("fill_opacity") if d.get("fill_opacity") is not None else 1.0) >= 0.99)
+
+
+def _suspects(spans: list[tuple[str, BBox]], fills: list[dict]) -> set[int]:
+    """Spans that overlap another span, both inside the box of one opaque fill."""
+    import numpy as np
+
+    S = np.array([b for _t, b in spans], dtype=float)
+    F = np.array([d["rect"] for d in fills], dtype=float)
+    cx, cy = (S[:, 0] + S[:, 2]) / 2, (S[:, 1] + S[:, 3]) / 2
+    inside = ((F[None, :, 0] <= cx[:, None]) & (cx[:, None] <= F[None, :, 2])
+              & (F[None, :, 1] <= cy[:, None]) & (cy[:, None] <= F[None, :, 3]))  # span x fill
+    cand = np.flatnonzero(inside.any(axis=1))
+    if len(cand) < 2:
+        return set()
+    C = S[cand]
+    w = np.clip(np.minimum(C[:, None, 2], C[None, :, 2]) - np.maximum(C[:, None, 0], C[None, :, 0]), 0, None)
+    h = np.clip(np.minimum(C[:, None, 3], C[None, :, 3]) - np.maximum(C[:, None, 1], C[None, :, 1]), 0, None)
+    area = (C[:, 2] - C[:, 0]) * (C[:, 3] - C[:, 1])
+    small = np.minimum(area[:, None], area[None, :])
+    share = np.where(small > 0, w * h / np.where(small > 0, small, 1), 0)
+    np.fill_diagonal(share, 0)
+    same_fill = (inside[cand][:, None, :] & inside[cand][None, :, :]).any(axis=2)
+    pairs = (share >= _MIN_OVERLAP) & same_fill
+    return {int(cand[i]) for i in np.flatnonzero(pairs.any(axis=1))}
+
+
+def _covered(box: BBox, seqno: int, fills: list[dict]) -> bool:
+    """A fill painted after `seqno` whose shape contains the (slightly shrunk) box."""
+    x0, y0, x1, y1 = box
+    dx, dy = (x1 - x0) * _INSET, (y1 - y0) * _INSET
+    corners = [(x0 + dx, y0 + dy), (x1 - dx, y0 + dy), (x1 - dx, y1 - dy), (x0 + dx, y1 - dy)]
+    for d in fills:
+        if d.get("seqno", -1) <= seqno:
+            continue
+        r = d["rect"]  # cut to the clip in force
+        if not all(r[0] <= x <= r[2] and r[1] <= y <= r[3] for x, y in corners):
+            continue
+        if any(all(_in_polygon(p, poly) for p in corners) for poly in _polygons(d.get("items") or ())):
+            return True
+    return False
+
+
+def _polygons(items) -> list[list[tuple[float, float]]]:
+    """The path's subpaths as polygons; curves by points on them (chords lie inside a convex
+    curve, so the test errs toward "not covered")."""
+    polys: list[list[tuple[float, float]]] = []
+    cur: list[tuple[float, float]] = []
+    for it in items:
+        op = it[0]
+        if op == "re":
+            r = it[1]
+            polys.append([(r[0], r[1]), (r[2], r[1]), (r[2], r[3]), (r[0], r[3])])
+            continue
+        if op == "qu":
+            q = it[1]
+            polys.append([tuple(q[0]), tuple(q[1]), tuple(q[3]), tuple(q[2])])
+            continue
+        if op not in ("l", "c"):
+            continue
+        pts = [tuple(p) for p in it[1:]]
+        if cur and _far(cur[-1], pts[0]):
+            polys.append(cur)
+            cur = []
+        if op == "l":
+            cur += pts if not cur else pts[1:]
+        elif op == "c":
+            p0, c1, c2, p3 = pts
+            curve = [_bezier(p0, c1, c2, p3, t) for t in (0.25, 0.5, 0.75, 1.0)]
+            cur += ([p0] if not cur else []) + curve
+    if cur:
+        polys.append(cur)
+    return [p for p in polys if len(p) >= 3]
+
+
+def _bezier(p0, c1, c2, p3, t: float) -> tuple[float, float]:
+    u = 1 - t
+    return (u**3 * p0[0] + 3 * u * u * t * c1[0] + 3 * u * t * t * c2[0] + t**3 * p3[0],
+            u**3 * p0[1] + 3 * u * u * t * c1[1] + 3 * u * t * t * c2[1] + t**3 * p3[1])
+
+
+def _far(a, b) -> bool:
+    return abs(a[0] - b[0]) > 0.01 or abs(a[1] - b[1]) > 0.01
+
+
+def _in_polygon(p, poly) -> bool:
+    x, y = p
+    inside = False
+    for (x0, y0), (x1, y1) in zip(poly, poly[1:] + poly[:1]):
+        if (y0 > y) != (y1 > y) and x < x0 + (y - y0) * (x1 - x0) / (y1 - y0):
+            inside = not inside
+    return inside
+
+
+def _iou(a: BBox, b: BBox) -> float:
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    if w <= 0 or h <= 0:
+        return 0.0
+    inter = w * h
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union if union > 0 else 0.0
+
+
+def _text(t: dict) -> str:
+    return "".join(chr(c[0]) for c in t.get("chars", ()))
