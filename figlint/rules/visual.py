@@ -731,8 +731,9 @@ def overlapping_text(fig: Figure, ctx: Context):
     reports the figure when two different labels of similar size (two or more
     characters each) overlap by more than `max-text-overlap` (default 0.3) of the
     smaller one's area. The same text drawn twice at one place (a shadow, fake bold),
-    accents and sub/superscripts are not collisions. Raster figures are not
-    checked: OCR merges or drops overlapping text.
+    accents and sub/superscripts are not collisions, and text that an opaque shape
+    painted later covers (a card stacked on another card) is not on the page at all.
+    Raster figures are not checked: OCR merges or drops overlapping text.
 
     Why is this bad?
     Overlapping labels are unreadable: typically tick labels crowded on a short axis, or
