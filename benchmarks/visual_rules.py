@@ -34,8 +34,9 @@ NOTES = """Inspected by hand:
   default matplotlib palette's second and third colours collide, and figures keyed by them alone are
   common.
 - FL106 value-profiles 5: white on mid-green at 2.4:1, a real (mild) contrast defect.
-- FL109 value-profiles 1: stacked cards whose hidden text overlaps: a false alarm (paint order is
-  not read), 1 of 54.
+- FL109 no longer fires on value-profiles 1 (stacked answer cards): the lower cards' text is in the
+  file but painted over by the upper cards, and text under a later opaque fill is no longer read
+  (ingest/pdf_hidden.py, by MuPDF's paint order). It was the one FL109 false alarm.
 - FL108 no longer fires on value-profiles 6 (a diagram with coloured highlights): filled boxes that
   text covers are highlights or cells, not bars, and colours count as series only on a chart with
   a value axis of round ticks (a row of table numbers is not one)."""
