@@ -1,7 +1,8 @@
 """Text painted over by a later opaque fill is not read as text (ingest/pdf_hidden.py).
 
-Both PDF readers use it: the page reader of the PDF route (read_page) and the
-figure-file reader of the image route (read_graphics). The fixtures are the
+All three PDF readers use it: the page reader of the PDF route (read_page), the
+figure-file reader of the image route (read_graphics) and the LaTeX route's placement of
+figure files when no PDF is compiled (placement.py). The fixtures are the
 stacked answer cards of tests/fixtures/cases_visual.py: opaque top cards hide the
 "Strong yes" under them; translucent ones let it show.
 """
@@ -48,5 +49,23 @@ def test_page_reader_keeps_text_under_a_translucent_card(cards):
 def test_figure_file_reader_agrees(cards):
     hidden = [s.text for s in read_graphics(str(cards["stacked_cards"])).figures[0].spans]
     shown = [s.text for s in read_graphics(str(cards["see_through_cards"])).figures[0].spans]
+    assert "Strong yes" not in hidden and "Yes" in hidden
+    assert shown.count("Strong yes") == 3
+
+
+def test_latex_route_without_a_pdf_agrees(cards, tmp_path):
+    """The LaTeX route places figure files itself when no compiled PDF exists (ingest/placement.py)."""
+    from figlint.ingest import load
+
+    for name in ("stacked_cards", "see_through_cards"):
+        (tmp_path / f"{name}.pdf").write_bytes(cards[name].read_bytes())
+    (tmp_path / "main.tex").write_text(
+        "\\documentclass{article}\n\\usepackage{graphicx}\n\\begin{document}\n"
+        "\\begin{figure}\\includegraphics[width=\\linewidth]{stacked_cards}\\caption{Cards.}\\label{fig:a}\\end{figure}\n"
+        "\\begin{figure}\\includegraphics[width=\\linewidth]{see_through_cards}\\caption{Cards.}\\label{fig:b}\\end{figure}\n"
+        "Figures~\\ref{fig:a} and~\\ref{fig:b} show cards.\n\\end{document}\n")
+    paper = load(str(tmp_path / "main.tex"))
+    assert paper.pdf_path is None or not paper.pdf_path
+    hidden, shown = ([s.text for s in f.spans] for f in paper.figures)
     assert "Strong yes" not in hidden and "Yes" in hidden
     assert shown.count("Strong yes") == 3

@@ -124,6 +124,7 @@ from typing import Any
 
 from figlint.model import Drawing, Figure, Paper, RasterImage, TextSpan
 from figlint.ingest.paths import MAX_POINTS, MAX_SEPARATE_BOXES, dash_style, is_filled_box, polylines, thin
+from figlint.ingest.pdf_hidden import drop_hidden_text
 
 IN = 72.27  # TeX points per inch
 BP = IN / 72.0  # TeX points per PostScript point (PDF unit)
@@ -955,14 +956,14 @@ class _Content:
 _MAX_DRAWING_BYTES = 1_000_000
 
 
-def _merged_drawings(page, ox: float, oy: float) -> list[tuple]:
-    """Vector paths as the PDF route reads them (ingest/pdf.py): boxes cut to the clip in
+def _merged_drawings(paths: list[dict], ox: float, oy: float) -> list[tuple]:
+    """Vector paths (`page.get_cdrawings(extended=True)`) as the PDF route reads them (ingest/pdf.py): boxes cut to the clip in
     force, consecutive paths of one style (a data series, a grid) merged into one."""
     out: list[list] = []
     clips: list[tuple[int, tuple]] = []
     last = None
     boxes = 0
-    for d in page.get_cdrawings(extended=True):
+    for d in paths:
         level = d.get("level", 0)
         while clips and clips[-1][0] >= level:
             clips.pop()
@@ -1018,7 +1019,14 @@ def _pdf_content(path: str, page_no: int) -> _Content | None:
         rect = page.rect
         c = _Content(width=rect.width, height=rect.height)
         ox, oy = rect.x0, rect.y0
-        for block in page.get_text("dict", flags=pymupdf.TEXT_MEDIABOX_CLIP)["blocks"]:
+        text = page.get_text("dict", flags=pymupdf.TEXT_MEDIABOX_CLIP)
+        paths = None
+        if len(page.read_contents()) > _MAX_DRAWING_BYTES:
+            c.heavy = True  # paths not read: tens of thousands of marks cost seconds, and no rule needs each
+        else:
+            paths = page.get_cdrawings(extended=True)
+            drop_hidden_text(page, text, paths)  # text a later opaque fill paints over is not printed
+        for block in text["blocks"]:
             for line in block.get("lines", ()):
                 for s in line.get("spans", ()):
                     if not s["text"].strip():
@@ -1034,10 +1042,8 @@ def _pdf_content(path: str, page_no: int) -> _Content | None:
             x0, y0, x1, y1 = info["bbox"]
             c.images.append((int(info["width"]), int(info["height"]), (x0 - ox, y0 - oy, x1 - ox, y1 - oy),
                              info.get("xref") or None))
-        if len(page.read_contents()) > _MAX_DRAWING_BYTES:
-            c.heavy = True  # paths not read: tens of thousands of marks cost seconds, and no rule needs each
-        else:
-            c.drawings = _merged_drawings(page, ox, oy)
+        if paths is not None:
+            c.drawings = _merged_drawings(paths, ox, oy)
         return c
     except Exception:  # noqa: BLE001 - a damaged page is skipped like an unreadable file
         return None
