@@ -231,7 +231,9 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
             while i > start and not text[i - 1].isspace():
                 i -= 1
             token = text[i:dot].lower()
-            bare = token.lstrip("([\"'")
+            # the word itself, after any joining punctuation: "(Fig", "H/Fig", "Sec.~3/Fig"
+            m_word = re.search(r"[a-z][a-z.]*$", token)
+            bare = m_word.group(0) if m_word else ""
             if bare in _ABBREV or bare.rstrip(".") in _ABBREV:
                 continue
             if len(bare) == 1 and bare.isalpha():  # an initial: "J. Smith", "Fig. A. 2"

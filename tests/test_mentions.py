@@ -119,3 +119,10 @@ def test_sentences_do_not_break_at_abbreviations():
         "The end.",
     ]
     assert sentence_at(text, text.index("Fig. 3")) == "See Fig. 3 for the e.g. case."
+
+
+def test_abbreviations_joined_to_a_word_do_not_break_sentences():
+    # "App. H/Fig. A5" (value-profiles): the abbreviation follows a slash, not a space
+    text = "Demographics help (cf. App. H/Fig. A5). See (Fig. 2) too. It ends here2. Next one."
+    sentences = [text[a:b].strip() for a, b in sentence_spans(text)]
+    assert sentences == ["Demographics help (cf. App. H/Fig. A5).", "See (Fig. 2) too.", "It ends here2.", "Next one."]
