@@ -171,3 +171,16 @@ def test_an_internal_failure_is_one_line_not_a_traceback(tmp_path):
     debug = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                            env={**os.environ, "FIGLINT_DEBUG": "1"})
     assert "Traceback" in debug.stderr
+
+
+def test_summary_says_a_tikz_figure_was_not_checked_without_a_pdf(tmp_path):
+    """A TikZ figure is drawn by TeX: without a compiled PDF nothing of it can be read, and
+    the summary must not call it "ok" as if its drawing had been checked."""
+    (tmp_path / "main.tex").write_text(
+        "\\documentclass{article}\n\\usepackage{tikz}\n\\begin{document}\n"
+        "Figure~\\ref{fig:t} shows how the loss falls over the first ten epochs of training.\n"
+        "\\begin{figure}\\centering\\begin{tikzpicture}\\draw (0,0) -- (1,1);\\end{tikzpicture}\n"
+        "\\caption{Training loss per epoch on the validation set.}\\label{fig:t}\\end{figure}\n\\end{document}\n")
+    proc = figlint(str(tmp_path / "main.tex"), "--no-cache")
+    row = [ln for ln in proc.stdout.splitlines() if ln.strip().startswith("Figure 1")]
+    assert len(row) == 1 and " tikz " in row[0] and "drawing not checked: no compiled PDF" in row[0], proc.stdout

@@ -67,7 +67,11 @@ def render(result) -> str:
             cap = "caption" if fig.has_caption else "no caption"
             cited = f"cited {len(fig.sites)}x" if fig.sites else "not cited"
             status = ", ".join(codes) if codes else "ok"
-            out.append(f"  {name:<12} {page:<6} {fig.kind:<7} {cap:<10} {cited:<10} {status}")
+            kind = fig.kind
+            if kind == "empty" and fig.extra.get("tikz") and not paper.pdf_path:
+                # drawn by TeX: only a compiled PDF shows it (the main file's .pdf, or --pdf)
+                kind, status = "tikz", f"{status} (drawing not checked: no compiled PDF)"
+            out.append(f"  {name:<12} {page:<6} {kind:<7} {cap:<10} {cited:<10} {status}")
     counts = Counter(f.severity for f in result.findings)
     n = len(result.findings)
     parts = [f"{counts[k]} {k}{'s' if counts[k] != 1 else ''}" for k in ("error", "warning", "note") if counts[k]]
