@@ -667,6 +667,11 @@ def _size_legend(an: FigureAnalysis, circles: list[Circle]) -> bool:
 def _area_encoding(an: FigureAnalysis, fig: Figure) -> tuple[str, dict] | None:
     if an.source != "vector":
         return None
+    # Values need a scale to be values: a value axis, or values printed on the bars. Without
+    # one, cuboids and circles of graded sizes are drawn objects (the layers of a network
+    # diagram, the dots of a game board), not an encoding.
+    if not (any(a.clean and not a.index_like for a in an.axes) or an.bar_labels):
+        return None
     u = an.unit_size
     faces = oblique_faces(an, max(u, 6.0))
     if len(faces) >= 3:
@@ -676,9 +681,7 @@ def _area_encoding(an: FigureAnalysis, fig: Figure) -> tuple[str, dict] | None:
         if len(same) >= 3:
             return ("3D", {"oblique_faces": len(same), "slant_degrees": round(main, 1),
                            "faces": [[round(v, 1) for v in f.bbox] for f in same[:8]]})
-    # a bubble chart places its bubbles on value axes; circles of graded sizes with no
-    # axis are drawn objects (dots of a diagram, nodes, a board), not an encoding
-    cs = circles(an, 1.0) if any(a.clean and not a.index_like for a in an.axes) else []
+    cs = circles(an, 1.0)
     if len(cs) >= 5:
         ds = [c.d for c in cs]
         classes = size_classes(ds)
@@ -707,11 +710,12 @@ def value_as_area_or_volume(fig: Figure, ctx: Context):
     pair of slanted edges, all slanted the same way (the top and side faces that
     office tools add to bars). Reports a bubble chart: five or more filled circles
     of at least three clearly different sizes (largest at least 2.5 times the
-    smallest diameter) on a chart with a numeric value axis, with no size legend
-    (circles of graded sizes beside numbers) and no text or caption saying what
-    the size means. Circles in a figure without a value axis (dots of a diagram)
-    are drawn objects, not values. Raster figures are not checked: the vector
-    paths are the evidence.
+    smallest diameter) with no size legend (circles of graded sizes beside
+    numbers) and no text or caption saying what the size means. Only charts are
+    checked: a figure with a numeric value axis or values printed on its bars.
+    Cuboids and circles in a figure without one (the layers of a network diagram,
+    the dots of a game board) are drawn objects, not values. Raster figures are
+    not checked: the vector paths are the evidence.
 
     Why is this bad?
     Readers judge areas and volumes poorly and inconsistently: a bubble twice as
