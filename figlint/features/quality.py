@@ -133,6 +133,33 @@ def measure(bgr) -> Quality | None:
                    blockiness)
 
 
+def no_fine_detail(bgr, max_colours: int = 32) -> bool:
+    """The picture has no detail that a low resolution could lose, so it prints sharp at any
+    resolution: a few flat colours in blocks (a heatmap or confusion matrix drawn by
+    `imshow`, its numbers and labels drawn as text on top; bars; plain shapes), or a smooth
+    gradient (a colour bar). Text, lines and photographs have thin features, or many
+    colours with sharp steps between neighbouring pixels. A thin feature is a pixel that
+    differs from both its neighbours along a row or a column in the same direction (a
+    1-pixel stroke) by more than 60 levels summed over the channels.
+    """
+    import numpy as np
+
+    h, w = bgr.shape[:2]
+    if h < 3 or w < 3:
+        return False
+    g = bgr.astype(np.int16)
+    s = g.sum(axis=2)
+    for a, b in ((s[:, 1:-1] - s[:, :-2], s[:, 1:-1] - s[:, 2:]), (s[1:-1, :] - s[:-2, :], s[1:-1, :] - s[2:, :])):
+        if (((a > 60) & (b > 60)) | ((a < -60) & (b < -60))).mean() > 0.0005:
+            return False
+    steps = max((np.abs(g[:, 1:] - g[:, :-1]).sum(axis=2) > 36).mean(), (np.abs(g[1:] - g[:-1]).sum(axis=2) > 36).mean())
+    if steps <= 0.002:
+        return True  # smooth: a gradient
+    q = (g[..., 0] >> 4) << 8 | (g[..., 1] >> 4) << 4 | (g[..., 2] >> 4)
+    counts = np.bincount(q.ravel(), minlength=4096)
+    return int((counts >= 0.0005 * h * w).sum()) <= max_colours
+
+
 @derived("raster_quality")
 def raster_quality(an) -> Quality | None:
     """Quality of a raster analysis' pixels (analysed at their own size only: resampling blurs)."""
@@ -152,12 +179,13 @@ class Placed:
     printed: tuple[float, float] | None  # points
 
 
-def placed_images(fig, paper, min_side_px: int = 48):
+def placed_images(fig, paper, min_side_px: int = 48, names: set[str] | None = None):
     """The raster images of a figure, decoded at their own resolution (not rendered).
 
     A figure file: the image itself. A PDF: each placed image's stream by xref. A LaTeX
     figure without a PDF: its raster graphics files. Images too large to decode
-    (figlint/budget.py) or unreadable are left out.
+    (figlint/budget.py) or unreadable are left out; with `names`, only the PDF's placed
+    images of those names are decoded.
     """
     from pathlib import Path
 
@@ -176,7 +204,7 @@ def placed_images(fig, paper, min_side_px: int = 48):
     pdf = getattr(paper, "pdf_path", None) if paper is not None else None
     if fig.images and pdf and fig.page:
         imgs = [i for i in fig.images if i.xref and min(i.width_px, i.height_px) >= min_side_px
-                and i.width_px * i.height_px <= budget.MAX_DECODE_PIXELS]
+                and i.width_px * i.height_px <= budget.MAX_DECODE_PIXELS and (names is None or i.name in names)]
         if imgs:
             out += _from_pdf(pdf, imgs)
         return out

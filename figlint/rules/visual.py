@@ -26,7 +26,11 @@ def low_dpi(fig: Figure, ctx: Context):
     For every raster image in the figure, divides its pixel size by the size at which it
     is printed (the placed box in the compiled PDF, or, from sources alone, the
     `\\includegraphics` width resolved against the document class; never the image's own
-    DPI metadata) and reports the figure when any image is below `min-dpi`.
+    DPI metadata) and reports the figure when any image is below `min-dpi`. An image
+    with no detail to lose is not reported, as it prints sharp at any resolution: a
+    few flat colours in blocks with no line or letter a pixel or two wide (a heatmap
+    or confusion matrix drawn by `imshow`, its numbers drawn as text on top), or a
+    smooth gradient (its colour bar).
 
     Why is this bad?
     A low-resolution bitmap looks sharp on screen at 200 % zoom and blurry in print and
@@ -50,6 +54,8 @@ def low_dpi(fig: Figure, ctx: Context):
             continue
         if img.effective_dpi < min_dpi:
             low.append((img, w, h))
+    if low:
+        low = _without_fine_detail(fig, ctx, low)
     if not low:
         return
     # One finding per figure: a grid of six thumbnails is one defect to fix, not six.
@@ -73,6 +79,16 @@ def low_dpi(fig: Figure, ctx: Context):
         },
         origin="figure",
     )
+
+
+def _without_fine_detail(fig: Figure, ctx: Context, low: list) -> list:
+    """The low-resolution images less those with no detail to lose (quality.no_fine_detail):
+    a heatmap drawn by `imshow` at 100 DPI, or its colour bar, prints as sharp as at 300."""
+    from figlint.features.quality import no_fine_detail, placed_images
+
+    names = {t[0].name for t in low}
+    flat = {p.name for p in placed_images(fig, ctx.paper, min_side_px=3, names=names) if no_fine_detail(p.bgr)}
+    return [t for t in low if t[0].name not in flat]
 
 
 def _legible_spans(fig: Figure):
