@@ -26,6 +26,16 @@ class BarGroup:
     def count(self) -> int:
         return len(self.boxes)
 
+    @property
+    def uniform(self) -> bool:
+        """Three or more "bars" of one length: the cells of a colour bar or of a heatmap's
+        row or column. Bars that all have one length compare nothing, so they are not
+        taken for a bar chart."""
+        if self.count < 3:
+            return False
+        lengths = [abs(f - self.baseline) for f in self.far_ends]
+        return max(lengths) - min(lengths) <= max(2.0, 0.03 * max(lengths))
+
     def to_dict(self) -> dict:
         return {"orient": self.orient, "baseline": round(self.baseline, 2), "count": self.count,
                 "boxes": [[round(v, 1) for v in b] for b in self.boxes[:40]]}
@@ -74,8 +84,9 @@ def _group(boxes: list[BBox], orient: str, tol: float) -> list[BarGroup]:
 
 
 def find_bar_groups(boxes: list[BBox], tol: float) -> list[BarGroup]:
-    """Candidate vertical and horizontal bar groups, best (most bars, most area) first."""
-    groups = _group(boxes, "vertical", tol) + _group(boxes, "horizontal", tol)
+    """Candidate vertical and horizontal bar groups, best (most bars, most area) first;
+    not cells of one length (a colour bar, a heatmap's row: see BarGroup.uniform)."""
+    groups = [g for g in _group(boxes, "vertical", tol) + _group(boxes, "horizontal", tol) if not g.uniform]
 
     def score(g: BarGroup) -> tuple:
         area = sum((b[2] - b[0]) * (b[3] - b[1]) for b in g.boxes)

@@ -178,8 +178,10 @@ def analyse_pixels(img, tokens: list[Token]) -> RasterMarks:
     diff = np.abs(work.astype(np.int16) - bg.astype(np.int16)).max(axis=2)
     fg = diff > 48
     text = np.zeros((H, W), dtype=bool)
+    boxes = []
     for t in tokens:
         x0, y0, x1, y1 = (int(round(v)) for v in t.bbox)
+        boxes.append((x0 - 2, y0 - 2, x1 + 2, y1 + 2))
         text[max(y0 - 2, 0):y1 + 2, max(x0 - 2, 0):x1 + 2] = True
     fg &= ~text
     marks.fg = fg
@@ -248,7 +250,17 @@ def analyse_pixels(img, tokens: list[Token]) -> RasterMarks:
     fg_total = max(int(fg_counts.sum()), 1)
     shares = np.sort(fg_counts)[::-1] / fg_total
     marks.heatmap = bool(marks.fg_fraction > 0.35 and shares[0] < 0.45 and np.count_nonzero(shares >= 0.02) >= 6)
-    marks.areas = _areas(fgu | text.astype(np.uint8) & _filled_around(fgu), W, H)
+    # Pale fills (a light tint under a line) differ from the paper by less than the
+    # foreground threshold: a colour covering at least 5 % of the picture counts as filled,
+    # with the grid lines drawn across it closed over.
+    pale = np.zeros((H, W), np.uint8)
+    for c in frequent:
+        if counts[c] >= 0.05 * total:
+            pale |= (scodes == c).astype(np.uint8)
+    if pale.any():
+        pale = cv2.morphologyEx(pale, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    filled = fgu | pale
+    marks.areas = _areas(filled | _text_inside(filled, boxes), W, H)
     return marks
 
 
@@ -298,12 +310,20 @@ def _box_parts(rects, img, H: int) -> int:
     return pairs
 
 
-def _filled_around(fgu):
-    """Text boxes inside a filled region count as filled (labels printed on an area)."""
-    import cv2
+def _text_inside(filled, boxes) -> "object":
+    """The text boxes that a filled region surrounds (labels printed on an area), as a mask:
+    filled just outside the box on all four sides. Tick labels beside or below an area
+    touch it on one side only and stay out."""
     import numpy as np
 
-    return cv2.dilate(fgu, np.ones((15, 15), np.uint8))
+    H, W = filled.shape
+    out = np.zeros_like(filled)
+    for x0, y0, x1, y1 in boxes:
+        cx, cy = (x0 + x1) // 2, (y0 + y1) // 2
+        probes = [(y0 - 3, cx), (y1 + 2, cx), (cy, x0 - 3), (cy, x1 + 2)]
+        if all(0 <= y < H and 0 <= x < W and filled[y, x] for y, x in probes):
+            out[max(y0, 0):y1, max(x0, 0):x1] = 1
+    return out
 
 
 def _areas(mask, W: int, H: int) -> list[tuple[float, float, float, float]]:
