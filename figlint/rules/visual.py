@@ -52,7 +52,9 @@ def low_dpi(fig: Figure, ctx: Context):
         h = img.bbox[3] - img.bbox[1]
         if w < _MIN_IMAGE_SIDE_PT and h < _MIN_IMAGE_SIDE_PT:
             continue
-        if img.effective_dpi < min_dpi:
+        # to the whole DPI, as the message shows it: PNG stores pixels per metre, so an
+        # image saved at 300 DPI reads back as 299.9994
+        if round(img.effective_dpi) < min_dpi:
             low.append((img, w, h))
     if low:
         low = _without_fine_detail(fig, ctx, low)
