@@ -78,11 +78,15 @@ Notes (inspected by hand):
   column misread on a 250 px image but standing on the right axis' rows with other values
   (005991); value labels of two series stacked against one scale (003470: 327,000 printed
   above 935,573; 005378: "-26.8%" above "15.6", far from where the 0-40 axis puts it).
-- FL401 misses (17 of 44): bars not found as solid rectangles (3D, gradient or textured
+- FL401 misses (16 of 44): bars not found as solid rectangles (3D, gradient or textured
   bars, photographs), value-axis labels not read, composite images of two charts. Zoomed
-  line charts (4 in the synthetic set) are deliberately not flagged. A few hits read the
-  baseline value imprecisely (an area chart cut by grid lines was read as bars standing
-  on a grid line), so the verdict is right but the value in the message is off.
+  line charts (4 in the synthetic set) are deliberately not flagged.
+- FL401, fixed this round: an area chart with a pale fill cut by grid lines (000177) used to
+  be found only by accident, as the strips under its lowest grid line read as bars, with the
+  baseline value off; pale fills now count as filled (grid lines closed over), and it is
+  read as an area from 60,000 (001709 is found the same way). The strips themselves, cells
+  of one length, are no longer bars: a colour bar beside a heatmap read that way made FL401
+  report the heatmap as a truncated area chart (a new clean-figure gallery test caught it).
 """
 
 
