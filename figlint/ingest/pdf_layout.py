@@ -59,6 +59,7 @@ class PageData:
     links: list[dict] = field(default_factory=list)
     matrix: tuple = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)  # PDF user space -> page space
     paths_total: int = 0  # vector paths on the page; more than budget.MAX_PAGE_DRAWINGS are not read
+    frames: list[BBox] = field(default_factory=list)  # outermost clips: an included graphic's box
 
 
 @dataclass
@@ -173,7 +174,7 @@ def read_page(page: pymupdf.Page) -> PageData:
     d = tp.extractDICT()
     if any(_spaceless(s["text"]) for b in d["blocks"] for l in b.get("lines", ()) for s in l["spans"]):
         d = _respaced(tp)
-    data.drawings, data.paths_total = _drawings(page)
+    data.drawings, data.paths_total, data.frames = _drawings(page)
     drop_hidden_text(page, d, data.drawings)
     for bno, block in enumerate(d["blocks"]):
         if block.get("type") == 0:
@@ -272,10 +273,12 @@ def image_info_xrefs(page: pymupdf.Page) -> list[dict]:
     return out
 
 
-def _drawings(page: pymupdf.Page) -> tuple[list[dict], int]:
+def _drawings(page: pymupdf.Page) -> tuple[list[dict], int, list[BBox]]:
     """Vector paths with their boxes cut to the clip in force (hatching and plot lines are
     often drawn long and clipped), without page-sized backgrounds and paths off the page;
-    and how many paths the page has in all.
+    how many paths the page has in all; and the outermost clips smaller than half the
+    page, which is how an included graphic (a PDF placed by \\includegraphics, whose
+    /BBox clips it) marks its full extent, white margins included.
 
     At most budget.MAX_PAGE_DRAWINGS paths are read: pymupdf builds a dict per path, and a
     page of a million paths would take gigabytes (read_pdf reports the page's figures, FL011).
@@ -285,6 +288,7 @@ def _drawings(page: pymupdf.Page) -> tuple[list[dict], int]:
     w, h = page.rect.width, page.rect.height  # page.rect is recomputed on every access
     area = w * h
     out = []
+    frames: list[BBox] = []
     clips: list[tuple[int, tuple]] = []  # (level, scissor) of the clips in force
     paths, total = capped_drawings(page, extended=True)
     for p in paths:
@@ -298,6 +302,9 @@ def _drawings(page: pymupdf.Page) -> tuple[list[dict], int]:
                 if clips:
                     c = clips[-1][1]
                     box = (max(box[0], c[0]), max(box[1], c[1]), min(box[2], c[2]), min(box[3], c[3]))
+                elif kind == "clip" and 20 < box[2] - box[0] and 12 < box[3] - box[1] and \
+                        (box[2] - box[0]) * (box[3] - box[1]) < 0.5 * area and (not frames or frames[-1] != tuple(box)):
+                    frames.append(tuple(box))
                 clips.append((level, box))
             continue
         x0, y0, x1, y1 = p["rect"]
@@ -310,7 +317,7 @@ def _drawings(page: pymupdf.Page) -> tuple[list[dict], int]:
         if (x1 - x0) * (y1 - y0) > 0.8 * area or x1 < 0 or y1 < 0 or x0 > w or y0 > h:
             continue
         out.append(p)
-    return out, total
+    return out, total, frames
 
 
 def is_mono(font: str, flags: int = 0) -> bool:

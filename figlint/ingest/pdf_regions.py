@@ -5,7 +5,8 @@ outward from it — above it by default, below when the document puts captions
 over its floats, beside it when nothing is above or below — collecting images,
 vector paths and small text, and stopping at body paragraphs, headings, other
 captions, the running header, a hyperref anchor at the float's top, or a wide
-empty gap. An element two captions reach goes to the nearer one. Tables, algorithms and listings get
+empty gap (white margins inside an included graphic's own box do not count as
+a gap). An element two captions reach goes to the nearer one. Tables, algorithms and listings get
 regions the same way so their rules and cells are never taken for a figure;
 graphics that no caption claims are clustered into uncaptioned figures when
 they are big enough to be one.
@@ -31,6 +32,7 @@ class Elem:
     ref: int  # index into page images / drawing groups / lines
     owner: CaptionBlock | None = None
     dist: float = 1e9
+    frame: BBox | None = None  # the box of the included graphic it is part of, margins and all
 
 
 # ---------------------------------------------------------------- elements
@@ -142,10 +144,27 @@ def _limits(cap: CaptionBlock, side: str, xr: tuple[float, float], walls: list[B
     return lim
 
 
-def _walk(cap: CaptionBlock, side: str, elems: list[Elem], lim: float) -> list[Elem]:
-    """Elements reached from the caption going up (or down), gap by gap, up to the wall at lim."""
+def _walk(cap: CaptionBlock, side: str, elems: list[Elem], lim: float, frames: bool = False) -> list[Elem]:
+    """Elements reached from the caption going up (or down), gap by gap, up to the wall at lim.
+
+    With `frames`, the gap to a piece of an included graphic is measured to the graphic's
+    own box (Elem.frame), so white margins inside the graphic do not count as distance.
+    Which side a caption's graphics are on is decided without (nearest_gap): the box of
+    the next float's graphic starts about as close to a caption as the caption's own.
+    """
     cb = cap.bbox
     x0, x1 = cap.xrange
+
+    def box(e: Elem) -> BBox:
+        f = e.frame if frames else None
+        if f is None:
+            return e.bbox
+        if side == "above":
+            within = lim - 1 <= f[1] and f[3] <= cb[1] + 2
+        else:
+            within = cb[3] - 2 <= f[1] and f[3] <= lim + 1
+        return f if within else e.bbox  # not a graphic's box that reaches past the caption or wall
+
     if side == "above":
         cand = [e for e in elems if (e.bbox[3] <= cb[1] + 2 or _mostly(e, cb[1], -1)) and e.bbox[1] >= lim - 1]
         cand.sort(key=lambda e: -e.bbox[3])
@@ -153,7 +172,7 @@ def _walk(cap: CaptionBlock, side: str, elems: list[Elem], lim: float) -> list[E
         for e in cand:
             if not _in_range(e.bbox, x0, x1):
                 continue
-            gap = edge - e.bbox[3]
+            gap = edge - box(e)[3]
             if gap > (FIRST_GAP if not out else NEXT_GAP):
                 break
             out.append(e)
@@ -165,7 +184,7 @@ def _walk(cap: CaptionBlock, side: str, elems: list[Elem], lim: float) -> list[E
     for e in cand:
         if not _in_range(e.bbox, x0, x1):
             continue
-        gap = e.bbox[1] - edge
+        gap = box(e)[1] - edge
         if gap > (FIRST_GAP if not out else NEXT_GAP):
             break
         out.append(e)
@@ -253,9 +272,23 @@ def prepare(pd: PageData, layout: Layout, caps: list[CaptionBlock]) -> PageRegio
             elems.append(Elem(b, "drawing", i))
     for i in text_idx:
         elems.append(Elem(pd.lines[i].bbox, "text", i))
+    _frame_elements(pd, elems, blockers)
     _xranges(caps, layout)
     margins = [ln.bbox for ln in pd.lines if ln.role in ("header", "footer")]
     return PageRegions(caps, elems, dgroups, shapes, blockers, margins)
+
+
+def _frame_elements(pd: PageData, elems: list[Elem], blockers: list[Line]) -> None:
+    """Give each element the box of the included graphic it lies in (pdf_layout: the
+    graphic's clip), when that box holds no running text. A diagram drawn with a wide
+    white margin is then reached from its caption across the margin (see _walk)."""
+    frames = [b for b in pd.frames if not any(inside(ln.bbox, b, 0) for ln in blockers)]
+    if not frames:
+        return
+    for e in elems:
+        holders = [b for b in frames if inside(e.bbox, b, 0)]
+        if holders:
+            e.frame = min(holders, key=lambda b: (b[2] - b[0]) * (b[3] - b[1]))
 
 
 def walls_of(pr: PageRegions) -> list[BBox]:
@@ -278,7 +311,7 @@ def assign(pr: PageRegions, pd: PageData, prefer: dict[str, str]) -> None:
         else:
             side = pref
         cap.side = side
-        got = _walk(cap, side, pr.elems, lims[side])
+        got = _walk(cap, side, pr.elems, lims[side], frames=True)
         cb = cap.bbox
         for e in got:
             d = cb[1] - e.bbox[3] if side == "above" else e.bbox[1] - cb[3]
