@@ -330,9 +330,11 @@ def _vector(fig: Figure) -> FigureAnalysis:
     box = fig.bbox or (0.0, 0.0, 0.0, 0.0)
     an = FigureAnalysis("vector", "pt", box[2] - box[0], box[3] - box[1])
     an.tokens = span_tokens(fig)
-    an.axes = find_axes(an.tokens)
     marks = vector_marks(fig)
     an.marks = marks
+    # numbers printed over a picture (the cell values of a heatmap or confusion matrix drawn
+    # by imshow) are data labels: tick labels stand outside the plotted marks
+    an.axes = find_axes([t for t in an.tokens if not _over_image(t.bbox, marks.images)])
     an.drawings = fig.drawings
     groups = find_bar_groups([r.bbox for r in marks.rects], tol=0.6)
     figure_area = max(an.width * an.height, 1e-6)
@@ -356,6 +358,11 @@ def _vector(fig: Figure) -> FigureAnalysis:
     _bar_baseline(an, groups[:1])
     _axis_sides(an)
     return an
+
+
+def _over_image(b, images) -> bool:
+    cx, cy = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
+    return any(i[0] < cx < i[2] and i[1] < cy < i[3] for i in images)
 
 
 def _frame_edge(g: BarGroup, marks) -> float | None:
