@@ -1,0 +1,36 @@
+"""A paper written with care gets no finding at all, from the PDF and from the sources.
+
+tests/fixtures/clean_paper.py: eight well-made figures with specific captions, each
+cited in order by a sentence that says what to see and claims only what the figure
+shows. Every default rule runs (visual, caption, context, misleading design,
+reasoning); any finding here is a false alarm on a good paper.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("matplotlib")
+
+from figlint.config import Config  # noqa: E402
+from figlint.engine import run  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def clean_paper(tmp_path_factory):
+    from conftest import _require_pdflatex
+    from fixtures.clean_paper import build_clean_paper
+
+    _require_pdflatex()
+    return build_clean_paper(tmp_path_factory.mktemp("clean_paper"))
+
+
+@pytest.mark.parametrize("route", ["pdf", "latex"])
+def test_a_careful_paper_gets_no_finding(clean_paper, route, monkeypatch, tmp_path):
+    monkeypatch.setenv("FIGLINT_CACHE_DIR", str(tmp_path / "cache"))
+    path = clean_paper.with_suffix(".pdf") if route == "pdf" else clean_paper
+    result = run([str(path)], Config())
+    r = result.results[0]
+    assert r.error is None and r.paper.route == route
+    assert len(r.paper.figures) == 8
+    assert [f"{f.code} fig {f.figure}: {f.message}" for f in result.findings] == []
