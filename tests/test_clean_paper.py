@@ -2,7 +2,7 @@
 
 tests/fixtures/clean_paper.py: eight well-made figures with specific captions, each
 cited in order by a sentence that says what to see and claims only what the figure
-shows. Every default rule runs (visual, caption, context, misleading design,
+shows; and a two-column paper with \\cref citations, a figure* and subfigures. Every default rule runs (visual, caption, context, misleading design,
 reasoning); any finding here is a false alarm on a good paper.
 """
 
@@ -17,20 +17,23 @@ from figlint.engine import run  # noqa: E402
 
 
 @pytest.fixture(scope="module")
-def clean_paper(tmp_path_factory):
+def clean_papers(tmp_path_factory):
     from conftest import _require_pdflatex
-    from fixtures.clean_paper import build_clean_paper
+    from fixtures.clean_paper import build_clean_paper, build_clean_two_column_paper
 
     _require_pdflatex()
-    return build_clean_paper(tmp_path_factory.mktemp("clean_paper"))
+    return {"one-column": (build_clean_paper(tmp_path_factory.mktemp("clean_paper")), 8),
+            "two-column": (build_clean_two_column_paper(tmp_path_factory.mktemp("clean_paper_2col")), 4)}
 
 
 @pytest.mark.parametrize("route", ["pdf", "latex"])
-def test_a_careful_paper_gets_no_finding(clean_paper, route, monkeypatch, tmp_path):
+@pytest.mark.parametrize("layout", ["one-column", "two-column"])
+def test_a_careful_paper_gets_no_finding(clean_papers, layout, route, monkeypatch, tmp_path):
     monkeypatch.setenv("FIGLINT_CACHE_DIR", str(tmp_path / "cache"))
-    path = clean_paper.with_suffix(".pdf") if route == "pdf" else clean_paper
+    tex, figures = clean_papers[layout]
+    path = tex.with_suffix(".pdf") if route == "pdf" else tex
     result = run([str(path)], Config())
     r = result.results[0]
     assert r.error is None and r.paper.route == route
-    assert len(r.paper.figures) == 8
+    assert len(r.paper.figures) == figures
     assert [f"{f.code} fig {f.figure}: {f.message}" for f in result.findings] == []

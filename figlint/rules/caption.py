@@ -269,9 +269,9 @@ def caption_omits_content(fig: Figure, ctx: Context):
     LaTeX markup. Reports the figure when it has a clear legend (at least
     `min-legend-entries` named entries) and the caption names none of its groups, or
     when its value axis has a metric title and the caption names none of the title's
-    words. Legends of parameter values (`k=3`), generic titles (*Count*, *Value*) and
-    captions FL202 already reports as generic are left alone. Caps caption consistency
-    (C) at 6.
+    words. The subcaptions of subfigures count as part of the caption. Legends of
+    parameter values (`k=3`), generic titles (*Count*, *Value*) and captions FL202
+    already reports as generic are left alone. Caps caption consistency (C) at 6.
 
     Why is this bad?
     A reader looks at the caption to learn what is compared and how it is measured. The
@@ -295,8 +295,11 @@ def caption_omits_content(fig: Figure, ctx: Context):
     if not _readable(ans):
         return
     content = figure_content(ans)
-    words = set(norm_words(text))
-    compact = _compact(text)
+    # the subcaptions are read with the caption: "(a) Latency of our system and the baseline"
+    # names the groups of panel (a) as well as the main caption would
+    said = " ".join([text] + [p.caption for p in fig.subpanels if p.caption])
+    words = set(norm_words(said))
+    compact = _compact(said)
     own = bool(words & OWN_WORDS)
     groups = [g for g in content["legend"] if not _param_like(g)]
     missing: list[str] = []
