@@ -99,6 +99,7 @@ class Drawing:
     items: int = 0  # number of path segments
     dash: str | None = None  # "solid" | "dashed" | "dotted" for stroked paths (ingest/paths.py)
     lines: list[list[tuple[float, float]]] = field(default_factory=list)  # connected vertex runs, thinned
+    paths: int = 1  # PDF paths merged into this one (consecutive paths of one style: markers, a grid)
 
 
 @dataclass

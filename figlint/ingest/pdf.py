@@ -245,6 +245,7 @@ def _drawings_in(pd: PageData, box: BBox) -> list[Drawing]:
             d = out[-1]
             d.bbox = (min(d.bbox[0], r[0]), min(d.bbox[1], r[1]), max(d.bbox[2], r[2]), max(d.bbox[3], r[3]))
             d.items += n
+            d.paths += 1
             if sum(len(x) for x in d.lines) < MAX_POINTS:
                 d.lines = thin(d.lines + runs)
             continue

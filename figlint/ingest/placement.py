@@ -995,10 +995,11 @@ def _merged_drawings(paths: list[dict], ox: float, oy: float) -> list[tuple]:
             m = out[-1]
             m[0] = (min(m[0][0], r[0]), min(m[0][1], r[1]), max(m[0][2], r[2]), max(m[0][3], r[3]))
             m[4] += n
+            m[7] += 1
             if sum(len(x) for x in m[6]) < MAX_POINTS:
                 m[6] = thin(m[6] + runs)
             continue
-        out.append([r, style[1], style[2], style[3], n, style[4], thin(runs)])
+        out.append([r, style[1], style[2], style[3], n, style[4], thin(runs), 1])
         last = style
     return [tuple(m) for m in out]
 
@@ -1456,13 +1457,13 @@ def _emit(fig: Figure, c: _Content, p: Placed, rel: str, x: float, y: float) -> 
             w_in, h_in = h_in, w_in
         fig.images.append(RasterImage(width_px=w_px, height_px=h_px, bbox=bb, dpi_x=w_px / w_in, dpi_y=h_px / h_in,
                                       xref=xref, name=f"{name}:image{len(fig.images) + 1}", dpi_source="placement"))
-    for b, stroke, fill, width, items, dash, runs in c.drawings:
+    for b, stroke, fill, width, items, dash, runs, paths in c.drawings:
         if not visible(b):
             continue
         lines = [[(round(x + (px - ox) * kx, 2), round(y + (py - oy) * ky, 2)) for px, py in run] for run in runs]
         fig.drawings.append(Drawing(bbox=box(b), stroke=_color(stroke), fill=_color(fill),
                                     width=(width * ky) if width is not None else None, items=items,
-                                    dash=dash, lines=lines))
+                                    dash=dash, lines=lines, paths=paths))
 
 
 def _color(c) -> tuple[float, ...] | None:

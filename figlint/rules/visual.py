@@ -381,13 +381,17 @@ def _analyses(fig: Figure, ctx: Context):
 
 
 def _line_background(drawings, index: int, box, exclude):
-    """The fill painted last before path `index` that contains its box (paths keep their paint order)."""
+    """The fill painted last before path `index` that contains its box (paths keep their paint order).
+
+    One filled shape only: a merged group of paths (the markers of a scatter plot) does
+    not fill the box around it, so a fitted line drawn across the markers is not "on" them.
+    """
     from figlint.features import colours as C
 
     x0, y0, x1, y1 = box
     for d in reversed(drawings[:index]):
         a = d.bbox
-        if d.fill is not None and a[0] <= x0 + 0.5 and a[1] <= y0 + 0.5 and a[2] >= x1 - 0.5 and a[3] >= y1 - 0.5:
+        if d.fill is not None and d.paths == 1 and a[0] <= x0 + 0.5 and a[1] <= y0 + 0.5 and a[2] >= x1 - 0.5 and a[3] >= y1 - 0.5:
             rgb = tuple(float(v) for v in d.fill[:3])
             if C.delta_e(rgb, exclude) >= 3:
                 return rgb
