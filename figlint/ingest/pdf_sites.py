@@ -145,9 +145,15 @@ def _breaks(prev: Line, ln: Line, layout: Layout) -> bool:
         return True
     pcol, p0, p1 = _col_bounds(prev, layout)
     col, c0, c1 = _col_bounds(ln, layout)
+    same_page_col = prev.page == ln.page and pcol == col
+    if same_page_col and abs(ln.bbox[1] - prev.bbox[1]) <= 2 and ln.bbox[0] >= prev.bbox[2] - 1:
+        return False  # the rest of the same printed line (pymupdf split it at a gap or a link)
     indented = c0 + 0.5 * ln.size < ln.bbox[0] < c0 + 3 * ln.size
-    short_prev = prev.bbox[2] < p1 - 2 * prev.size
-    if prev.page != ln.page or pcol != col or ln.bbox[1] < prev.bbox[1] - 2:
+    # Short against the column, or against the next line when both end early: text set
+    # around a wrapfigure ends every line at the figure's edge, not at the column's.
+    right = min(p1, max(prev.bbox[2], ln.bbox[2])) if same_page_col else p1
+    short_prev = prev.bbox[2] < right - 2 * prev.size
+    if not same_page_col or ln.bbox[1] < prev.bbox[1] - 2:
         return indented or short_prev
     if ln.bbox[1] - prev.bbox[3] > 0.8 * ln.size:
         return True
