@@ -34,6 +34,9 @@ NOTES = """Inspected by hand:
   default matplotlib palette's second and third colours collide, and figures keyed by them alone are
   common.
 - FL106 value-profiles 5: white on mid-green at 2.4:1, a real (mild) contrast defect.
+- FL106 onecommon-gpt 4: the "Human" series is a gold line (#ffd700) on white, 1.40:1, the
+  rule's own example of a line that fades in print. It was missed until a line's background
+  had to be one filled shape: a merged group of band or marker paths used to stand in.
 - FL109 no longer fires on value-profiles 1 (stacked answer cards): the lower cards' text is in the
   file but painted over by the upper cards, and text under a later opaque fill is no longer read
   (ingest/pdf_hidden.py, by MuPDF's paint order). It was the one FL109 false alarm.
