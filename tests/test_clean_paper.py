@@ -4,7 +4,8 @@ tests/fixtures/clean_paper.py: eight well-made figures with specific captions, e
 cited in order by a sentence that says what to see and claims only what the figure
 shows; a two-column paper with \\cref citations, a figure* and subfigures; and a paper
 of other constructs (\\autoref, a wrapfigure, a 300 DPI raster figure, Left:/Right:
-panels, a table, an appendix figure). Every default rule runs (visual, caption, context, misleading design,
+panels, a table, an appendix figure); and one whose captions name colours and line styles
+and whose citing text states trends and a tested significance, all true. Every default rule runs (visual, caption, context, misleading design,
 reasoning); any finding here is a false alarm on a good paper.
 """
 
@@ -21,16 +22,18 @@ from figlint.engine import run  # noqa: E402
 @pytest.fixture(scope="module")
 def clean_papers(tmp_path_factory):
     from conftest import _require_pdflatex
-    from fixtures.clean_paper import build_clean_mixed_paper, build_clean_paper, build_clean_two_column_paper
+    from fixtures.clean_paper import (build_clean_claims_paper, build_clean_mixed_paper, build_clean_paper,
+                                      build_clean_two_column_paper)
 
     _require_pdflatex()
     return {"one-column": (build_clean_paper(tmp_path_factory.mktemp("clean_paper")), 8),
             "two-column": (build_clean_two_column_paper(tmp_path_factory.mktemp("clean_paper_2col")), 4),
-            "other-constructs": (build_clean_mixed_paper(tmp_path_factory.mktemp("clean_paper_mixed")), 4)}
+            "other-constructs": (build_clean_mixed_paper(tmp_path_factory.mktemp("clean_paper_mixed")), 4),
+            "colours-and-claims": (build_clean_claims_paper(tmp_path_factory.mktemp("clean_paper_claims")), 2)}
 
 
 @pytest.mark.parametrize("route", ["pdf", "latex"])
-@pytest.mark.parametrize("layout", ["one-column", "two-column", "other-constructs"])
+@pytest.mark.parametrize("layout", ["one-column", "two-column", "other-constructs", "colours-and-claims"])
 def test_a_careful_paper_gets_no_finding(clean_papers, layout, route, monkeypatch, tmp_path):
     monkeypatch.setenv("FIGLINT_CACHE_DIR", str(tmp_path / "cache"))
     tex, figures = clean_papers[layout]
