@@ -34,6 +34,12 @@ def _build(tmp_path_factory, name: str, two_column: bool):
 
 
 @pytest.fixture(scope="session")
+def pdflatex() -> None:
+    """Skip (locally) or fail (under CI) when pdflatex is missing."""
+    _require_pdflatex()
+
+
+@pytest.fixture(scope="session")
 def compiled_paper(tmp_path_factory):
     """CompiledPaper(dir, tex, pdf, facts) for the one-column generated paper."""
     return _build(tmp_path_factory, "latex_paper", two_column=False)
