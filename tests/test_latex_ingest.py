@@ -86,6 +86,19 @@ def test_several_roots_is_an_input_error_naming_them(tmp_path):
     assert "a.tex" in str(err.value) and "b.tex" in str(err.value)
 
 
+def test_the_main_file_among_several_roots(tmp_path):
+    # the usual name at the top wins over a rebuttal and a root in a subfolder
+    write(tmp_path / "named", {"main.tex": doc("M"), "rebuttal.tex": doc("R"), "rwc/rwc.tex": doc("W")})
+    assert read_latex(str(tmp_path / "named")).extra["main_tex"] == "main.tex"
+    # the only compiled root wins over names
+    write(tmp_path / "compiled", {"main.tex": doc("M"), "camera.tex": doc("C"), "camera.pdf": b"%PDF-1.5"})
+    assert read_latex(str(tmp_path / "compiled")).extra["main_tex"] == "camera.tex"
+    # two roots with usual names, or none: still ambiguous
+    write(tmp_path / "two", {"main.tex": doc("M"), "paper.tex": doc("P")})
+    with pytest.raises(InputError):
+        read_latex(str(tmp_path / "two"))
+
+
 def test_no_root_and_missing_main_are_input_errors(tmp_path):
     write(tmp_path, {"notes.tex": "just text\n"})
     with pytest.raises(InputError):

@@ -190,6 +190,22 @@ def _read_head(path: str, limit: int = 400_000) -> str:
     return decode_bytes(data)[0]
 
 
+_USUAL_MAIN = ("main.tex", "paper.tex", "ms.tex", "manuscript.tex")
+
+
+def _main_among(candidates: list[str], folder: str, pointed: set[str]) -> str | None:
+    """The paper among several root files, when one clearly is: the one other files' `%!TEX
+    root` comments name; else the only one compiled (its .pdf beside it); else the only one
+    at the folder's top with the usual name of a paper's main file (main.tex beside a
+    rebuttal.tex or a response letter). None when it stays ambiguous."""
+    for pick in ([c for c in candidates if c in pointed],
+                 [c for c in candidates if os.path.isfile(os.path.splitext(c)[0] + ".pdf")],
+                 [c for c in candidates if os.path.dirname(c) == folder and os.path.basename(c).lower() in _USUAL_MAIN]):
+        if len(pick) == 1:
+            return pick[0]
+    return None
+
+
 def find_root(path: str, root: str | None = None) -> tuple[str, str]:
     """(main file, paper root) for a file or directory; InputError when there is none or several."""
     path = os.path.abspath(path)
@@ -225,9 +241,9 @@ def find_root(path: str, root: str | None = None) -> tuple[str, str]:
         if len(candidates) > 1:
             # a root that another root \input's is not a root
             pointed = set(magic.values())
-            preferred = [c for c in candidates if c in pointed]
-            if len(preferred) == 1:
-                return preferred[0], tree
+            main = _main_among(candidates, path, pointed)
+            if main is not None:
+                return main, tree
             names = ", ".join(_rel(c, path) for c in candidates)
             raise InputError(f"several LaTeX root files in {path}: {names}; pass the main file instead")
         return candidates[0], tree
