@@ -43,12 +43,14 @@ def hidden_span_boxes(page, spans: list[tuple[str, BBox]], drawings: list[dict])
     suspects = _suspects(spans, fills)
     if not suspects:
         return set()
-    trace = [(_text(t), tuple(t["bbox"]), t["seqno"]) for t in page.get_texttrace()
-             if t.get("type", 0) != 3 and t.get("opacity", 1.0) > 0]
+    by_text: dict[str, list[tuple[BBox, int]]] = {}
+    for t in page.get_texttrace():
+        if t.get("type", 0) != 3 and t.get("opacity", 1.0) > 0:
+            by_text.setdefault(_text(t).strip(), []).append((tuple(t["bbox"]), t["seqno"]))
     hidden = set()
     for i in suspects:
         text, box = spans[i]
-        same = [(b, seq) for t, b, seq in trace if t.strip() == text.strip() and _iou(b, box) >= 0.7]
+        same = [(b, seq) for b, seq in by_text.get(text.strip(), ()) if _iou(b, box) >= 0.7]
         if same and all(_covered(b, seq, fills) for b, seq in same):
             hidden.add(i)
     return hidden
