@@ -537,12 +537,15 @@ def _raster_text_contrast(an, min_ratio: float) -> list[tuple[float, str, str, s
         box = work[y0:y1, x0:x1].reshape(-1, 3).astype(np.float32)
         border = np.concatenate([work[y0, x0:x1], work[y1 - 1, x0:x1], work[y0:y1, x0], work[y0:y1, x1 - 1]]).astype(np.float32)
         bg = np.median(border, axis=0)
-        dist = np.abs(box - bg).sum(axis=1)
-        k = max(3, len(dist) // 10)
-        ink = box[np.argsort(dist)[-k:]].mean(axis=0)
-        fg_rgb = (ink[2] / 255, ink[1] / 255, ink[0] / 255)
         bg_rgb = (bg[2] / 255, bg[1] / 255, bg[0] / 255)
-        r = C.contrast_ratio(fg_rgb, bg_rgb)
+        # The ink is the darkest or the lightest tenth of the box, whichever stands out more:
+        # a grid line of the other polarity drawn across the label (white grid over a heatmap
+        # behind black numbers) must not be averaged into it.
+        lum = box @ np.array([0.0722, 0.7152, 0.2126], np.float32)
+        k = max(3, len(lum) // 10)
+        order = np.argsort(lum)
+        r, fg_rgb = max((C.contrast_ratio(rgb, bg_rgb), rgb) for rgb in (
+            tuple(float(v) / 255 for v in box[idx].mean(axis=0)[::-1]) for idx in (order[:k], order[-k:])))
         # raster ink is lightened by anti-aliasing: be stricter than on vector text
         if r < min(min_ratio, 2.0):
             out.append((r, t.text.strip(), C.hex_of(fg_rgb), C.hex_of(bg_rgb)))
