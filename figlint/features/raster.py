@@ -260,7 +260,7 @@ def analyse_pixels(img, tokens: list[Token]) -> RasterMarks:
     if pale.any():
         pale = cv2.morphologyEx(pale, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
     filled = fgu | pale
-    marks.areas = _areas(filled | _text_inside(filled, boxes), W, H)
+    marks.areas = _areas(filled | _text_inside(filled, boxes), W, H, scodes)
     return marks
 
 
@@ -326,8 +326,10 @@ def _text_inside(filled, boxes) -> "object":
     return out
 
 
-def _areas(mask, W: int, H: int) -> list[tuple[float, float, float, float]]:
-    """Filled areas standing on a flat bottom edge with a varying top (area charts)."""
+def _areas(mask, W: int, H: int, codes=None) -> list[tuple[float, float, float, float]]:
+    """Filled areas standing on a flat bottom edge with a varying top (area charts), filled
+    with a few colours (one per layer; `codes`: the picture's colour bins). A heatmap's field,
+    many colours in blocks, is not an area, whatever the outline of its coloured part."""
     import cv2
     import numpy as np
 
@@ -352,5 +354,9 @@ def _areas(mask, W: int, H: int) -> list[tuple[float, float, float, float]]:
             continue
         if (heights.max() - heights.min()) < 0.15 * heights.max():
             continue  # a flat band: a panel or a single block, not an area
+        if codes is not None:
+            shares = np.bincount(codes[y:y + h, x:x + w][comp].ravel(), minlength=512) / max(int(comp.sum()), 1)
+            if int((shares >= 0.05).sum()) > 4:
+                continue  # many colours in blocks: a heatmap, not layers of an area chart
         out.append((float(x), float(y), float(x + w), float(y + h)))
     return out
