@@ -1,7 +1,8 @@
 """Typical, well-made paper figures get no finding from any rule (tests/fixtures/gallery.py).
 
 The rule cases check each rule on figures made for it; this checks the whole rule set
-against the figures a careful author actually makes, as vector PDF and as 300 DPI PNG
+against the figures a careful author actually makes, in three matplotlib styles, as
+vector PDF and as 300 DPI PNG
 (the image route: visual and misleading-design rules; no caption, so the caption and
 context rules are gated off). A finding here is a false alarm, the kind that teaches
 authors to ignore the linter.
@@ -30,19 +31,23 @@ def _raster_ready() -> bool:
     return True
 
 
+# matplotlib's default look, and two common others: a grey panel with a white grid over
+# everything (ggplot), and seaborn's darkgrid (white-rimmed markers on grey)
+STYLES = ("default", "ggplot", "seaborn-v0_8-darkgrid")
+
+
 @pytest.fixture(scope="module")
 def gallery_files(tmp_path_factory):
     import matplotlib
+    import matplotlib.pyplot as plt
 
     d = tmp_path_factory.mktemp("gallery")
-    old = matplotlib.rcParams["savefig.dpi"]
-    matplotlib.rcParams["savefig.dpi"] = DPI
-    try:
-        for name, draw in GALLERY.items():
-            for ext in ("pdf", "png"):
-                draw_chart(draw, d / f"{name}.{ext}", dpi=DPI)
-    finally:
-        matplotlib.rcParams["savefig.dpi"] = old
+    for style in STYLES:
+        # a style sets every rcParam, savefig.dpi too: the export resolution is set inside it
+        with plt.style.context(style), matplotlib.rc_context({"savefig.dpi": DPI}):
+            for name, draw in GALLERY.items():
+                for ext in ("pdf", "png"):
+                    draw_chart(draw, d / f"{style}__{name}.{ext}", dpi=DPI)
     return d
 
 
@@ -51,13 +56,13 @@ def _ocr_cache(tmp_path_factory, monkeypatch):
     monkeypatch.setenv("FIGLINT_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "ocr-cache"))
 
 
-_RUNS = [(name, ext) for name in GALLERY for ext in ("pdf", "png")]
+_RUNS = [(style, name, ext) for style in STYLES for name in GALLERY for ext in ("pdf", "png")]
 
 
-@pytest.mark.parametrize(("name", "ext"), _RUNS, ids=[f"{n}-{e}" for n, e in _RUNS])
-def test_a_well_made_figure_gets_no_finding(name, ext, gallery_files):
+@pytest.mark.parametrize(("style", "name", "ext"), _RUNS, ids=[f"{s}-{n}-{e}" for s, n, e in _RUNS])
+def test_a_well_made_figure_gets_no_finding(style, name, ext, gallery_files):
     if ext == "png" and not _raster_ready():
         pytest.skip("OpenCV/RapidOCR not installed")
-    result = run([str(gallery_files / f"{name}.{ext}")], Config())
+    result = run([str(gallery_files / f"{style}__{name}.{ext}")], Config())
     assert result.results[0].error is None
     assert [f"{f.code} {f.message}" for f in result.findings] == []
