@@ -92,3 +92,48 @@ def is_filled_box(kind: str | None, items) -> bool:
     if len(items) == 1:
         return items[0][0] in ("re", "qu")
     return len(items) <= 4 and all(it[0] == "l" for it in items)
+
+
+def path_style(p: dict) -> tuple:
+    """What makes consecutive paths one series: kind, stroke colour, fill, line width, dash."""
+    kind = p.get("type") or ""
+    stroke = "s" in kind
+    width = p.get("width") if stroke else None
+    return (kind, p.get("color") if stroke else None, p.get("fill") if "f" in kind else None,
+            round(width, 2) if width is not None else None, dash_style(p.get("dashes"), width) if stroke else None)
+
+
+def merge_paths(paths, ox: float = 0.0, oy: float = 0.0) -> list:
+    """Drawings from (path, box) pairs in paint order, `box` already cut to the clip in force.
+
+    Consecutive paths of one style (a data series, a grid, a cloud of markers) become one
+    Drawing; filled boxes stay apart, so bars keep their own baseline and count (up to
+    MAX_SEPARATE_BOXES per call). Coordinates are shifted by (-ox, -oy). The PDF route
+    (ingest/pdf.py) and the LaTeX route's reading of figure files (ingest/placement.py)
+    both use this, so a figure reads the same from either.
+    """
+    from figlint.model import Drawing
+
+    out: list = []
+    last = None
+    boxes = 0
+    for p, r in paths:
+        r = (r[0] - ox, r[1] - oy, r[2] - ox, r[3] - oy)
+        st = path_style(p)
+        items = p.get("items")
+        n = len(items or ())
+        runs = polylines(items, ox, oy)
+        if is_filled_box(p.get("type"), items) and boxes < MAX_SEPARATE_BOXES:
+            boxes += 1  # a bar is a bar: same-coloured bars stay apart
+        elif last is not None and st == last:
+            d = out[-1]
+            d.bbox = (min(d.bbox[0], r[0]), min(d.bbox[1], r[1]), max(d.bbox[2], r[2]), max(d.bbox[3], r[3]))
+            d.items += n
+            d.paths += 1
+            if sum(len(x) for x in d.lines) < MAX_POINTS:
+                d.lines = thin(d.lines + runs)
+            continue
+        out.append(Drawing(bbox=r, stroke=tuple(st[1]) if st[1] else None, fill=tuple(st[2]) if st[2] else None,
+                           width=st[3], items=n, dash=st[4], lines=thin(runs)))
+        last = st
+    return out

@@ -24,7 +24,7 @@ from figlint.ingest.pdf_captions import CaptionBlock, _hoverlap, find_captions, 
 from figlint.ingest import pdf_sites as S
 from figlint.ingest.pdf_layout import NONFIG_DESTS, BBox, Layout, PageData, body_stats, find_layout, mark_margins, read_page
 from figlint.model import Caption, Drawing, Figure, Location, Paper, Problem, RasterImage, Subpanel, TextSpan
-from figlint.ingest.paths import MAX_POINTS, MAX_SEPARATE_BOXES, dash_style, is_filled_box, polylines, thin
+from figlint.ingest.paths import merge_paths
 
 
 
@@ -216,43 +216,12 @@ def _fill(fig: Figure, pd: PageData, box: BBox) -> Figure:
     return fig
 
 
-def _style(p: dict) -> tuple:
-    kind = p.get("type", "")
-    stroke = "s" in kind
-    width = p.get("width") if stroke else None
-    return (kind, p.get("color") if stroke else None, p.get("fill") if "f" in kind else None,
-            round(width, 2) if width is not None else None, dash_style(p.get("dashes"), width) if stroke else None)
-
-
 def _drawings_in(pd: PageData, box: BBox) -> list[Drawing]:
     """Paths inside the region; consecutive paths with one style (a data series, a grid) become one Drawing."""
-    out: list[Drawing] = []
-    last = None
-    boxes = 0
     bx0, by0, bx1, by1 = box[0] - 2, box[1] - 2, box[2] + 2, box[3] + 2
-    for p in pd.drawings:
-        r = p["rect"]
-        cx, cy = (r[0] + r[2]) / 2, (r[1] + r[3]) / 2
-        if not (bx0 <= cx <= bx1 and by0 <= cy <= by1):
-            continue
-        st = _style(p)
-        n = len(p.get("items", ()))
-        runs = polylines(p.get("items"))
-        box_path = is_filled_box(p.get("type"), p.get("items"))
-        if box_path and boxes < MAX_SEPARATE_BOXES:
-            boxes += 1  # a bar is a bar: same-coloured bars stay apart (their baseline, their count)
-        elif last is not None and st == last:
-            d = out[-1]
-            d.bbox = (min(d.bbox[0], r[0]), min(d.bbox[1], r[1]), max(d.bbox[2], r[2]), max(d.bbox[3], r[3]))
-            d.items += n
-            d.paths += 1
-            if sum(len(x) for x in d.lines) < MAX_POINTS:
-                d.lines = thin(d.lines + runs)
-            continue
-        out.append(Drawing(bbox=tuple(r), stroke=tuple(st[1]) if st[1] else None, fill=tuple(st[2]) if st[2] else None,
-                           width=st[3], items=n, dash=st[4], lines=thin(runs)))
-        last = st
-    return out
+    inside = ((p, p["rect"]) for p in pd.drawings
+              if bx0 <= (p["rect"][0] + p["rect"][2]) / 2 <= bx1 and by0 <= (p["rect"][1] + p["rect"][3]) / 2 <= by1)
+    return merge_paths(inside)
 
 
 _PANEL_RE = re.compile(r"\(([a-z])\)(?=\s|$)")

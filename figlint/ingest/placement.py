@@ -123,7 +123,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from figlint.model import Drawing, Figure, Paper, RasterImage, TextSpan
-from figlint.ingest.paths import MAX_POINTS, MAX_SEPARATE_BOXES, dash_style, is_filled_box, polylines, thin
+from figlint.ingest.paths import merge_paths
 from figlint.ingest.pdf_hidden import drop_hidden_text
 
 IN = 72.27  # TeX points per inch
@@ -946,7 +946,7 @@ class _Content:
     spans: list[tuple[str, float, str, tuple, int | None]] = field(default_factory=list)
     images: list[tuple[int, int, tuple, int | None]] = field(default_factory=list)  # w px, h px, bbox, xref
     # (bbox, stroke, fill, width, items, dash, vertex runs)
-    drawings: list[tuple] = field(default_factory=list)
+    drawings: list = field(default_factory=list)  # model.Drawing, in the file's coordinates
     pixels: tuple[int, int] | None = None  # raster file: its pixel size
     heavy: bool = False  # a PDF whose vector paths were not read (see _MAX_DRAWING_BYTES)
 
@@ -956,13 +956,11 @@ class _Content:
 _MAX_DRAWING_BYTES = 1_000_000
 
 
-def _merged_drawings(paths: list[dict], ox: float, oy: float) -> list[tuple]:
-    """Vector paths (`page.get_cdrawings(extended=True)`) as the PDF route reads them (ingest/pdf.py): boxes cut to the clip in
-    force, consecutive paths of one style (a data series, a grid) merged into one."""
-    out: list[list] = []
+def _merged_drawings(paths: list[dict], ox: float, oy: float) -> list[Drawing]:
+    """Vector paths (`page.get_cdrawings(extended=True)`) as the PDF route reads them: boxes
+    cut to the clip in force, consecutive paths of one style merged (paths.merge_paths)."""
+    clipped: list[tuple[dict, tuple]] = []
     clips: list[tuple[int, tuple]] = []
-    last = None
-    boxes = 0
     for d in paths:
         level = d.get("level", 0)
         while clips and clips[-1][0] >= level:
@@ -982,26 +980,8 @@ def _merged_drawings(paths: list[dict], ox: float, oy: float) -> list[tuple]:
             x0, y0, x1, y1 = max(x0, cb[0]), max(y0, cb[1]), min(x1, cb[2]), min(y1, cb[3])
             if x1 < x0 or y1 < y0:
                 continue
-        r = (x0 - ox, y0 - oy, x1 - ox, y1 - oy)
-        stroke = "s" in kind
-        width = d.get("width") if stroke else None
-        style = (kind, d.get("color") if stroke else None, d.get("fill") if "f" in kind else None,
-                 round(width, 2) if width is not None else None, dash_style(d.get("dashes"), width) if stroke else None)
-        n = len(d.get("items", ()))
-        runs = polylines(d.get("items"), ox, oy)
-        if is_filled_box(kind, d.get("items")) and boxes < MAX_SEPARATE_BOXES:
-            boxes += 1  # bars stay apart, as on the PDF route
-        elif last is not None and style == last:
-            m = out[-1]
-            m[0] = (min(m[0][0], r[0]), min(m[0][1], r[1]), max(m[0][2], r[2]), max(m[0][3], r[3]))
-            m[4] += n
-            m[7] += 1
-            if sum(len(x) for x in m[6]) < MAX_POINTS:
-                m[6] = thin(m[6] + runs)
-            continue
-        out.append([r, style[1], style[2], style[3], n, style[4], thin(runs), 1])
-        last = style
-    return [tuple(m) for m in out]
+        clipped.append((d, (x0, y0, x1, y1)))
+    return merge_paths(clipped, ox, oy)
 
 
 def _pdf_content(path: str, page_no: int) -> _Content | None:
@@ -1457,13 +1437,13 @@ def _emit(fig: Figure, c: _Content, p: Placed, rel: str, x: float, y: float) -> 
             w_in, h_in = h_in, w_in
         fig.images.append(RasterImage(width_px=w_px, height_px=h_px, bbox=bb, dpi_x=w_px / w_in, dpi_y=h_px / h_in,
                                       xref=xref, name=f"{name}:image{len(fig.images) + 1}", dpi_source="placement"))
-    for b, stroke, fill, width, items, dash, runs, paths in c.drawings:
-        if not visible(b):
+    for d in c.drawings:
+        if not visible(d.bbox):
             continue
-        lines = [[(round(x + (px - ox) * kx, 2), round(y + (py - oy) * ky, 2)) for px, py in run] for run in runs]
-        fig.drawings.append(Drawing(bbox=box(b), stroke=_color(stroke), fill=_color(fill),
-                                    width=(width * ky) if width is not None else None, items=items,
-                                    dash=dash, lines=lines, paths=paths))
+        lines = [[(round(x + (px - ox) * kx, 2), round(y + (py - oy) * ky, 2)) for px, py in run] for run in d.lines]
+        fig.drawings.append(Drawing(bbox=box(d.bbox), stroke=_color(d.stroke), fill=_color(d.fill),
+                                    width=(d.width * ky) if d.width is not None else None, items=d.items,
+                                    dash=d.dash, lines=lines, paths=d.paths))
 
 
 def _color(c) -> tuple[float, ...] | None:
