@@ -17,6 +17,18 @@ if ! command -v pdflatex >/dev/null 2>&1; then
         echo "install.sh: pdflatex not found and no apt-get: install TeX Live yourself" >&2
     fi
 fi
+# The HTML report's test renders it in a real headless browser (tests/test_html_report.py).
+if ! command -v chromium >/dev/null 2>&1 && ! command -v chromium-browser >/dev/null 2>&1 \
+        && ! command -v google-chrome >/dev/null 2>&1; then
+    if command -v apt-get >/dev/null 2>&1; then
+        SUDO=""
+        [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+        $SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+        $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium
+    else
+        echo "install.sh: chromium not found and no apt-get: install Chromium yourself" >&2
+    fi
+fi
 command -v git >/dev/null 2>&1 || echo "install.sh: git not found (the pre-commit tests need it)" >&2
 
 python -m pip install -q -e '.[test]'

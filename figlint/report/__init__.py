@@ -14,6 +14,7 @@ FORMATS = {
     "jsonl": "figlint.report.jsonl",
     "sarif": "figlint.report.sarif",
     "markdown": "figlint.report.markdown",
+    "html": "figlint.report.html",
     "github": "figlint.report.github",
 }
 

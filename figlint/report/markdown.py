@@ -1,25 +1,40 @@
 """Markdown report (`--format markdown`) for pull-request comments and `$GITHUB_STEP_SUMMARY`.
 
-A verdict line, per paper a table of figures with their five scores (— when a
-dimension is null or the figure is unscored) and worst finding, then the
-findings grouped by figure inside folded `<details>` blocks, with the quoted
-evidence and a link to each rule's page. The pieces are jinja2 templates
-(figlint/report/templates/); this module assembles them under a character
-budget (GitHub's comment limit is 65,536), dropping the least important
-parts first — per-figure findings, then whole figure blocks, then table rows
-— and saying so in a note, so the report is always valid Markdown that fits.
+What a reviewer reads, top down: a verdict line; optionally the findings new
+in this pull request (the Action decides which, see figlint.action); a
+roll-up table with one row per rule and its count (every finding is counted
+there, whatever is cut later); per paper a table of figures with their five
+integer scores out of 10 and the codes of their findings, with a legend; then
+the findings grouped per figure inside folded `<details>` blocks, each
+location a link to the file and line at the commit under review when the
+caller gives a blob URL. Evidence is shown only as quotes the message does
+not already hold, never as debug facts, and each quote once per figure.
+
+The pieces are jinja2 templates (figlint/report/templates/); this module
+assembles them under a character budget (GitHub's comment limit is 65,536):
+the header, the roll-up and the figure tables are kept first; then the
+per-figure lists shrink (10, 3, 1 finding each) and whole figure blocks are
+dropped, and a note says what was cut and where the full report is. Tables
+only ever lose whole rows (with a "… N more" row), so every table stays
+valid Markdown. Paper text is untrusted: `plain` drops control characters,
+`md_escape` makes it inert (no HTML, no links or images, no @mentions).
 Thumbnails appear when a figure has `extra["thumbnail"]` (see write_thumbnails).
 """
 
 from __future__ import annotations
 
 import html
+import os
+import re
+from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from figlint import __version__
-from figlint.model import DIMENSIONS, Figure, Finding, Paper
+from figlint.model import DIMENSIONS, Figure, Finding, Location, Paper, severity_rank
+from figlint.report import rubric
 from figlint.report.common import overall, plural, scores_of, severity_counts, worst
 from figlint.report.links import PROJECT_URL, rule_url
 
@@ -27,8 +42,27 @@ COMMENT_LIMIT = 65_536
 DEFAULT_LIMIT = COMMENT_LIMIT - 536  # room for a marker or a heading around the report
 ICONS = {"error": "❌", "warning": "⚠️", "note": "ℹ️"}
 QUOTE_KEYS = ("quote", "claim", "sentence", "sentences", "caption", "mention", "text")
-MAX_QUOTES = 3
-MAX_QUOTE_CHARS = 300
+MAX_QUOTES = 2
+MAX_QUOTE_CHARS = 240
+MAX_CAPTION_CHARS = 240
+MAX_MESSAGE_CHARS = 400
+MAX_NEW_LISTED = 25
+MAX_FIGURES_IN_ROLLUP = 8
+
+# Control characters (C0 but tab/newline, DEL, C1), zero-width and bidirectional
+# overrides: a caption or label holding them could drive a terminal (OSC 52 writes
+# the clipboard) or reorder what a reviewer reads. NOTE: a minimal stand-in for the
+# shared sanitiser helper `cli` is adding to figlint/report/common.py or safe.py; the
+# lead will point this at it once it lands.
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
+
+
+def plain(text: Any, limit: int | None = None) -> str:
+    """Untrusted text as one clean line: control characters dropped, whitespace collapsed, cut with '…'."""
+    s = " ".join(_CONTROL.sub("", str(text).replace("\t", " ").replace("\n", " ")).split())
+    if limit is not None and len(s) > limit:
+        s = s[: max(0, limit - 1)].rstrip() + "…"
+    return s
 
 
 @lru_cache(maxsize=1)
@@ -50,9 +84,19 @@ def _tpl(name: str, **kw: Any) -> str:
     return _env().get_template(name).render(**kw)
 
 
-def md_escape(text: Any) -> str:
-    """User text (captions, sentences, messages) as inert inline Markdown: no HTML, one line."""
-    return html.escape(" ".join(str(text).split()), quote=False)
+_MD_SPECIAL = re.compile(r"([\\`*_\[\]~!])")
+
+
+def md_escape(text: Any, limit: int | None = None) -> str:
+    """User text (captions, sentences, messages) as inert inline Markdown: no HTML, one line.
+
+    Emphasis, code, links and images are backslash-escaped so a caption cannot
+    load a remote image or fake a link, and `@name` gets a zero-width space so it
+    notifies nobody.
+    """
+    s = html.escape(plain(text, limit), quote=False)
+    s = _MD_SPECIAL.sub(r"\\\1", s)
+    return s.replace("@", "@\u200b")
 
 
 def cell(text: Any) -> str:
@@ -60,53 +104,98 @@ def cell(text: Any) -> str:
 
 
 def fmt_score(v: Any) -> str:
-    if v is None or isinstance(v, bool) or not isinstance(v, (int, float)):
-        return "—"
-    return str(int(v)) if float(v).is_integer() else f"{v:.1f}"
+    n = rubric.as_int(v)
+    return "—" if n is None else f"{n}/10"
 
 
-def _where(f: Finding, default: str) -> str:
+@dataclass
+class Context:
+    """What the caller knows beyond the RunResult (the Action fills it in).
+
+    blob_url: `https://github.com/OWNER/REPO/blob/SHA`, to link locations to
+    the lines at the commit under review. new: ids of the findings new in
+    this pull request (None: no such section); new_how says how they were
+    found. full_report: a Markdown link to the full report (the HTML artifact).
+    """
+
+    blob_url: str | None = None
+    new: set[int] | None = None
+    new_how: str = ""
+    full_report: str | None = None
+    notes: list[str] = field(default_factory=list)
+
+
+def where_text(f: Finding | None, default_file: str, root: str | None = None, loc: Location | None = None) -> str:
+    """The location as the text report prints it (`main.tex:42:1`, `paper.pdf (page 3)`)."""
     from figlint.report.text import where
 
-    return where(f.location, default)
+    return where(loc if loc is not None else f.location, default_file, root)
 
 
-def _quotes(f: Finding) -> list[str]:
+def _repo_path(file: str, root: Path, paper: Paper | None) -> str | None:
+    """`file` relative to the repository root, or None when it lies outside it."""
+    from figlint.report.paths import _resolve
+
+    absolute = _resolve(file, paper)
+    for candidate in (absolute, absolute.resolve()):
+        try:
+            return candidate.relative_to(root).as_posix()
+        except ValueError:
+            continue
+    return None
+
+
+def _location_md(f: Finding, r, ctx: Context, roots: dict) -> str:
+    """`main.tex:42` or `paper.pdf p. 3`, linked to the line at the commit when a blob URL is known."""
+    from figlint.report.paths import repo_root, source_location
+
+    loc = source_location(f, r.paper, r.path)
+    if r.path not in roots:
+        roots[r.path] = repo_root(r.path)
+    root = roots[r.path]
+    rel = _repo_path(loc.file or r.path, root, r.paper) if (loc.file or r.path) else None
+    name = rel or os.path.basename(loc.file or r.path)
+    label = f"{name}:{loc.line}" if loc.line else (f"{name} p. {loc.page}" if loc.page else name)
+    label = md_escape(label)
+    if ctx.blob_url and rel and rel != ".":
+        url = f"{ctx.blob_url.rstrip('/')}/{quote(rel, safe='/')}" + (f"#L{loc.line}" if loc.line else "")
+        return f"[{label}]({url})"
+    return label
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.lower().split()).strip(" .\"'“”")
+
+
+def _quotes(f: Finding, seen: set[str]) -> list[str]:
+    """Quoted evidence the message does not already hold, each at most once per figure block."""
+    message = _norm(f.message)
     out: list[str] = []
     for key in QUOTE_KEYS:
         value = f.evidence.get(key)
         values = value if isinstance(value, list) else [value]
         for v in values:
-            if isinstance(v, str) and v.strip() and v not in out:
-                v = " ".join(v.split())
-                out.append(v if len(v) <= MAX_QUOTE_CHARS else v[: MAX_QUOTE_CHARS - 1] + "…")
+            if not isinstance(v, str) or not v.strip():
+                continue
+            n = _norm(plain(v))
+            if not n or n in seen or n in message:
+                continue
+            seen.add(n)
+            out.append(v)
     return out[:MAX_QUOTES]
 
 
-def _facts(f: Finding) -> str:
-    """Short non-quote evidence, e.g. `effective_dpi=150.0, pixels=[160, 120]`."""
-    parts = []
-    for key, v in f.evidence.items():
-        if key in QUOTE_KEYS or v is None:
-            continue
-        if isinstance(v, (int, float, bool)) or (isinstance(v, str) and len(v) <= 60):
-            parts.append(f"{key}={v}")
-        elif isinstance(v, (list, tuple)) and 0 < len(v) <= 4 and all(isinstance(x, (int, float)) for x in v):
-            parts.append(f"{key}=[{', '.join(str(x) for x in v)}]")
-    return ", ".join(parts[:5])
-
-
-def _finding_view(f: Finding, default_file: str) -> dict:
+def _finding_view(f: Finding, r, ctx: Context, roots: dict, seen: set[str]) -> dict:
     return {
         "icon": ICONS.get(f.severity, ""),
         "code": f.code,
         "rule": f.rule,
         "url": rule_url(f.code),
         "severity": f.severity,
-        "where": _where(f, default_file),
-        "message": f.message,
-        "quotes": _quotes(f),
-        "facts": _facts(f),
+        "where": _location_md(f, r, ctx, roots),
+        "message": md_escape(f.message, MAX_MESSAGE_CHARS),
+        "quotes": [md_escape(q, MAX_QUOTE_CHARS) for q in _quotes(f, seen)],
+        "new": ctx.new is not None and id(f) in ctx.new,
     }
 
 
@@ -120,7 +209,7 @@ def _figure_name(fig: Figure) -> str:
     return fig.key if fig.number else "(uncaptioned figure)"
 
 
-def _assign(paper: Paper | None, findings: list[Finding]) -> tuple[list[tuple[Figure, list[Finding]]], list[Finding]]:
+def assign(paper: Paper | None, findings: list[Finding]) -> tuple[list[tuple[Figure, list[Finding]]], list[Finding]]:
     """Each figure with its findings (paper order), and the findings no figure claims.
 
     A numbered figure owns the findings naming its number; an uncaptioned one
@@ -148,6 +237,9 @@ def _assign(paper: Paper | None, findings: list[Finding]) -> tuple[list[tuple[Fi
     return out, rest
 
 
+_assign = assign  # the name earlier callers used
+
+
 def _figure_title(fig: Figure) -> str:
     if fig.number:
         return fig.key
@@ -156,7 +248,7 @@ def _figure_title(fig: Figure) -> str:
 
 def _groups(paper: Paper | None, findings: list[Finding]) -> list[tuple[str, Figure | None, list[Finding]]]:
     """Findings grouped by figure, in the paper's figure order; the rest first, as "Paper"."""
-    per_figure, rest = _assign(paper, findings)
+    per_figure, rest = assign(paper, findings)
     groups: list[tuple[str, Figure | None, list[Finding]]] = []
     numbered_rest = [f for f in rest if f.figure]
     paper_level = [f for f in rest if not f.figure]
@@ -168,38 +260,46 @@ def _groups(paper: Paper | None, findings: list[Finding]) -> list[tuple[str, Fig
     return groups
 
 
-def _figure_block(title: str, fig: Figure | None, findings: list[Finding], default_file: str,
+def _by_severity(findings: list[Finding]) -> list[Finding]:
+    return sorted(findings, key=lambda f: -severity_rank(f.severity))
+
+
+def _figure_block(title: str, fig: Figure | None, findings: list[Finding], r, ctx: Context, roots: dict,
                   max_findings: int | None = None) -> str:
-    shown = findings if max_findings is None else findings[:max_findings]
-    w = worst(findings)
+    ordered = _by_severity(findings)
+    shown = ordered if max_findings is None else ordered[:max_findings]
+    w = worst(ordered)
+    caption = fig.caption.text if fig is not None and fig.has_caption else ""
+    seen = {_norm(plain(caption))} if caption else set()
     return _tpl(
         "figure.md.j2",
         title=title,
         counts=_counts_text(findings),
         worst=f"{w.code} {w.rule}" if w else "",
         thumbnail=fig.extra.get("thumbnail") if fig is not None else None,
-        caption=fig.caption.text if fig is not None and fig.has_caption else "",
-        findings=[_finding_view(f, default_file) for f in shown],
+        caption=md_escape(caption, MAX_CAPTION_CHARS) if caption else "",
+        findings=[_finding_view(f, r, ctx, roots, seen) for f in shown],
         hidden=len(findings) - len(shown),
     )
 
 
 def _rows(paper: Paper | None, findings: list[Finding]) -> list[dict]:
     rows = []
-    for fig, own in _assign(paper, findings)[0]:
+    for fig, own in assign(paper, findings)[0]:
         scores = scores_of(fig)
         w = worst(own)
+        codes = ", ".join(dict.fromkeys(f.code for f in _by_severity(own)))
         rows.append({
             "name": _figure_name(fig),
             "page": fig.page or "—",
             "scores": [fmt_score(scores.get(d) if scores else None) for d in DIMENSIONS],
             "overall": fmt_score(overall(scores)),
-            "worst": f"{ICONS[w.severity]} [{w.code}]({rule_url(w.code)}) {cell(w.rule)}" if w else "✅ none",
+            "findings": f"{ICONS[w.severity]} {codes}" if w else "✅ none",
         })
     return rows
 
 
-def _paper_section(r, rows: list[dict], hidden_rows: int) -> str:
+def _paper_section(r, rows: list[dict], hidden_rows: int, legend: bool) -> str:
     paper = r.paper
     return _tpl(
         "paper.md.j2",
@@ -210,10 +310,52 @@ def _paper_section(r, rows: list[dict], hidden_rows: int) -> str:
         error=r.error,
         rows=rows,
         hidden_rows=hidden_rows,
+        legend=rubric.LEGEND if legend and (rows or hidden_rows) else "",
     )
 
 
-def _header(result) -> str:
+def _figure_label(f: Finding) -> str:
+    return f.figure if f.figure else "uncaptioned"
+
+
+def _rollup(result) -> str:
+    """One row per rule with its count and the figures it flags; a total row. Never cut."""
+    rows: dict[str, dict] = {}
+    for r in result.results:
+        for f in r.findings:
+            row = rows.setdefault(f.code, {"code": f.code, "rule": f.rule, "severity": f.severity, "count": 0,
+                                           "figures": {}})
+            row["count"] += 1
+            if severity_rank(f.severity) > severity_rank(row["severity"]):
+                row["severity"] = f.severity
+            row["figures"].setdefault(_figure_label(f) if (f.figure or f.location.bbox) else "paper", None)
+    ordered = sorted(rows.values(), key=lambda x: (-severity_rank(x["severity"]), -x["count"], x["code"]))
+    view = []
+    for row in ordered:
+        figs = list(row["figures"])
+        text = ", ".join(cell(x) for x in figs[:MAX_FIGURES_IN_ROLLUP])
+        if len(figs) > MAX_FIGURES_IN_ROLLUP:
+            text += f", … ({len(figs)} in all)"
+        view.append({**row, "icon": ICONS.get(row["severity"], ""), "url": rule_url(row["code"]),
+                     "figures": text})
+    return _tpl("rollup.md.j2", rows=view, total=sum(r["count"] for r in ordered))
+
+
+def _new_section(result, ctx: Context, roots: dict) -> str:
+    if ctx.new is None:
+        return ""
+    new = [(f, r) for r in result.results for f in r.findings if id(f) in ctx.new]
+    items = []
+    for f, r in new[:MAX_NEW_LISTED]:
+        fig = f"Figure {f.figure}" if f.figure else "(no figure)"
+        items.append({"icon": ICONS.get(f.severity, ""), "code": f.code, "rule": f.rule, "url": rule_url(f.code),
+                      "figure": fig, "where": _location_md(f, r, ctx, roots),
+                      "message": md_escape(f.message, MAX_MESSAGE_CHARS)})
+    return _tpl("new.md.j2", items=items, total=len(new), hidden=max(0, len(new) - MAX_NEW_LISTED),
+                how=ctx.new_how, all_findings=len(result.findings))
+
+
+def _header(result, ctx: Context) -> str:
     findings = result.findings
     code = result.exit_code()
     verdict = {0: "✅ passed", 1: "❌ failed", 2: "⚠️ some inputs could not be read"}[code]
@@ -230,68 +372,87 @@ def _header(result) -> str:
         papers=len(result.results),
         version=__version__,
         rules_url=f"{PROJECT_URL}/tree/main/rules",
+        full_report=ctx.full_report or "",
+        notes=ctx.notes,
     )
 
 
-def render(result, limit: int = DEFAULT_LIMIT) -> str:
+def render(result, limit: int = DEFAULT_LIMIT, context: Context | None = None) -> str:
     """The Markdown report, at most `limit` characters."""
+    ctx = context or Context()
     for max_findings in (None, 10, 3, 1):
-        text = _assemble(result, limit, max_findings)
+        text = _assemble(result, limit, max_findings, ctx)
         if text is not None:
             return text
-    return _assemble(result, limit, 1, force=True)
+    return _assemble(result, limit, 1, ctx, force=True)
 
 
-def _assemble(result, limit: int, max_findings: int | None, force: bool = False) -> str | None:
-    """All figure blocks with at most `max_findings` each, or None to retry with fewer.
+def _fit_tables(result, budget: int) -> list[str]:
+    """Every paper's table, cutting rows (whole rows, with a '… N more' row) only if they cannot all fit."""
+    rows = [_rows(r.paper, r.findings) for r in result.results]
+    keep = [len(x) for x in rows]
 
-    With `force`, whatever does not fit is dropped (tables keep their rows
-    first, since they are the overview) and the note says how much.
+    def sections():
+        return [_paper_section(r, x[:k], len(x) - k, legend=i == 0)
+                for i, (r, x, k) in enumerate(zip(result.results, rows, keep))]
+
+    out = sections()
+    while sum(map(len, out)) > budget and any(keep):
+        i = max(range(len(keep)), key=lambda j: keep[j])  # cut the longest table first
+        keep[i] = max(0, keep[i] - max(1, keep[i] // 4))
+        out = sections()
+    return out
+
+
+def _assemble(result, limit: int, max_findings: int | None, ctx: Context, force: bool = False) -> str | None:
+    """The report with at most `max_findings` per figure block, or None to retry with fewer.
+
+    With `force`, the figure blocks that do not fit are dropped (the header,
+    the roll-up and the tables come first) and the note says which.
     """
-    note_budget = 400
+    note_budget = 600
     budget = limit - note_budget
-    parts = [_header(result)]
-    size = len(parts[0])
-    dropped_blocks = dropped_rows = 0
-    blocks: list[str] = []
-    for r in result.results:
-        rows = _rows(r.paper, r.findings)
-        section = _paper_section(r, rows, 0)
-        if size + len(section) > budget:
-            if not force:
-                return None
-            keep = len(rows)
-            while keep > 0 and size + len(section) > budget:
-                keep = max(0, keep - max(1, keep // 4))
-                section = _paper_section(r, rows[:keep], len(rows) - keep)
-            dropped_rows += len(rows) - keep
-            if size + len(section) > budget:
-                section = _paper_section(r, [], len(rows))[:max(0, budget - size)]
-        parts.append(section)
-        size += len(section)
+    roots: dict = {}
+    head = _header(result, ctx) + _new_section(result, ctx, roots) + _rollup(result)
+    tables = _fit_tables(result, budget - len(head)) if force else [
+        _paper_section(r, _rows(r.paper, r.findings), 0, legend=i == 0) for i, r in enumerate(result.results)]
+    size = len(head) + sum(map(len, tables))
+    if size > budget and not force:
+        return None
+    if size > budget:  # even the overview does not fit: keep what does, in whole lines
+        head = head[: max(0, budget - sum(map(len, tables)))].rsplit("\n", 1)[0] + "\n"
+        size = len(head) + sum(map(len, tables))
+    hidden_rows = sum(t.count("more figure") for t in tables)
+    parts = [head]
+    dropped: list[str] = []
+    dropped_findings = 0
+    multi = len(result.results) > 1
+    for r, table in zip(result.results, tables):
+        parts.append(table)
         for title, fig, own in _groups(r.paper, r.findings):
-            block = _figure_block(title, fig, own, r.path, max_findings)
+            block = _figure_block(title, fig, own, r, ctx, roots, max_findings)
             if size + len(block) > budget:
                 if not force:
                     return None
-                dropped_blocks += 1
+                dropped.append(f"{os.path.basename(r.path)}: {title}" if multi else title)
+                dropped_findings += len(own)
                 continue
-            blocks.append(block)
             parts.append(block)
             size += len(block)
     notes = []
     if max_findings is not None:
-        notes.append(f"to stay under {limit:,} characters, at most {plural(max_findings, 'finding')} "
-                     "per figure are listed")
-    if dropped_blocks:
-        notes.append(f"{plural(dropped_blocks, 'figure')} with findings are not listed")
-    if dropped_rows:
-        notes.append(f"{plural(dropped_rows, 'table row')} are not shown")
+        notes.append(f"at most {plural(max_findings, 'finding')} per figure are listed")
+    if dropped:
+        names = ", ".join(md_escape(x, 60) for x in dropped[:8]) + (", …" if len(dropped) > 8 else "")
+        notes.append(f"the details of {plural(len(dropped), 'figure')} ({plural(dropped_findings, 'finding')}) "
+                     f"are not listed: {names}")
+    if hidden_rows:
+        notes.append("some figure table rows are not shown")
+    note = ""
     if notes:
-        notes.append("the JSON and SARIF reports have every finding")
-    note = "; ".join(notes)
-    if note:
-        note = note[0].upper() + note[1:] + "."
+        where = ctx.full_report or "the JSON report (`--format json`) or the HTML report (`--format html`)"
+        note = (f"To stay under {limit:,} characters, " + "; ".join(notes)
+                + f". Every finding is counted in the roll-up above; the full report is {where}.")
     parts.append(_tpl("footer.md.j2", note=note))
     text = "".join(parts)
     return text[:limit] if force else text
@@ -302,8 +463,6 @@ def write_thumbnails(result, assets_dir: str, relative_to: str | None = None, dp
 
     Returns warnings (one line each) instead of failing: thumbnails are optional.
     """
-    import os
-
     try:
         from figlint.ingest.pdf import render_crop
     except ImportError:
