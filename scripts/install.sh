@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # One-step set-up for development and tests: TeX Live (for the end-to-end tests,
-# which compile real papers with pdflatex) when pdflatex is missing, then figlint
+# which compile real papers with pdflatex) when pdflatex is missing, Chromium (the
+# HTML report is tested in a headless browser) when it is missing, then figlint
 # with its test extras. Users who only run figlint need just `pip install .`.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."

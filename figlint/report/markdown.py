@@ -132,7 +132,7 @@ def where_text(f: Finding | None, default_file: str, root: str | None = None, lo
     return where(loc if loc is not None else f.location, default_file, root)
 
 
-def _repo_path(file: str, root: Path, paper: Paper | None) -> str | None:
+def repo_path(file: str, root: Path, paper: Paper | None) -> str | None:
     """`file` relative to the repository root, or None when it lies outside it."""
     from figlint.report.paths import _resolve
 
@@ -153,7 +153,7 @@ def _location_md(f: Finding, r, ctx: Context, roots: dict) -> str:
     if r.path not in roots:
         roots[r.path] = repo_root(r.path)
     root = roots[r.path]
-    rel = _repo_path(loc.file or r.path, root, r.paper) if (loc.file or r.path) else None
+    rel = repo_path(loc.file or r.path, root, r.paper) if (loc.file or r.path) else None
     name = rel or os.path.basename(loc.file or r.path)
     label = f"{name}:{loc.line}" if loc.line else (f"{name} p. {loc.page}" if loc.page else name)
     label = md_escape(label)
@@ -387,8 +387,11 @@ def render(result, limit: int = DEFAULT_LIMIT, context: Context | None = None) -
     return _assemble(result, limit, 1, ctx, force=True)
 
 
-def _fit_tables(result, budget: int) -> list[str]:
-    """Every paper's table, cutting rows (whole rows, with a '… N more' row) only if they cannot all fit."""
+def _fit_tables(result, budget: int) -> tuple[list[str], int]:
+    """Every paper's table, cutting rows (whole rows, with a '… N more' row) only if they cannot all fit.
+
+    Returns the sections and how many rows were cut.
+    """
     rows = [_rows(r.paper, r.findings) for r in result.results]
     keep = [len(x) for x in rows]
 
@@ -401,7 +404,7 @@ def _fit_tables(result, budget: int) -> list[str]:
         i = max(range(len(keep)), key=lambda j: keep[j])  # cut the longest table first
         keep[i] = max(0, keep[i] - max(1, keep[i] // 4))
         out = sections()
-    return out
+    return out, sum(len(x) - k for x, k in zip(rows, keep))
 
 
 def _assemble(result, limit: int, max_findings: int | None, ctx: Context, force: bool = False) -> str | None:
@@ -414,15 +417,17 @@ def _assemble(result, limit: int, max_findings: int | None, ctx: Context, force:
     budget = limit - note_budget
     roots: dict = {}
     head = _header(result, ctx) + _new_section(result, ctx, roots) + _rollup(result)
-    tables = _fit_tables(result, budget - len(head)) if force else [
-        _paper_section(r, _rows(r.paper, r.findings), 0, legend=i == 0) for i, r in enumerate(result.results)]
+    if force:
+        tables, hidden_rows = _fit_tables(result, budget - len(head))
+    else:
+        tables, hidden_rows = [_paper_section(r, _rows(r.paper, r.findings), 0, legend=i == 0)
+                               for i, r in enumerate(result.results)], 0
     size = len(head) + sum(map(len, tables))
     if size > budget and not force:
         return None
     if size > budget:  # even the overview does not fit: keep what does, in whole lines
         head = head[: max(0, budget - sum(map(len, tables)))].rsplit("\n", 1)[0] + "\n"
         size = len(head) + sum(map(len, tables))
-    hidden_rows = sum(t.count("more figure") for t in tables)
     parts = [head]
     dropped: list[str] = []
     dropped_findings = 0
@@ -447,7 +452,7 @@ def _assemble(result, limit: int, max_findings: int | None, ctx: Context, force:
         notes.append(f"the details of {plural(len(dropped), 'figure')} ({plural(dropped_findings, 'finding')}) "
                      f"are not listed: {names}")
     if hidden_rows:
-        notes.append("some figure table rows are not shown")
+        notes.append(f"{plural(hidden_rows, 'figure table row')} are not shown")
     note = ""
     if notes:
         where = ctx.full_report or "the JSON report (`--format json`) or the HTML report (`--format html`)"
