@@ -8,9 +8,22 @@ appended to $GITHUB_STEP_SUMMARY (<= 1 MiB), one pull-request comment created
 or updated in place (found by the hidden marker `<!-- figlint -->`, <= 65,536
 characters, posted with GITHUB_TOKEN through the REST API; skipped quietly
 when there is no token or no pull request, and a warning, not a failure,
-when the token is read-only as on pull requests from forks) and, opt-in, a
-SARIF file for github/codeql-action/upload-sarif. The token is only ever
-sent in the Authorization header, never printed.
+when the token is read-only as on pull requests from forks), the
+self-contained HTML report (a file action.yml uploads as a workflow
+artifact, linked from the comment and the summary) and, opt-in, a SARIF
+file for github/codeql-action/upload-sarif. The token is only ever sent in
+the Authorization header, never printed.
+
+On a pull request the comment and the summary link every location to its
+line at the head commit, and list the findings new in this pull request,
+which the script works out itself (figlint.action.new_findings): findings on
+lines the pull request adds or changes (from the API's list of the pull
+request's files and their patches), in files it adds, or on figures whose
+graphics files it adds or changes; and, when a baseline is configured,
+findings whose fingerprint is not in the base branch's copy of the baseline
+(read through the contents API at the base commit, so a pull request cannot
+vouch for its own findings by editing the baseline; entries it adds are
+named in a note).
 
 Exit code: figlint's (0 clean, 1 findings at or above the fail level, 2
 unreadable input or bad configuration); with FIGLINT_DEFER_EXIT=true the
@@ -20,8 +33,10 @@ upload step still runs before action.yml's last step fails the job.
 
 from __future__ import annotations
 
+import base64
 import json
 import os
+import re
 import shlex
 import sys
 import urllib.error
@@ -33,6 +48,7 @@ MARKER = "<!-- figlint -->"
 COMMENT_LIMIT = 65_536
 SUMMARY_LIMIT_BYTES = 1024 * 1024
 USER_AGENT = "figlint-action"
+MAX_PR_FILES_PAGES = 30  # the API lists at most 3,000 files of a pull request
 
 
 def _flag(value: str | None, default: bool) -> bool:
@@ -54,6 +70,9 @@ class Inputs:
     sarif_file: str
     json_file: str
     comment_file: str
+    html: bool
+    html_file: str
+    artifact_name: str
     judge_model: str | None
     api_key_env: str | None
     defer_exit: bool
@@ -73,6 +92,9 @@ class Inputs:
             sarif_file=env.get("FIGLINT_SARIF_FILE") or os.path.join(temp, "figlint.sarif"),
             json_file=env.get("FIGLINT_JSON_FILE") or os.path.join(temp, "figlint.json"),
             comment_file=env.get("FIGLINT_COMMENT_FILE") or os.path.join(temp, "figlint-comment.md"),
+            html=_flag(env.get("FIGLINT_HTML"), True),
+            html_file=env.get("FIGLINT_HTML_FILE") or os.path.join(temp, "figlint-report", "figlint-report.html"),
+            artifact_name=env.get("FIGLINT_ARTIFACT_NAME") or "figlint-report",
             judge_model=env.get("FIGLINT_JUDGE_MODEL") or None,
             api_key_env=env.get("FIGLINT_API_KEY_ENV") or None,
             defer_exit=_flag(env.get("FIGLINT_DEFER_EXIT"), False),
@@ -127,36 +149,59 @@ def build_config(inputs: Inputs):
     return cfg
 
 
-def summary_markdown(result) -> str:
+def summary_markdown(result, context=None) -> str:
     from figlint.report.markdown import render
 
     limit = SUMMARY_LIMIT_BYTES - 1024
     while True:
-        text = render(result, limit=limit)
+        text = render(result, limit=limit, context=context)
         if len(text.encode("utf-8")) <= SUMMARY_LIMIT_BYTES - 1024:
             return text
         limit //= 2
 
 
-def comment_body(result) -> str:
+def comment_body(result, context=None) -> str:
     from figlint.report.markdown import render
 
-    body = f"{MARKER}\n" + render(result, limit=COMMENT_LIMIT - len(MARKER) - 64)
+    body = f"{MARKER}\n" + render(result, limit=COMMENT_LIMIT - len(MARKER) - 64, context=context)
     assert len(body) <= COMMENT_LIMIT
     return body
 
 
-def pull_request_number(env: dict[str, str]) -> int | None:
+def _event(env: dict[str, str]) -> dict:
     path = env.get("GITHUB_EVENT_PATH")
     if not path or not os.path.isfile(path):
-        return None
+        return {}
     try:
         event = json.loads(Path(path).read_text(encoding="utf-8"))
     except (OSError, ValueError):
-        return None
-    pr = event.get("pull_request") if isinstance(event, dict) else None
+        return {}
+    return event if isinstance(event, dict) else {}
+
+
+@dataclass
+class PullRequest:
+    number: int
+    head_sha: str | None
+    base_sha: str | None
+
+
+def pull_request(env: dict[str, str]) -> PullRequest | None:
+    pr = _event(env).get("pull_request")
     number = pr.get("number") if isinstance(pr, dict) else None
-    return number if isinstance(number, int) else None
+    if not isinstance(number, int):
+        return None
+
+    def sha(side: str) -> str | None:
+        value = pr.get(side, {}).get("sha") if isinstance(pr.get(side), dict) else None
+        return value if isinstance(value, str) and re.fullmatch(r"[0-9a-fA-F]{7,64}", value) else None
+
+    return PullRequest(number, sha("head"), sha("base"))
+
+
+def pull_request_number(env: dict[str, str]) -> int | None:
+    pr = pull_request(env)
+    return pr.number if pr else None
 
 
 class GitHub:
@@ -179,6 +224,31 @@ class GitHub:
         with urllib.request.urlopen(req, timeout=30) as resp:  # noqa: S310 - the API URL comes from the runner
             payload = resp.read()
         return json.loads(payload) if payload else None
+
+    def pull_request_files(self, number: int) -> list[dict]:
+        files: list[dict] = []
+        for page in range(1, MAX_PR_FILES_PAGES + 1):
+            batch = self.request("GET", f"/repos/{self.repo}/pulls/{number}/files?per_page=100&page={page}")
+            if not batch:
+                break
+            files += [f for f in batch if isinstance(f, dict)]
+            if len(batch) < 100:
+                break
+        return files
+
+    def file_at(self, path: str, ref: str) -> bytes | None:
+        """The file's bytes at commit `ref`, or None when it does not exist there."""
+        from urllib.parse import quote
+
+        try:
+            data = self.request("GET", f"/repos/{self.repo}/contents/{quote(path)}?ref={ref}")
+        except urllib.error.HTTPError as exc:
+            if exc.code == 404:
+                return None
+            raise
+        if not isinstance(data, dict) or data.get("encoding") != "base64":
+            return None
+        return base64.b64decode(data.get("content") or "")
 
     def find_comment(self, number: int) -> int | None:
         page = 1
@@ -227,6 +297,139 @@ def post_comment(env: dict[str, str], result, body: str) -> str:
     return "failed"
 
 
+_HUNK = re.compile(r"^@@ -\d+(?:,\d+)? \+(\d+)(?:,(\d+))? @@")
+
+
+def changed_lines(patch: str) -> set[int]:
+    """Line numbers (in the new file) that a unified-diff patch adds or changes."""
+    lines: set[int] = set()
+    new = 0
+    for line in patch.splitlines():
+        m = _HUNK.match(line)
+        if m:
+            new = int(m.group(1))
+            continue
+        if line.startswith("+"):
+            lines.add(new)
+            new += 1
+        elif line.startswith(" ") or line == "":
+            new += 1
+        # "-" lines and "\\ No newline at end of file" do not advance the new file
+    return lines
+
+
+@dataclass
+class Changes:
+    """What a pull request changes, per repository path: the changed lines, or None for a file it adds.
+
+    A modified binary file (a figure, a PDF) or a patch too large for the API
+    has no lines: it is listed with an empty set, which still marks the
+    figures drawn from it as changed.
+    """
+
+    files: dict[str, set[int] | None]
+
+    @classmethod
+    def from_api(cls, entries: list[dict]) -> Changes:
+        files: dict[str, set[int] | None] = {}
+        for e in entries:
+            name, status = e.get("filename"), e.get("status")
+            if not isinstance(name, str) or status == "removed":
+                continue
+            patch = e.get("patch")
+            files[name] = None if status == "added" else (changed_lines(patch) if isinstance(patch, str) else set())
+        return cls(files)
+
+    def touches(self, path: str | None, line: int | None) -> bool:
+        if path is None or path not in self.files:
+            return False
+        lines = self.files[path]
+        return lines is None or (line is not None and line in lines)
+
+
+def new_findings(result, changes: Changes | None, base_baseline: dict[str, set[str]] | None) -> set[int]:
+    """ids of the findings new in the pull request (see the module docstring for the rules)."""
+    from figlint import baseline
+    from figlint.fingerprint import fingerprints
+    from figlint.report.markdown import assign, repo_path
+    from figlint.report.paths import repo_root, source_location
+
+    new: set[int] = set()
+    for r in result.results:
+        root = repo_root(r.path)
+        if changes is not None:
+            for fig, own in assign(r.paper, r.findings)[0]:
+                if any(repo_path(g, root, r.paper) in changes.files for g in fig.graphics):
+                    new.update(id(f) for f in own)
+            for f in r.findings:
+                loc = source_location(f, r.paper, r.path)
+                if changes.touches(repo_path(loc.file or r.path, root, r.paper), loc.line):
+                    new.add(id(f))
+        if base_baseline is not None:
+            known = base_baseline.get(baseline.paper_key(r.path, r.paper), set())
+            for f, fp in zip(r.findings, fingerprints(r.findings, r.paper)):
+                if fp not in known:
+                    new.add(id(f))
+    return new
+
+
+def _parse_baseline(data: bytes) -> dict[str, set[str]] | None:
+    try:
+        doc = json.loads(data.decode("utf-8"))
+        return {k: {e["fingerprint"] for e in v if isinstance(e, dict) and "fingerprint" in e}
+                for k, v in doc["papers"].items() if isinstance(v, list)}
+    except (ValueError, KeyError, TypeError, AttributeError, UnicodeDecodeError):
+        return None
+
+
+def report_context(env: dict[str, str], inputs: Inputs, result):
+    """Links, the full-report pointer and the new findings for the Markdown of this run (never raises)."""
+    from figlint.report.markdown import Context
+    from figlint.report.paths import relative_path, repo_root
+
+    ctx = Context()
+    server = (env.get("GITHUB_SERVER_URL") or "https://github.com").rstrip("/")
+    repository = env.get("GITHUB_REPOSITORY") or ""
+    pr = pull_request(env)
+    sha = (pr.head_sha if pr else None) or env.get("GITHUB_SHA") or None
+    if repository and sha:
+        ctx.blob_url = f"{server}/{repository}/blob/{sha}"
+    if inputs.html and repository and env.get("GITHUB_RUN_ID"):
+        run_url = f"{server}/{repository}/actions/runs/{env['GITHUB_RUN_ID']}"
+        ctx.full_report = f"the HTML report, artifact `{inputs.artifact_name}` of [this run]({run_url})"
+    token = env.get("GITHUB_TOKEN") or ""
+    if pr is None or not token or not repository:
+        return ctx
+    gh = GitHub(env.get("GITHUB_API_URL") or "https://api.github.com", token, repository)
+    how = ["on lines this pull request changes, in files it adds, or on figures whose graphics it changes"]
+    changes = base_known = None
+    try:
+        changes = Changes.from_api(gh.pull_request_files(pr.number))
+        if inputs.baseline and pr.base_sha:
+            root = repo_root(inputs.baseline)
+            key = relative_path(inputs.baseline, root)
+            data = gh.file_at(key, pr.base_sha)
+            base_known = _parse_baseline(data) if data is not None else None
+            if base_known is not None:
+                how.append(f"or not in the base branch's `{key}`")
+                head_known = _parse_baseline(Path(inputs.baseline).read_bytes()) or {}
+                added = sum(len(v - base_known.get(k, set())) for k, v in head_known.items())
+                if added:
+                    ctx.notes.append(f"This pull request adds {added} entr{'y' if added == 1 else 'ies'} to "
+                                     f"`{key}`: findings it hides from this report.")
+    except urllib.error.HTTPError as exc:
+        log("warning", f"figlint: could not read the pull request's changes: HTTP {exc.code}; "
+                       "no 'new in this pull request' section")
+        return ctx
+    except (urllib.error.URLError, OSError, ValueError) as exc:
+        log("warning", f"figlint: could not reach the GitHub API ({getattr(exc, 'reason', exc)}); "
+                       "no 'new in this pull request' section")
+        return ctx
+    ctx.new = new_findings(result, changes, base_known)
+    ctx.new_how = ", ".join(how)
+    return ctx
+
+
 def _write(path: str, text: str) -> None:
     p = Path(path)
     p.parent.mkdir(parents=True, exist_ok=True)
@@ -255,6 +458,12 @@ def main(env: dict[str, str] | None = None) -> int:
     outputs = {"findings": str(len(result.findings))}
     _write(inputs.json_file, render("json", result))
     outputs["json-file"] = inputs.json_file
+    if inputs.html:
+        _write(inputs.html_file, render("html", result))
+        outputs["html-file"] = inputs.html_file
+    context = report_context(env, inputs, result)
+    if context.new is not None:
+        outputs["new-findings"] = str(len(context.new))
     print("::group::figlint report", flush=True)
     print(render("text", result), end="", flush=True)
     print("::endgroup::", flush=True)
@@ -262,9 +471,9 @@ def main(env: dict[str, str] | None = None) -> int:
         print(render("github", result), end="", flush=True)
     if inputs.summary and env.get("GITHUB_STEP_SUMMARY"):
         with open(env["GITHUB_STEP_SUMMARY"], "a", encoding="utf-8") as fh:
-            fh.write(summary_markdown(result) + "\n")
+            fh.write(summary_markdown(result, context) + "\n")
     if inputs.comment:
-        body = comment_body(result)
+        body = comment_body(result, context)
         _write(inputs.comment_file, body)
         outputs["comment-file"] = inputs.comment_file
         outputs["comment"] = post_comment(env, result, body)

@@ -6,11 +6,13 @@ every request, so the comment is checked as GitHub would receive it.
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import subprocess
 import sys
 import threading
+import urllib.parse
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
@@ -23,14 +25,20 @@ from figlint.model import Finding, Location
 
 ROOT = Path(__file__).resolve().parents[1]
 TOKEN = "ghs_FAKEtoken0123456789"
+HEAD_SHA = "1111111111111111111111111111111111111111"
+BASE_SHA = "2222222222222222222222222222222222222222"
 
 
 class FakeGitHub:
-    """Serves the three endpoints the comment needs; `comments` is the PR's existing comments."""
+    """Serves the endpoints the Action uses: the PR's comments (`comments`), its changed files
+    (`files`, as the API lists them, with patches) and file contents at a commit
+    (`contents`: {(path, ref): bytes})."""
 
-    def __init__(self, comments=None, fail_writes: int | None = None):
+    def __init__(self, comments=None, fail_writes: int | None = None, files=None, contents=None):
         self.comments = list(comments or [])
         self.fail_writes = fail_writes
+        self.files = list(files or [])
+        self.contents = dict(contents or {})
         self.requests: list[dict] = []
         fake = self
 
@@ -54,8 +62,21 @@ class FakeGitHub:
 
             def do_GET(self):  # noqa: N802
                 self._record()
-                page = int(self.path.split("page=")[-1]) if "page=" in self.path else 1
-                self._send(200, fake.comments[(page - 1) * 100: page * 100])
+                url = urllib.parse.urlsplit(self.path)
+                query = dict(urllib.parse.parse_qsl(url.query))
+                page = int(query.get("page", 1))
+                if url.path.endswith("/files"):
+                    self._send(200, fake.files[(page - 1) * 100: page * 100])
+                elif "/contents/" in url.path:
+                    path = urllib.parse.unquote(url.path.split("/contents/", 1)[1])
+                    data = fake.contents.get((path, query.get("ref")))
+                    if data is None:
+                        self._send(404, {"message": "Not Found"})
+                    else:
+                        self._send(200, {"type": "file", "encoding": "base64", "path": path,
+                                         "content": base64.b64encode(data).decode()})
+                else:
+                    self._send(200, fake.comments[(page - 1) * 100: page * 100])
 
             def _write(self, code):
                 self._record()
@@ -85,7 +106,8 @@ class FakeGitHub:
 
 def fake_env(tmp_path: Path, api_url: str, *, pr: bool = True, **extra: str) -> dict[str, str]:
     event = tmp_path / "event.json"
-    payload = {"pull_request": {"number": 7, "head": {"repo": {"full_name": "owner/paper"}}}} if pr else {"ref": "x"}
+    payload = {"pull_request": {"number": 7, "head": {"sha": HEAD_SHA, "repo": {"full_name": "owner/paper"}},
+                                "base": {"sha": BASE_SHA}}} if pr else {"ref": "x"}
     event.write_text(json.dumps(payload))
     (tmp_path / "summary.md").write_text("")
     (tmp_path / "outputs.txt").write_text("")
@@ -99,6 +121,9 @@ def fake_env(tmp_path: Path, api_url: str, *, pr: bool = True, **extra: str) -> 
         "GITHUB_OUTPUT": str(tmp_path / "outputs.txt"),
         "GITHUB_API_URL": api_url,
         "GITHUB_REPOSITORY": "owner/paper",
+        "GITHUB_SERVER_URL": "https://github.com",
+        "GITHUB_SHA": "3333333333333333333333333333333333333333",
+        "GITHUB_RUN_ID": "4242",
         "GITHUB_TOKEN": TOKEN,
         "RUNNER_TEMP": str(tmp_path / "runner-temp"),
         "FIGLINT_PATHS": "paper/main.pdf",
@@ -185,7 +210,16 @@ def test_pull_request_creates_comment(tmp_path, work):
     assert body.startswith("<!-- figlint -->\n## figlint: ❌ failed") and len(body) <= 65_536
     # requests
     assert [(r["method"], r["path"].split("?")[0]) for r in gh.requests] == [
+        ("GET", "/repos/owner/paper/pulls/7/files"),
         ("GET", "/repos/owner/paper/issues/7/comments"), ("POST", "/repos/owner/paper/issues/7/comments")]
+    # the HTML report, for the artifact, linked from the comment and the summary
+    html = Path(out["html-file"]).read_text(encoding="utf-8")
+    assert html.startswith("<!DOCTYPE html>") and "data:image/png;base64," in html and 'data-code="FL202"' in html
+    run_link = "artifact `figlint-report` of [this run](https://github.com/owner/paper/actions/runs/4242)"
+    assert run_link in body and run_link in summary
+    # locations link to the PR's head commit; nothing changed, so nothing is new
+    assert f"(https://github.com/owner/paper/blob/{HEAD_SHA}/paper/main.pdf)" in body
+    assert "No new findings" in body and out["new-findings"] == "0"
     post = gh.requests[-1]
     assert post["body"] == {"body": body}
     assert post["headers"]["Authorization"] == f"Bearer {TOKEN}"
@@ -200,7 +234,7 @@ def test_existing_comment_is_updated_in_place(tmp_path, work):
     with FakeGitHub(comments=others + [mine]) as gh:  # the marker is on the second page
         proc = run_action(tmp_path, fake_env(tmp_path, gh.url))
     assert proc.returncode == 1
-    methods = [(r["method"], r["path"]) for r in gh.requests]
+    methods = [(r["method"], r["path"]) for r in gh.requests if "/files" not in r["path"]]
     assert methods[0] == ("GET", "/repos/owner/paper/issues/7/comments?per_page=100&page=1")
     assert methods[1] == ("GET", "/repos/owner/paper/issues/7/comments?per_page=100&page=2")
     assert methods[2] == ("PATCH", "/repos/owner/paper/issues/comments/4242")
@@ -215,11 +249,11 @@ def test_clean_paper_updates_but_never_opens_a_comment(tmp_path, work):
     with FakeGitHub() as gh:
         proc = run_action(tmp_path, fake_env(tmp_path, gh.url))
     assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert [r["method"] for r in gh.requests] == ["GET"]
+    assert [r["method"] for r in gh.requests] == ["GET", "GET"]  # the PR's files, its comments
     assert "## figlint: ✅ passed" in (tmp_path / "summary.md").read_text()
     with FakeGitHub(comments=[{"id": 5, "body": "<!-- figlint -->\nold"}]) as gh:
         run_action(tmp_path, fake_env(tmp_path, gh.url))
-    assert [r["method"] for r in gh.requests] == ["GET", "PATCH"]
+    assert [r["method"] for r in gh.requests] == ["GET", "GET", "PATCH"]
     assert "✅ passed" in gh.requests[-1]["body"]["body"]
 
 
