@@ -333,3 +333,136 @@ def test_inputs_parse_paths_and_flags():
     assert inputs.paths == ["paper/main.tex", "other paper/main.pdf"]
     assert inputs.sarif and not inputs.comment and inputs.annotations and inputs.summary
     assert inputs.sarif_file == "/tmp/rt/figlint.sarif"
+
+
+# --- the HTML artifact and "new in this pull request" -------------------------------------------
+
+def test_action_yml_uploads_the_html_report():
+    import yaml
+
+    spec = yaml.safe_load((ROOT / "action.yml").read_text())
+    assert {"html", "artifact-name"} <= set(spec["inputs"]) and {"html-file", "new-findings"} <= set(spec["outputs"])
+    steps = spec["runs"]["steps"]
+    names = [s.get("id") or s.get("name") for s in steps]
+    upload = next(s for s in steps if str(s.get("uses", "")).startswith("actions/upload-artifact@"))
+    assert upload["with"]["path"] == "${{ steps.figlint.outputs.html-file }}"
+    assert upload["with"]["name"] == "${{ inputs.artifact-name }}"
+    assert "always()" in upload["if"]
+    link = next(s for s in steps if "artifact-url" in str(s.get("env", {})))
+    assert "GITHUB_STEP_SUMMARY" in link["run"]
+    assert names.index("html-report") < len(steps) - 1  # before the step that fails the job
+
+
+TEX = r"""\documentclass{article}
+\begin{document}
+\section{Results}
+Figure~\ref{fig:a} shows that accuracy rises with the number of labelled examples for both models.
+
+\begin{figure}
+\centering
+\rule{4cm}{3cm}
+\caption{Overview of our method.}
+\label{fig:a}
+\end{figure}
+
+For an overview, see Figure~\ref{fig:b}.
+
+\begin{figure}
+\centering
+\rule{4cm}{3cm}
+\caption{Results.}
+\label{fig:b}
+\end{figure}
+\end{document}
+"""
+# The pull request rewrote the second caption (line 18) and nothing else.
+PATCH = "@@ -16,3 +16,3 @@\n \\centering\n \\rule{4cm}{3cm}\n-\\caption{Results of the old run.}\n+\\caption{Results.}"
+
+
+def test_new_findings_are_those_on_changed_lines(tmp_path, work):
+    (work / "paper" / "main.tex").write_text(TEX)
+    files = [{"filename": "paper/main.tex", "status": "modified", "patch": PATCH},
+             {"filename": "README.md", "status": "modified", "patch": "@@ -1 +1 @@\n-a\n+b"}]
+    with FakeGitHub(files=files) as gh:
+        proc = run_action(tmp_path, fake_env(tmp_path, gh.url, FIGLINT_PATHS="paper/main.tex"))
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    out = outputs(tmp_path)
+    assert out["findings"] == "3" and out["new-findings"] == "1"
+    body = Path(out["comment-file"]).read_text()
+    new = body.split("### New in this pull request", 1)[1].split("\n### ", 1)[0]
+    link = f"https://github.com/owner/paper/blob/{HEAD_SHA}/paper/main.tex#L18"
+    assert f"[paper/main.tex:18]({link})" in new and "FL202" in new and "Figure 2" in new
+    assert "#L9)" not in new and "FL302" not in new
+    assert "**1 of 3** findings is new (on lines this pull request changes" in new
+    # every location in the comment links to its line at the head commit, and the summary says the same
+    assert f"[paper/main.tex:9](https://github.com/owner/paper/blob/{HEAD_SHA}/paper/main.tex#L9)" in body
+    assert f"[paper/main.tex:13](https://github.com/owner/paper/blob/{HEAD_SHA}/paper/main.tex#L13)" in body
+    summary = (tmp_path / "summary.md").read_text()
+    assert "### New in this pull request" in summary and link in summary
+    # the roll-up counts every finding
+    assert "| **Total** | | **3** | |" in body
+
+
+def test_new_findings_against_the_base_branch_baseline(tmp_path, work):
+    """The PR added a baseline entry for its own finding: the base branch's baseline decides, and a note says so."""
+    paper = work / "paper" / "main.tex"
+    paper.write_text(TEX)
+    baseline = work / "figlint-baseline.json"
+    subprocess.run([sys.executable, "-m", "figlint", "paper/main.tex", "--no-cache", "--write-baseline",
+                    str(baseline)], cwd=work, capture_output=True, text=True, timeout=300)
+    head = json.loads(baseline.read_text())
+    entries = head["papers"]["paper/main.tex"]
+    assert len(entries) == 3
+    # On the base branch the baseline knew the first figure's finding only; the PR's copy knows two.
+    base = {"figlint_baseline": 1, "papers": {"paper/main.tex": [e for e in entries if e["figure"] == "1"]}}
+    head["papers"]["paper/main.tex"] = [e for e in entries if e["code"] != "FL302"]
+    baseline.write_text(json.dumps(head))
+    contents = {("figlint-baseline.json", BASE_SHA): json.dumps(base).encode()}
+    with FakeGitHub(contents=contents) as gh:
+        proc = run_action(tmp_path, fake_env(tmp_path, gh.url, FIGLINT_PATHS="paper/main.tex",
+                                             FIGLINT_BASELINE="figlint-baseline.json"))
+    assert proc.returncode == 1, proc.stdout + proc.stderr
+    out = outputs(tmp_path)
+    assert out["findings"] == "1" and out["new-findings"] == "1"  # FL302, not in either baseline
+    body = Path(out["comment-file"]).read_text()
+    assert "or not in the base branch's `figlint-baseline.json`" in body
+    assert "This pull request adds 1 entry to `figlint-baseline.json`: findings it hides from this report." in body
+    assert ("GET", f"/repos/owner/paper/contents/figlint-baseline.json?ref={BASE_SHA}") in [
+        (r["method"], r["path"]) for r in gh.requests]
+
+
+def test_changed_lines_of_a_patch():
+    patch = "@@ -1,4 +1,5 @@\n a\n-b\n+B\n+C\n c\n\\ No newline at end of file\n@@ -20,2 +21,3 @@\n x\n+y\n z"
+    assert action.changed_lines(patch) == {2, 3, 22}
+    changes = action.Changes.from_api([
+        {"filename": "a.tex", "status": "modified", "patch": patch},
+        {"filename": "new.tex", "status": "added", "patch": "@@ -0,0 +1 @@\n+x"},
+        {"filename": "fig.png", "status": "modified"},
+        {"filename": "gone.tex", "status": "removed", "patch": "@@ -1 +0,0 @@\n-x"}])
+    assert changes.touches("a.tex", 3) and not changes.touches("a.tex", 4)
+    assert changes.touches("new.tex", 99) and changes.touches("new.tex", None)
+    assert not changes.touches("fig.png", None) and "fig.png" in changes.files
+    assert not changes.touches("gone.tex", 1)
+
+
+def test_changed_figure_file_makes_its_findings_new(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    result = sample_result(tmp_path)
+    fig2 = result.results[0].paper.figures[1]
+    (tmp_path / "paper" / "fig2.png").write_bytes(b"\x89PNG")
+    fig2.graphics = ["fig2.png"]  # relative to the paper's directory, as the LaTeX route records it
+    changes = action.Changes.from_api([{"filename": "paper/fig2.png", "status": "modified"}])
+    new = action.new_findings(result, changes, None)
+    assert {f.code for f in result.findings if id(f) in new} == {"FL101"}
+
+
+def test_api_failure_leaves_out_the_new_section(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    result = sample_result(tmp_path)
+    monkeypatch.setattr(action, "lint", lambda inputs: result)
+    env = fake_env(tmp_path, "http://127.0.0.1:9", FIGLINT_COMMENT="false")  # nothing listens on port 9
+    assert action.main(env) == 1
+    out = capsys.readouterr().out
+    assert "::warning::figlint: could not reach the GitHub API" in out and TOKEN not in out
+    summary = (tmp_path / "summary.md").read_text()
+    assert "## figlint: ❌ failed" in summary and "New in this pull request" not in summary
