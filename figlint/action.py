@@ -398,7 +398,7 @@ def report_context(env: dict[str, str], inputs: Inputs, result):
         run_url = f"{server}/{repository}/actions/runs/{env['GITHUB_RUN_ID']}"
         ctx.full_report = f"the HTML report, artifact `{inputs.artifact_name}` of [this run]({run_url})"
     token = env.get("GITHUB_TOKEN") or ""
-    if pr is None or not token or not repository:
+    if pr is None or not token or not repository or not (inputs.summary or inputs.comment):
         return ctx
     gh = GitHub(env.get("GITHUB_API_URL") or "https://api.github.com", token, repository)
     how = ["on lines this pull request changes, in files it adds, or on figures whose graphics it changes"]

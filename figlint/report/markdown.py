@@ -314,21 +314,22 @@ def _paper_section(r, rows: list[dict], hidden_rows: int, legend: bool) -> str:
     )
 
 
-def _figure_label(f: Finding) -> str:
-    return f.figure if f.figure else "uncaptioned"
-
-
 def _rollup(result) -> str:
     """One row per rule with its count and the figures it flags; a total row. Never cut."""
     rows: dict[str, dict] = {}
     for r in result.results:
+        uncaptioned = {id(f): f"uncaptioned (p. {fig.page})" if fig.page else "uncaptioned"
+                       for fig, own in assign(r.paper, r.findings)[0] if not fig.number for f in own}
         for f in r.findings:
             row = rows.setdefault(f.code, {"code": f.code, "rule": f.rule, "severity": f.severity, "count": 0,
                                            "figures": {}})
             row["count"] += 1
             if severity_rank(f.severity) > severity_rank(row["severity"]):
                 row["severity"] = f.severity
-            row["figures"].setdefault(_figure_label(f) if (f.figure or f.location.bbox) else "paper", None)
+            label = f.figure or uncaptioned.get(id(f), "paper")
+            if len(result.results) > 1:  # figure numbers repeat across papers
+                label = f"{os.path.basename(r.path)} {label}"
+            row["figures"].setdefault(label, None)
     ordered = sorted(rows.values(), key=lambda x: (-severity_rank(x["severity"]), -x["count"], x["code"]))
     view = []
     for row in ordered:
