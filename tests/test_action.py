@@ -333,6 +333,9 @@ def test_inputs_parse_paths_and_flags():
     assert inputs.paths == ["paper/main.tex", "other paper/main.pdf"]
     assert inputs.sarif and not inputs.comment and inputs.annotations and inputs.summary
     assert inputs.sarif_file == "/tmp/rt/figlint.sarif"
+    assert inputs.html and inputs.html_file == "/tmp/rt/figlint-report/figlint-report.html"
+    assert inputs.artifact_name == "figlint-report"
+    assert not action.Inputs.from_env({"FIGLINT_HTML": "false"}).html
 
 
 # --- the HTML artifact and "new in this pull request" -------------------------------------------

@@ -144,7 +144,8 @@ def test_cli_writes_html(tmp_path):
 
 # --- the real browser ---------------------------------------------------------------------------
 
-def _chromium() -> str:
+@pytest.fixture(scope="module")
+def chromium() -> str:
     for name in ("chromium", "chromium-browser", "google-chrome", "chrome"):
         path = shutil.which(name)
         if path:
@@ -180,7 +181,7 @@ def _colour_count(img, hex_colour: str) -> int:
 
 
 @pytest.fixture(scope="module")
-def example_report(tmp_path_factory, pdflatex_module):
+def example_report(tmp_path_factory, pdflatex):
     """The example paper compiled by pdflatex, linted to HTML and JSON."""
     work = tmp_path_factory.mktemp("example")
     paper = work / "paper"
@@ -198,16 +199,7 @@ def example_report(tmp_path_factory, pdflatex_module):
     return report, json.loads(js.stdout)
 
 
-@pytest.fixture(scope="module")
-def pdflatex_module():
-    if shutil.which("pdflatex") is None:
-        if os.environ.get("CI"):
-            pytest.fail("pdflatex not found [CI is set]")
-        pytest.skip("pdflatex not found")
-
-
-def test_example_report_in_chromium(example_report, tmp_path):
-    chromium = _chromium()
+def test_example_report_in_chromium(chromium, example_report, tmp_path):
     report, doc = example_report
     (paper,) = doc["papers"]
     # Expected, from the JSON: the flagged figures and, per figure, the findings boxed on its page.

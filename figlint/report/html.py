@@ -19,7 +19,6 @@ from __future__ import annotations
 import base64
 from collections import Counter
 from functools import lru_cache
-from typing import Any
 
 from figlint import __version__
 from figlint.budget import SKIP_KEY
