@@ -231,6 +231,12 @@ def test_example_report_in_chromium(chromium, example_report, tmp_path):
         assert card["images"] and card["images"][0].startswith("data:image/png;base64,"), number
         assert sorted(card["region_codes"]) == codes, number
         assert codes, f"figure {number} is flagged but has no region on its page"
+    # captions and citing sentences are on the page, each mention highlighted
+    body = " ".join(page.text)
+    for fig in paper["figures"]:
+        if fig["caption"]:
+            assert " ".join(fig["caption"]["text"].split())[:60] in " ".join(body.split())
+    assert page.tags.get("mark", 0) == sum(len(f["citing_sites"]) for f in paper["figures"])
 
     shot = tmp_path / "shot.png"
     proc = _browser(chromium, tmp_path / "profile-shot", "--window-size=1280,9000", f"--screenshot={shot}",
