@@ -459,8 +459,11 @@ def main(env: dict[str, str] | None = None) -> int:
     _write(inputs.json_file, render("json", result))
     outputs["json-file"] = inputs.json_file
     if inputs.html:
-        _write(inputs.html_file, render("html", result))
-        outputs["html-file"] = inputs.html_file
+        try:
+            _write(inputs.html_file, render("html", result))
+            outputs["html-file"] = inputs.html_file
+        except Exception as exc:  # noqa: BLE001 - the optional report never costs the comment and summary
+            log("warning", f"figlint: the HTML report could not be written ({type(exc).__name__}: {exc})")
     context = report_context(env, inputs, result)
     if context.new is not None:
         outputs["new-findings"] = str(len(context.new))
