@@ -57,9 +57,12 @@ MAX_FIGURES_IN_ROLLUP = 8
 _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
 
 
+_SPACES = str.maketrans({"\t": " ", "\n": " ", "\r": " ", "\x0b": " ", "\x0c": " "})
+
+
 def plain(text: Any, limit: int | None = None) -> str:
     """Untrusted text as one clean line: control characters dropped, whitespace collapsed, cut with '…'."""
-    s = " ".join(_CONTROL.sub("", str(text).replace("\t", " ").replace("\n", " ")).split())
+    s = " ".join(_CONTROL.sub("", str(text).translate(_SPACES)).split())
     if limit is not None and len(s) > limit:
         s = s[: max(0, limit - 1)].rstrip() + "…"
     return s
