@@ -267,3 +267,17 @@ def test_largest_corpus_paper(tmp_path):
     table = to_html(text).tables[1]
     assert table[0] == HEADER
     assert len(table) - 1 >= 10  # one row per figure found
+
+
+def test_thousands_of_papers_still_fit():
+    """More papers than even their headings can hold: whole sections go, tables stay valid, all counted."""
+    papers = [big_result(1, 1).results[0] for _ in range(3000)]
+    for i, r in enumerate(papers):
+        r.path = r.paper.path = f"papers/paper{i}.pdf"
+    result = RunResult(papers, Config())
+    text = md.render(result)
+    assert len(text) <= md.DEFAULT_LIMIT
+    assert_tables_valid(text)
+    assert text.count("<details>") == text.count("</details>")
+    assert rollup_total(text) == 3000
+    assert "### papers/paper0.pdf" in text and "inputs are not shown at all" in text

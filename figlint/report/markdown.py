@@ -156,7 +156,11 @@ def _location_md(f: Finding, r, ctx: Context, roots: dict) -> str:
     if r.path not in roots:
         roots[r.path] = repo_root(r.path)
     root = roots[r.path]
-    rel = repo_path(loc.file or r.path, root, r.paper) if (loc.file or r.path) else None
+    file = loc.file or r.path
+    key = ("rel", r.path, file)
+    if key not in roots:  # resolving a path touches the file system: once per file and render
+        roots[key] = repo_path(file, root, r.paper) if file else None
+    rel = roots[key]
     name = rel or os.path.basename(loc.file or r.path)
     label = f"{name}:{loc.line}" if loc.line else (f"{name} p. {loc.page}" if loc.page else name)
     label = md_escape(label)
@@ -384,34 +388,43 @@ def _header(result, ctx: Context) -> str:
 def render(result, limit: int = DEFAULT_LIMIT, context: Context | None = None) -> str:
     """The Markdown report, at most `limit` characters."""
     ctx = context or Context()
+    rows = [_rows(r.paper, r.findings) for r in result.results]
+    tables = [_paper_section(r, x, 0, legend=i == 0) for i, (r, x) in enumerate(zip(result.results, rows))]
     for max_findings in (None, 10, 3, 1):
-        text = _assemble(result, limit, max_findings, ctx)
+        text = _assemble(result, limit, max_findings, ctx, rows, tables)
         if text is not None:
             return text
-    return _assemble(result, limit, 1, ctx, force=True)
+    return _assemble(result, limit, 1, ctx, rows, tables, force=True)
 
 
-def _fit_tables(result, budget: int) -> tuple[list[str], int]:
-    """Every paper's table, cutting rows (whole rows, with a '… N more' row) only if they cannot all fit.
+def _fit_tables(result, rows: list[list[dict]], budget: int) -> tuple[list[str], int]:
+    """Every paper's table, cutting rows only if they cannot all fit.
 
-    Returns the sections and how many rows were cut.
+    Rows go whole, the longest table first, each cut table ending in a
+    '… N more' row; if even empty tables do not fit, the last papers' sections
+    go whole. Returns the sections kept (in paper order, a prefix of the
+    papers) and how many rows were cut.
     """
-    rows = [_rows(r.paper, r.findings) for r in result.results]
     keep = [len(x) for x in rows]
 
-    def sections():
-        return [_paper_section(r, x[:k], len(x) - k, legend=i == 0)
-                for i, (r, x, k) in enumerate(zip(result.results, rows, keep))]
+    def section(i: int) -> str:
+        return _paper_section(result.results[i], rows[i][:keep[i]], len(rows[i]) - keep[i], legend=i == 0)
 
-    out = sections()
-    while sum(map(len, out)) > budget and any(keep):
-        i = max(range(len(keep)), key=lambda j: keep[j])  # cut the longest table first
+    out = [section(i) for i in range(len(rows))]
+    total = sum(map(len, out))
+    while total > budget and any(keep):
+        i = max(range(len(keep)), key=keep.__getitem__)
         keep[i] = max(0, keep[i] - max(1, keep[i] // 4))
-        out = sections()
+        new = section(i)
+        total += len(new) - len(out[i])
+        out[i] = new
+    while total > budget and out:
+        total -= len(out.pop())
     return out, sum(len(x) - k for x, k in zip(rows, keep))
 
 
-def _assemble(result, limit: int, max_findings: int | None, ctx: Context, force: bool = False) -> str | None:
+def _assemble(result, limit: int, max_findings: int | None, ctx: Context, rows: list[list[dict]],
+              full_tables: list[str], force: bool = False) -> str | None:
     """The report with at most `max_findings` per figure block, or None to retry with fewer.
 
     With `force`, the figure blocks that do not fit are dropped (the header,
@@ -422,10 +435,9 @@ def _assemble(result, limit: int, max_findings: int | None, ctx: Context, force:
     roots: dict = {}
     head = _header(result, ctx) + _new_section(result, ctx, roots) + _rollup(result)
     if force:
-        tables, hidden_rows = _fit_tables(result, budget - len(head))
+        tables, hidden_rows = _fit_tables(result, rows, budget - len(head))
     else:
-        tables, hidden_rows = [_paper_section(r, _rows(r.paper, r.findings), 0, legend=i == 0)
-                               for i, r in enumerate(result.results)], 0
+        tables, hidden_rows = full_tables, 0
     size = len(head) + sum(map(len, tables))
     if size > budget and not force:
         return None
@@ -433,14 +445,16 @@ def _assemble(result, limit: int, max_findings: int | None, ctx: Context, force:
         head = head[: max(0, budget - sum(map(len, tables)))].rsplit("\n", 1)[0] + "\n"
         size = len(head) + sum(map(len, tables))
     parts = [head]
+    dropped_papers = len(result.results) - len(tables)
     dropped: list[str] = []
     dropped_findings = 0
     multi = len(result.results) > 1
     for r, table in zip(result.results, tables):
         parts.append(table)
         for title, fig, own in _groups(r.paper, r.findings):
-            block = _figure_block(title, fig, own, r, ctx, roots, max_findings)
-            if size + len(block) > budget:
+            # No block is shorter than this: once the room left is smaller, name the rest unrendered.
+            block = "" if budget - size < 120 else _figure_block(title, fig, own, r, ctx, roots, max_findings)
+            if not block or size + len(block) > budget:
                 if not force:
                     return None
                 dropped.append(f"{os.path.basename(r.path)}: {title}" if multi else title)
@@ -457,6 +471,8 @@ def _assemble(result, limit: int, max_findings: int | None, ctx: Context, force:
                      f"are not listed: {names}")
     if hidden_rows:
         notes.append(f"{plural(hidden_rows, 'figure table row')} are not shown")
+    if dropped_papers:
+        notes.append(f"the last {plural(dropped_papers, 'input')} are not shown at all")
     note = ""
     if notes:
         where = ctx.full_report or "the JSON report (`--format json`) or the HTML report (`--format html`)"
