@@ -17,6 +17,7 @@ drawn is a sentence in the card, never a failure.
 from __future__ import annotations
 
 import base64
+import os
 from collections import Counter
 from functools import lru_cache
 
@@ -241,6 +242,12 @@ def _paper_view(index: int, r) -> dict:
     pages = _Pages(_pdf_of(paper), paper) if per_figure else None
     try:
         figures = [_figure_view(index, fig, own, r, pages) for fig, own in per_figure]
+        seen: set[str] = set()
+        for view in figures:  # two uncaptioned figures on one page, a number printed twice
+            base, k = view["id"], 2
+            while view["id"] in seen:
+                view["id"], k = f"{base}-{k}", k + 1
+            seen.add(view["id"])
     finally:
         if pages is not None:
             pages.close()
@@ -248,6 +255,7 @@ def _paper_view(index: int, r) -> dict:
     return {
         "index": index + 1,
         "path": plain(r.path, 300),
+        "name": plain(os.path.basename(r.path), 80),
         "route": paper.route if paper else "",
         "pages": paper.pages if paper else 0,
         "error": plain(r.error, 500) if r.error else "",
@@ -265,8 +273,10 @@ def _rollup(result, papers: list[dict]) -> list[dict]:
         fig_ids = {}
         per_figure, _ = assign(r.paper, r.findings)
         for (fig, own), view in zip(per_figure, pv["figures"]):
+            # figure numbers repeat across papers: name the paper when there are several
+            title = f"{pv['name']}: {view['title']}" if len(papers) > 1 else view["title"]
             for f in own:
-                fig_ids.setdefault(id(f), (view["id"], view["title"]))
+                fig_ids.setdefault(id(f), (view["id"], title))
         for f in r.findings:
             row = rows.setdefault(f.code, {"code": f.code, "rule": plain(f.rule, 80), "severity": f.severity,
                                            "count": 0, "figures": {}, "url": rule_url(f.code),
