@@ -157,6 +157,7 @@ def _absent(result) -> list[str]:
     out = []
     if paper.route == "latex" and paper.root and not paper.pdf_path and paper.extra.get("main_tex"):
         out.append(os.path.abspath(os.path.join(paper.root, Path(paper.extra["main_tex"]).with_suffix(".pdf"))))
+        out += paper.extra.get("pdf_searched", [])  # build/, out/, latexmk's output directory
     for fig in paper.figures:
         for g in fig.extra.get("missing_graphics", []):
             base = os.path.abspath(os.path.join(paper.root or "", g))
