@@ -75,7 +75,9 @@ def _write_stdout(text: str, machine: bool) -> None:
         sys.stdout.buffer.write(text.encode(sys.stdout.encoding or "ascii", "figlint-json"))
         sys.stdout.buffer.flush()
         return
-    click.echo(text, nl=False)
+    # color=True: never let click strip escape codes; the reporters decide (paper text is
+    # sanitised by report/safe.py, and colour is only added when _use_color says so)
+    click.echo(text, nl=False, color=True)
 
 
 def _emit(text: str, output: str | None, machine: bool = False) -> None:
