@@ -15,6 +15,8 @@ import pytest
 
 HOSTILE = ("Accuracy \x1b]0;pwned-title\x07 per epoch \x1b]52;c;ZXZpbA==\x1b\\ on CIFAR-10 "
            "\x1b[31mred\x1b[0m \x9d0;c1-title\x9c bell\x07 \u202eevil\u202c \u2192 done.")
+# an undefined label: FL304's message quotes it
+HOSTILE_LABEL = "fig:\x1b]0;pwned-title\x07\u202eb\x9b31m\x1b[2Jz"
 # what must never reach the reader: ESC, BEL, 8-bit C1 controls, bidi overrides
 FORBIDDEN = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 
@@ -32,7 +34,7 @@ def paper(tmp_path: Path, caption: str, label: str = "fig:a") -> Path:
     Image.new("RGB", (1500, 1000), (40, 90, 200)).save(d / "chart.png")
     (d / "main.tex").write_text(
         "\\documentclass{article}\n\\usepackage{graphicx}\n\\begin{document}\n"
-        f"See Figure~\\ref{{{label}}}.\n\n"
+        f"See Figure~\\ref{{{label}}}. Also Figure~\\ref{{{HOSTILE_LABEL}}}.\n\n"
         "\\begin{figure}\\centering\\includegraphics[width=0.5\\linewidth]{chart}\n"
         f"\\caption{{{caption}}}\\label{{{label}}}\\end{{figure}}\n"
         "\\begin{figure}\\centering\\includegraphics[width=0.5\\linewidth]{chart}\\end{figure}\n"
@@ -66,6 +68,7 @@ def test_control_sequences_from_the_paper_never_reach_the_terminal(tmp_path, fmt
     assert proc.returncode in (0, 1), proc.stderr
     assert not FORBIDDEN.search(out), [m.group(0) for m in FORBIDDEN.finditer(out)]
     assert "pwned-title" not in out and "ZXZpbA==" not in out  # whole OSC payloads dropped
+    assert "fig:\\u202eb" in out  # the label reached the report, with its override made visible
     err = proc.stderr.decode("utf-8")
     assert not FORBIDDEN.search(err)
 
