@@ -396,7 +396,12 @@ def explain(code):
         if code.upper() == r.code or code.lower() == r.name:
             click.echo(rule_page(r))
             return
-    _fail(f"unknown rule '{code}' (see `figlint rules`)")
+    import difflib
+
+    choices = [r.code for r in all_rules()] + [r.name for r in all_rules()]
+    close = difflib.get_close_matches(code.upper() if code[:2].lower() == "fl" else code.lower(), choices, n=1)
+    hint = f"; did you mean '{close[0]}'?" if close else ""
+    _fail(f"unknown rule '{code}' (see `figlint rules`){hint}")
 
 
 def rule_page(r) -> str:

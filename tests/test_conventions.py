@@ -126,6 +126,7 @@ def test_did_you_mean(tmp_path):
     (tmp_path / ".figlint.toml").write_text('ignore = ["FL1O1"]\n')
     assert "did you mean 'FL101'?" in figlint("config", str(tmp_path)).stderr
     (tmp_path / ".figlint.toml").unlink()
+    assert "did you mean 'FL202'?" in figlint("explain", "FL2O2").stderr
     proc = figlint(str(tmp_path), "--select", "generic-captoin")
     assert proc.returncode == 2 and "did you mean 'generic-caption'?" in proc.stderr
 

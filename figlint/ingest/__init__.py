@@ -79,7 +79,8 @@ def load(path: str, pdf: str | None = None, ref_macros: list[str] | tuple = ()) 
         return read_graphics(path)
     from figlint.ingest.pdf import read_pdf
 
-    return _with_marks(read_pdf(path), None)
+    printed = read_pdf(path)
+    return _with_marks(printed, None, printed.extra.get("unresolved_marks"))
 
 
 def _with_pdf(paper: Paper, pdf: str | None) -> Paper:
@@ -110,21 +111,22 @@ def _with_pdf(paper: Paper, pdf: str | None) -> Paper:
     except InputError as exc:
         paper.problems.append(Problem("FL001", f"{exc}; linting the sources alone", Location(file=str(pdf_path))))
         return fill_from_graphics(paper)
-    return _with_marks(merge(paper, printed), str(pdf_path))
+    marks = printed.extra.get("unresolved_marks")
+    return _with_marks(merge(paper, printed), str(pdf_path), marks)
 
 
 # citation rules that "??" in place of the references would mislead
 CITATION_RULES = ("FL301", "FL302", "FL303")
 
 
-def _with_marks(paper: Paper, pdf_path: str | None) -> Paper:
-    """FL012 when the PDF prints `??` for references the sources define (or, for a PDF
-    alone, for any reference): LaTeX needs another run before the citations can be judged."""
-    from figlint.ingest.discover import unresolved_marks
+def _with_marks(paper: Paper, pdf_path: str | None, marks) -> Paper:
+    """FL012 when the PDF prints `??` for figure references the sources define (or, for a
+    PDF alone, for any figure reference): LaTeX needs another run before the citations can
+    be judged. `marks` is (count, examples) from discover.unresolved_in_pages."""
     from figlint.model import Location, Problem
 
     pdf_file = pdf_path or paper.path
-    count, examples = unresolved_marks(pdf_file)
+    count, examples = marks or (0, [])
     if not count:
         return paper
     undefined = len(paper.extra.get("unresolved_refs") or []) if paper.route == "latex" else 0
@@ -133,11 +135,11 @@ def _with_marks(paper: Paper, pdf_path: str | None) -> Paper:
     page, context = examples[0]
     if paper.route == "latex":
         what = (f"the compiled PDF prints '??' {count} time{'s' if count != 1 else ''} (e.g. page {page}: "
-                f"\"{context}\") for references the sources define: run LaTeX again (latexmk does it until "
+                f"\"{context}\") for figure references the sources define: run LaTeX again (latexmk does it until "
                 f"they resolve), then lint the new PDF")
     else:
         what = (f"the PDF prints '??' {count} time{'s' if count != 1 else ''} (e.g. page {page}: \"{context}\") "
-                f"where references should be: run LaTeX again (or define the missing labels); citations "
+                f"where figure references should be: run LaTeX again (or define the missing labels); citations "
                 f"are not checked until they resolve")
     paper.problems.append(Problem("FL012", what, Location(file=pdf_file, page=page)))
     paper.extra["unresolved_pdf_refs"] = count

@@ -157,29 +157,23 @@ def find_pdf(root: str, main_rel: str) -> tuple[Path | None, list[Path]]:
 
 # ---------------------------------------------------------------- "??" in the PDF
 
-_QQ = re.compile(r"(?<![?\w])\?\?(?![?\w])")
-_MAX_PAGES = 400
+# LaTeX prints "??" for a \ref it cannot resolve. Only a "??" where a figure is
+# referenced counts ("Figure ??", "Fig. ??", "Figs. 2 and ??"): "Appendix ??" and
+# natbib's "(??)" for citations are other problems, and do not mislead the figure rules.
+_FIG_QQ = re.compile(r"(?i)\b(?:fig(?:ure)?s?\.?|abb(?:ildung)?\.?)\s*(?:[\w.()]+\s*(?:,|and|&)\s*)*\?\?(?![?\w])")
 
 
-def unresolved_marks(pdf_path: str, limit: int = 20) -> tuple[int, list[tuple[int, str]]]:
-    """(count, examples): the `??` marks printed in the PDF, each with its page and context."""
-    try:
-        import pymupdf
-
-        doc = pymupdf.open(pdf_path)
-    except Exception:  # noqa: BLE001 - the PDF reader reports unreadable PDFs
-        return 0, []
+def unresolved_in_pages(pages) -> tuple[int, list[tuple[int, str]]]:
+    """(count, examples (page, context)) of figure references printed as `??`, from the
+    pages the PDF reader already read (pdf_layout.PageData: no second pass over the PDF)."""
     count = 0
     examples: list[tuple[int, str]] = []
-    with doc:
-        for i in range(min(doc.page_count, _MAX_PAGES)):
-            try:
-                text = doc[i].get_text("text")
-            except Exception:  # noqa: BLE001
-                continue
-            text = " ".join(text.split())
-            for m in _QQ.finditer(text):
-                count += 1
-                if len(examples) < limit:
-                    examples.append((i + 1, text[max(0, m.start() - 30):m.end() + 10].strip()))
+    for pd in pages:
+        text = " ".join(ln.text for ln in pd.lines)
+        if "??" not in text:
+            continue
+        for m in _FIG_QQ.finditer(text):
+            count += 1
+            if len(examples) < 5:
+                examples.append((pd.index + 1, " ".join(text[max(0, m.start() - 20):m.end() + 20].split())))
     return count, examples

@@ -242,13 +242,15 @@ def figure_skipped():
 
 @rule("FL012", "unresolved-references", severity="warning", scope="engine")
 def unresolved_references():
-    """The compiled PDF prints `??` for references: LaTeX needs another run.
+    """The compiled PDF prints `??` for figure references: LaTeX needs another run.
 
     What it does:
-    Reports a PDF that shows LaTeX's `??` mark where a `\\ref` should print a
-    number. With the sources linted beside it, it fires only when the PDF holds
-    more `??` than the sources have references to labels they never define (those
-    are FL304's): the labels exist, and the PDF is simply from a first run. While
+    Reports a PDF that shows LaTeX's `??` mark where a `\\ref` to a figure should
+    print its number ("Figure ??", "Figs. 2 and ??"; a `??` after "Appendix" or
+    natbib's "(??)" for a citation is not counted). With the sources linted beside
+    it, it fires only when the PDF holds more such marks than the sources have
+    references to labels they never define (those are FL304's): the labels exist,
+    and the PDF is simply from a first run. While
     this finding stands, the citation rules whose evidence the `??` hides
     (FL301 uncited-figure, FL302 bare-pointer-citation, FL303 citation-order)
     are silent for that paper, since "Figure ??" would make every figure look
