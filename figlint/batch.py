@@ -92,7 +92,8 @@ def finish(r: PaperResult, config: Config) -> PaperResult:
     paper = r.paper
     findings = r.findings
     silenced = set((paper.extra.get("silenced_rules") or ()) if paper is not None else ())
-    if silenced:
+    # only while FL012 is reported: a user who ignores FL012 gets the citation rules back
+    if silenced and any(f.code == "FL012" for f in findings):
         findings = [f for f in findings if f.code not in silenced]
     findings = drop_per_file_ignores(findings, paper, config)
     for f in findings:
