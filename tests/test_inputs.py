@@ -84,7 +84,8 @@ def test_a_paper_folder_with_its_compiled_pdf_stays_one_input(tmp_path):
 
 @pytest.mark.parametrize("name,content,needle", [
     ("paper.pdf", b"<!DOCTYPE html><html><body>Sign in to download</body></html>\n", "HTML"),
-    ("chart.png", b"\xff\xd8\xff\xe0 not really a png", "not a PNG"),
+    ("chart.png", b"<html><head><title>404 Not Found</title></head></html>", "not a PNG"),
+    ("chart.jpg", b"\xff\xd8\xff\xe0 a JPEG cut short", "truncated"),
     ("paper.pdf", b"", "empty"),
 ])
 def test_a_file_that_is_not_what_its_name_says_is_unreadable(tmp_path, name, content, needle):
@@ -94,6 +95,16 @@ def test_a_file_that_is_not_what_its_name_says_is_unreadable(tmp_path, name, con
     assert proc.returncode == 2, proc.stdout + proc.stderr
     finding = json.loads(proc.stdout)["papers"][0]["findings"][0]
     assert finding["code"] == "FL001" and needle in finding["message"]
+
+
+def test_an_image_under_another_image_formats_name_is_still_read(tmp_path):
+    from PIL import Image
+
+    p = tmp_path / "chart.png"
+    Image.new("RGB", (300, 200), (20, 120, 60)).save(p, format="JPEG")  # as real papers have them
+    proc = figlint(str(p), "--format", "json")
+    assert proc.returncode in (0, 1), proc.stdout
+    assert json.loads(proc.stdout)["papers"][0]["error"] is None
 
 
 def test_png_with_a_truncated_data_stream_is_an_unreadable_input_not_an_internal_error(tmp_path):

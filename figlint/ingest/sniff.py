@@ -34,6 +34,7 @@ _MAGIC = (
     (b"%!PS", "postscript"),
     (b"\xc5\xd0\xd3\xc6", "postscript"),  # DOS EPS binary header
 )
+IMAGE_KINDS = {"png", "jpeg", "gif", "tiff", "bmp", "webp"}
 _SUFFIX_KIND = {".pdf": "pdf", ".png": "png", ".jpg": "jpeg", ".jpeg": "jpeg", ".gif": "gif",
                 ".tif": "tiff", ".tiff": "tiff", ".bmp": "bmp", ".webp": "webp", ".zip": "zip"}
 
@@ -75,7 +76,9 @@ def check(path: str) -> str:
     if not head:
         raise InputError(f"{path}: empty file")
     got = kind_of(head)
-    if got != want:
+    # an image under another image format's name (a JPEG saved as .png) is still an image:
+    # PIL and the figure rules read it by content; only a non-image is unreadable
+    if got != want and not (want in IMAGE_KINDS and got in IMAGE_KINDS):
         raise InputError(f"{path}: not a {want.upper()} file: its content is {_describe(got)}")
     if got == "png":
         check_png(p)
