@@ -6,11 +6,11 @@ finishes each paper's result the same way wherever it came from (`finish`:
 citation rules silenced by unresolved references, per-file-ignores, messages
 cut to a bounded length, findings sorted by file and line).
 
-A folder that holds one LaTeX paper (a main `.tex` at its top, and no PDF
-there that is neither its compiled PDF nor a figure) is one input. Any other
+A folder that holds a LaTeX paper (a main `.tex` at its top with figures, or
+built from other files) is one input, whatever else lies beside it. Any other
 folder stands for what is directly inside it, in name order: each PDF, figure
-image, source zip and paper folder, and, in a folder of submissions that also
-holds a main `.tex` (a stray `cover.tex`), that `.tex` as well. An input that
+image, source zip and paper folder, and a main `.tex` that is not a paper (a
+stray `cover.tex` among submissions) as an input of its own. An input that
 cannot be read is its own FL001 finding and makes the exit code 2; it never
 hides the others.
 
@@ -24,6 +24,7 @@ process: no pool start-up cost for the common single-paper run.
 from __future__ import annotations
 
 import os
+import re
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 from typing import Callable
@@ -46,29 +47,29 @@ def _is_latex_dir(d: Path) -> bool:
     return bool(_roots(d))
 
 
-def _belongs_to_paper(pdf: Path, roots: list[Path]) -> bool:
-    """A PDF beside main files is theirs when it is one's compiled PDF or a figure."""
-    if any(pdf.stem == r.stem for r in roots):
-        return True
-    from figlint.ingest.graphics import is_figure_pdf
+_PAPER_MARKS = re.compile(r"\\begin\s*\{(?:figure|wrapfigure|subfigure)|\\includegraphics|\\(?:input|include|subfile|import)\s*\{")
 
-    return is_figure_pdf(pdf)
+
+def _is_paper_root(tex: Path) -> bool:
+    """A main file that is a paper, not a cover letter or a note: it has figures or is
+    built from other files. Template folders often hold other PDFs (ICML's example_paper.pdf,
+    AMS's amsdocs.pdf): beside such a main file they stay part of the one paper folder."""
+    from figlint.ingest.discover import _head
+
+    return bool(_PAPER_MARKS.search(_head(tex)))
 
 
 def expand_folder(p: Path) -> list[str]:
     """The inputs a folder stands for (see the module docstring); [] when it holds none."""
     children = sorted(p.iterdir())
     roots = _roots(p)
+    if any(_is_paper_root(r) for r in roots):
+        return [str(p)]  # one paper: the LaTeX reader picks its main file
     files = [c for c in children if c.is_file()]
-    if roots:
-        strays = [c for c in files if c.suffix.lower() in PAPER_SUFFIXES
-                  and not (c.suffix.lower() == ".pdf" and _belongs_to_paper(c, roots))]
-        if not strays:
-            return [str(p)]  # one paper: the LaTeX reader picks its main file
-        found = [c for c in files if c in strays or c in roots]
-    else:
-        found = [c for c in files if c.suffix.lower() in PAPER_SUFFIXES + FIGURE_SUFFIXES]
+    found = [c for c in files if c.suffix.lower() in PAPER_SUFFIXES + FIGURE_SUFFIXES] + roots
     found += [c for c in children if c.is_dir() and not c.name.startswith(".") and _is_latex_dir(c)]
+    if roots and not [c for c in found if c not in roots]:
+        return [str(p)]  # main files that are all there is: the folder is their paper
     return [str(c) for c in sorted(found)]
 
 

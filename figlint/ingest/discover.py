@@ -1,7 +1,6 @@
 """Finding what belongs together: a chapter file's main file, a paper's compiled PDF.
 
-- `main_file_for(tex)`: a `.tex` file that is not a main file (no
-  `\\documentclass ... \\begin{document}`) is a chapter: its main file is named
+- `main_file_for(tex)`: a `.tex` file without `\\documentclass` is a chapter: its main file is named
   by a `%!TEX root` comment, else it is the main file above it (in its folder
   or up to three folders up, never above a git root) that `\\input`s,
   `\\include`s, `\\subfile`s or `\\import`s it. When none is found, the input
@@ -67,8 +66,8 @@ def main_file_for(tex: str) -> str | None:
 
     p = Path(os.path.abspath(tex))
     text = _head(p)
-    if is_main_file(text):
-        return None
+    if _DOCCLASS.search(text):
+        return None  # a main file (or a subfile/standalone file): the LaTeX reader takes it as before
     if re.search(r"^\s*%\s*!\s*tex\s+root\s*=", text[:5000], re.I | re.M):
         return None  # the LaTeX reader follows the magic comment itself
     found = _main_including(p, depth=3)
