@@ -147,7 +147,9 @@ def lint_cached(path: str, config, rules=None):
         hit.timings = {}
         return hit
     result = lint_path(path, config, rules)
-    if result.paper is not None:  # inputs that failed are not cached: the error must show again
+    # inputs that failed are not cached (the error must show again), nor unpacked zips (their
+    # files live in a temporary folder that is gone after the run: the entry could never hit)
+    if result.paper is not None and not result.paper.extra.get("archive"):
         store(path, config, result, _absent(result))
     return result
 

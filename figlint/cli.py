@@ -310,7 +310,10 @@ def _print_profile(result, wall: float, report_time: float) -> None:
     click.echo("  " + "  ".join(f"{h:>16}" if i else f"{h:<40}" for i, h in enumerate(header)), err=True)
     for r in result.results:
         row = [r.timings.get(k, 0.0) for k in stages]
-        name = r.path if len(r.path) <= 40 else "…" + r.path[-39:]
+        from figlint.report.safe import safe_text
+
+        path = safe_text(r.path, limit=None)
+        name = path if len(path) <= 40 else "…" + path[-39:]
         tag = " (cached)" if r.cached else (" (error)" if r.error else "")
         click.echo("  " + f"{name:<40}" + "".join(f"  {v:>16.3f}" for v in row) + f"  {sum(row):>16.3f}{tag}",
                    err=True)
@@ -332,16 +335,18 @@ def _print_plan(result) -> None:
     total = cached = 0
     for r in result.results:
         plan = (r.paper.extra.get("judge_plan") if r.paper else None) or {}
+        from figlint.report.safe import safe_text
+
         if r.error:
-            click.echo(f"figlint: error: {r.error}", err=True)
+            click.echo(f"figlint: error: {safe_text(r.error, limit=1000)}", err=True)
             continue
         calls, hits = plan.get("calls", 0), plan.get("cached", 0)
         total += calls
         cached += hits
         if plan.get("protocol", "rules") == "rules":
-            click.echo(f"{r.path}: offline scorer (protocol rules): 0 model calls")
+            click.echo(f"{safe_text(r.path, limit=300)}: offline scorer (protocol rules): 0 model calls")
         else:
-            click.echo(f"{r.path}: {plan['figures']} figures to judge with {plan['protocol']} ({plan['model']}): "
+            click.echo(f"{safe_text(r.path, limit=300)}: {plan['figures']} figures to judge with {plan['protocol']} ({plan['model']}): "
                        f"{calls} model calls, {hits} stage replies cached")
     click.echo(f"dry run: {total} model call{'s' if total != 1 else ''} would be made ({cached} cached)")
 
