@@ -368,7 +368,7 @@ def eval_cmd(gold, predictions, fmt, cv, output):
         text = run_eval(gold, predictions, fmt, cv)
     except FiglintError as exc:
         _fail(str(exc))
-    _emit(text, output)
+    _emit(text, output, machine=fmt == "json")
 
 
 @main.command("rules")
@@ -381,10 +381,10 @@ def rules_cmd(fmt):
     if fmt == "json":
         import json
 
-        click.echo(json.dumps([
+        _write_stdout(json.dumps([
             {"code": r.code, "name": r.name, "family": r.family, "severity": r.severity,
              "enabled": r.default_enabled, "dimension": r.dimension, "cap": r.cap,
-             "summary": r.summary} for r in rules], indent=2))
+             "summary": r.summary} for r in rules], indent=2) + "\n", machine=True)
         return
     for r in rules:
         on = "on" if r.default_enabled else "off"
@@ -480,7 +480,7 @@ def extract(path, fmt, only, tokens):
         out.append({"figure": fig.number, "page": fig.page, "kind": fig.kind, "analyses": items})
     doc = {"path": path, "route": paper.route, "figures": out}
     if fmt == "json":
-        click.echo(json.dumps(doc, indent=2, ensure_ascii=False))
+        _write_stdout(json.dumps(doc, indent=2, ensure_ascii=False) + "\n", machine=True)
         return
     for f in out:
         if "error" in f:

@@ -124,3 +124,11 @@ def test_sanitiser_unit_cases():
     assert safe_text("two\r\nlines", keep_newlines=True) == "two\nlines"
     assert safe_text("caf\u00e9 \u2192 \u03b1") == "caf\u00e9 \u2192 \u03b1"  # ordinary text untouched
     assert clip("x" * 50, 10) == "x" * 9 + "\u2026" and clip("short", 10) == "short"
+
+
+def test_other_commands_json_survives_a_non_utf8_stdout():
+    proc = subprocess.run([sys.executable, "-m", "figlint", "rules", "--format", "json"], capture_output=True,
+                          env={**os.environ, "PYTHONIOENCODING": "cp1252"}, timeout=120)
+    assert proc.returncode == 0
+    rules = json.loads(proc.stdout.decode("cp1252"))
+    assert any(r["code"] == "FL012" for r in rules)
