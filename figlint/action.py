@@ -123,10 +123,11 @@ def set_outputs(env: dict[str, str], outputs: dict[str, str]) -> None:
 
 def lint(inputs: Inputs):
     from figlint import baseline
-    from figlint.engine import run
+    from figlint.batch import run_many
 
     cfg = build_config(inputs)
-    result = run(inputs.paths, cfg)
+    # the CLI's input expansion (folders of PDFs, zips, chapter files) and results cache
+    result = run_many(inputs.paths, cfg, use_cache=True)
     if inputs.baseline:
         baseline.apply(result, inputs.baseline)
     return result

@@ -1,5 +1,19 @@
 """Many inputs at once: expand directories, lint papers in a process pool, stream results.
 
+This is the one input expansion of every route (CLI, Action, pre-commit hook,
+batches): `expand_inputs` turns a folder into its inputs, and `run_many`
+finishes each paper's result the same way wherever it came from (`finish`:
+citation rules silenced by unresolved references, per-file-ignores, messages
+cut to a bounded length, findings sorted by file and line).
+
+A folder that holds a LaTeX paper (a main `.tex` at its top with figures, or
+built from other files) is one input, whatever else lies beside it. Any other
+folder stands for what is directly inside it, in name order: each PDF, figure
+image, source zip and paper folder, and a main `.tex` that is not a paper (a
+stray `cover.tex` among submissions) as an input of its own. An input that
+cannot be read is its own FL001 finding and makes the exit code 2; it never
+hides the others.
+
 `run_many(paths, config, jobs, on_result)` lints every input and calls
 `on_result(PaperResult)` in completion order (so JSON Lines can stream);
 one failing paper never stops the others (lint_path turns every failure
@@ -10,6 +24,7 @@ process: no pool start-up cost for the common single-paper run.
 from __future__ import annotations
 
 import os
+import re
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 from typing import Callable
@@ -17,39 +32,81 @@ from typing import Callable
 from figlint.config import Config, enabled_rules
 from figlint.engine import PaperResult, RunResult, lint_path
 
-PAPER_SUFFIXES = (".pdf",)
+PAPER_SUFFIXES = (".pdf", ".zip")
 # figure files directly inside a folder are inputs too (`figlint figs/` on a folder of charts)
 FIGURE_SUFFIXES = (".png", ".jpg", ".jpeg", ".tif", ".tiff", ".bmp", ".gif", ".webp")
 
 
+def _roots(d: Path) -> list[Path]:
+    from figlint.ingest.discover import _head, is_main_file
+
+    return [tex for tex in sorted(d.glob("*.tex")) if is_main_file(_head(tex))]
+
+
 def _is_latex_dir(d: Path) -> bool:
-    for tex in d.glob("*.tex"):
-        try:
-            head = tex.read_text(encoding="utf-8", errors="replace")[:20000]
-        except OSError:
-            continue
-        if "\\documentclass" in head:
-            return True
-    return False
+    return bool(_roots(d))
+
+
+_PAPER_MARKS = re.compile(r"\\begin\s*\{(?:figure|wrapfigure|subfigure)|\\includegraphics|\\(?:input|include|subfile|import)\s*\{")
+
+
+def _is_paper_root(tex: Path) -> bool:
+    """A main file that is a paper, not a cover letter or a note: it has figures or is
+    built from other files. Template folders often hold other PDFs (ICML's example_paper.pdf,
+    AMS's amsdocs.pdf): beside such a main file they stay part of the one paper folder."""
+    from figlint.ingest.discover import _head
+
+    return bool(_PAPER_MARKS.search(_head(tex)))
+
+
+def expand_folder(p: Path) -> list[str]:
+    """The inputs a folder stands for (see the module docstring); [] when it holds none."""
+    children = sorted(p.iterdir())
+    roots = _roots(p)
+    if any(_is_paper_root(r) for r in roots):
+        return [str(p)]  # one paper: the LaTeX reader picks its main file
+    files = [c for c in children if c.is_file()]
+    found = [c for c in files if c.suffix.lower() in PAPER_SUFFIXES + FIGURE_SUFFIXES] + roots
+    found += [c for c in children if c.is_dir() and not c.name.startswith(".") and _is_latex_dir(c)]
+    if roots and not [c for c in found if c not in roots]:
+        return [str(p)]  # main files that are all there is: the folder is their paper
+    return [str(c) for c in sorted(found)]
 
 
 def expand_inputs(paths: list[str]) -> list[str]:
-    """A directory that holds a LaTeX paper is one input; any other directory stands
-    for the PDFs, figure images and LaTeX paper folders directly inside it, in name order."""
+    """Every input the paths stand for, folders expanded (see the module docstring)."""
     out: list[str] = []
     for raw in paths:
         p = Path(raw)
-        if not p.is_dir() or _is_latex_dir(p):
+        if not p.is_dir():
             out.append(raw)
             continue
-        found = []
-        for child in sorted(p.iterdir()):
-            if child.is_file() and child.suffix.lower() in PAPER_SUFFIXES + FIGURE_SUFFIXES:
-                found.append(str(child))
-            elif child.is_dir() and _is_latex_dir(child):
-                found.append(str(child))
-        out.extend(found or [raw])  # an empty folder still gets its one-line error
+        out.extend(expand_folder(p) or [raw])  # an empty folder still gets its one-line error
     return out
+
+
+def finish(r: PaperResult, config: Config) -> PaperResult:
+    """What every route does to a paper's findings after the engine (and the cache)."""
+    from figlint.config import drop_per_file_ignores
+    from figlint.report.safe import MESSAGE_LIMIT, clip
+
+    paper = r.paper
+    findings = r.findings
+    silenced = set((paper.extra.get("silenced_rules") or ()) if paper is not None else ())
+    # only while FL012 is reported: a user who ignores FL012 gets the citation rules back
+    if silenced and any(f.code == "FL012" for f in findings):
+        findings = [f for f in findings if f.code not in silenced]
+    findings = drop_per_file_ignores(findings, paper, config)
+    for f in findings:
+        f.message = clip(f.message, MESSAGE_LIMIT)
+    findings.sort(key=lambda f: finding_order(f, r.path))
+    r.findings = findings
+    return r
+
+
+def finding_order(f, default_file: str) -> tuple:
+    loc = f.location
+    return (loc.file or default_file, loc.line or 0, loc.page or 0, loc.column or 0, f.code, f.figure or "")
 
 
 def default_jobs() -> int:
@@ -80,7 +137,7 @@ def run_many(
     if jobs == 1 or len(inputs) == 1:
         rules = enabled_rules(config)
         for i, path in enumerate(inputs):
-            results[i] = _lint_one(path, config, use_cache, rules)
+            results[i] = finish(_lint_one(path, config, use_cache, rules), config)
             if on_result:
                 on_result(results[i])
     else:
@@ -92,6 +149,7 @@ def run_many(
                     results[i] = fut.result()
                 except Exception as exc:  # noqa: BLE001 - a dead worker is one failed paper
                     results[i] = PaperResult(path=inputs[i], error=f"{inputs[i]}: worker failed: {exc}")
+                results[i] = finish(results[i], config)
                 if on_result:
                     on_result(results[i])
     # Reports list papers in input order, whatever order they finished in.

@@ -147,7 +147,9 @@ def lint_cached(path: str, config, rules=None):
         hit.timings = {}
         return hit
     result = lint_path(path, config, rules)
-    if result.paper is not None:  # inputs that failed are not cached: the error must show again
+    # inputs that failed are not cached (the error must show again), nor unpacked zips (their
+    # files live in a temporary folder that is gone after the run: the entry could never hit)
+    if result.paper is not None and not result.paper.extra.get("archive"):
         store(path, config, result, _absent(result))
     return result
 
@@ -157,6 +159,7 @@ def _absent(result) -> list[str]:
     out = []
     if paper.route == "latex" and paper.root and not paper.pdf_path and paper.extra.get("main_tex"):
         out.append(os.path.abspath(os.path.join(paper.root, Path(paper.extra["main_tex"]).with_suffix(".pdf"))))
+        out += paper.extra.get("pdf_searched", [])  # build/, out/, latexmk's output directory
     for fig in paper.figures:
         for g in fig.extra.get("missing_graphics", []):
             base = os.path.abspath(os.path.join(paper.root or "", g))

@@ -5,10 +5,17 @@ against human gold).
 Start-up stays light: only click and figlint's own small modules are imported
 before a command runs; PyMuPDF, OpenCV, OCR and litellm load inside the routes
 that need them. Errors the user can fix are one line on stderr with exit 2.
+
+Output survives any locale: a stdout or stderr that cannot encode UTF-8 (a
+cp1252 console, PYTHONIOENCODING) gets "?" for what it cannot show in the
+human formats, and `\\uXXXX` escapes in the machine formats (valid JSON in any
+ASCII-compatible encoding); files written with --output are always UTF-8.
+Machine formats on stdout are only ever the format: notes go to stderr.
 """
 
 from __future__ import annotations
 
+import codecs
 import os
 import sys
 import time
@@ -30,10 +37,53 @@ class DefaultGroup(click.Group):
         return super().parse_args(ctx, args)
 
 
-def _emit(text: str, output: str | None) -> None:
-    """The report to FILE (--output) or stdout."""
+def _json_escape(err: UnicodeEncodeError):
+    """Encode error handler for JSON text: what the stream cannot take becomes a \\u escape
+    (non-ASCII characters only ever occur inside JSON strings, where that is the same text)."""
+    out = []
+    for ch in err.object[err.start:err.end]:
+        cp = ord(ch)
+        if cp > 0xFFFF:
+            cp -= 0x10000
+            out.append(f"\\u{0xD800 + (cp >> 10):04x}\\u{0xDC00 + (cp & 0x3FF):04x}")
+        else:
+            out.append(f"\\u{cp:04x}")
+    return "".join(out), err.end
+
+
+codecs.register_error("figlint-json", _json_escape)
+
+
+def _utf8(stream) -> bool:
+    enc = (getattr(stream, "encoding", None) or "").lower().replace("-", "").replace("_", "")
+    return enc in ("utf8", "utf8sig")
+
+
+def _guard_streams() -> None:
+    """Never die on a character the console cannot show: replace it instead."""
+    for stream in (sys.stdout, sys.stderr):
+        if stream is not None and not _utf8(stream) and hasattr(stream, "reconfigure"):
+            try:
+                stream.reconfigure(errors="replace")
+            except (ValueError, OSError):  # pragma: no cover - a closed or exotic stream
+                pass
+
+
+def _write_stdout(text: str, machine: bool) -> None:
+    if machine and not _utf8(sys.stdout) and hasattr(sys.stdout, "buffer"):
+        sys.stdout.flush()
+        sys.stdout.buffer.write(text.encode(sys.stdout.encoding or "ascii", "figlint-json"))
+        sys.stdout.buffer.flush()
+        return
+    # color=True: never let click strip escape codes; the reporters decide (paper text is
+    # sanitised by report/safe.py, and colour is only added when _use_color says so)
+    click.echo(text, nl=False, color=True)
+
+
+def _emit(text: str, output: str | None, machine: bool = False) -> None:
+    """The report to FILE (--output, always UTF-8) or stdout."""
     if not output:
-        click.echo(text, nl=False)
+        _write_stdout(text, machine)
         return
     try:
         with open(output, "w", encoding="utf-8") as fh:
@@ -50,6 +100,7 @@ def _fail(message: str) -> None:
 def run() -> None:
     """Console entry point: `main` with a last guard, so that a failure inside figlint itself
     is one line on stderr and exit 2, never a traceback (FIGLINT_DEBUG=1 shows it)."""
+    _guard_streams()
     try:
         main()
     except Exception as exc:  # noqa: BLE001 - the last guard; click handles its own errors
@@ -105,9 +156,13 @@ def main() -> None:
 @click.option("--ocr", "ocr_mode", type=click.Choice(["auto", "on", "off"]),
               help="OCR raster figures: auto (figure files only; default), on (papers too), off.")
 @click.option("--profile", is_flag=True, help="Print where the time went, per paper and stage, on stderr.")
+@click.option("--exit-zero", is_flag=True, help="Exit 0 even when findings are reported (2 still means an input error).")
+@click.option("--statistics", is_flag=True, help="Print the number of findings per rule instead of the findings.")
+@click.option("--show-source", is_flag=True, help="Show the source lines around each finding (text format).")
 def check(paths, fmt, output, select, extend_select, ignore, fail_on, config_file, pdf_file=None,
           baseline_file=None, write_baseline_file=None, assets_dir=None, judge_protocol=None, judge_model=None,
-          dry_run=False, jobs=None, no_cache=False, profile=False, ocr_mode=None):
+          dry_run=False, jobs=None, no_cache=False, profile=False, ocr_mode=None, exit_zero=False,
+          statistics=False, show_source=False):
     """Lint PATHS: compiled PDFs, main .tex files, paper directories, figure files,
     or folders of papers (each PDF or LaTeX paper folder directly inside)."""
     try:
@@ -134,9 +189,10 @@ def check(paths, fmt, output, select, extend_select, ignore, fail_on, config_fil
         if ocr_mode:
             cfg.ocr = ocr_mode
         from figlint.batch import run_many
-        from figlint.report import render
+        from figlint.report import MACHINE_FORMATS, render, render_statistics
 
-        stream = fmt == "jsonl" and not output and not (baseline_file or write_baseline_file)
+        machine = fmt in MACHINE_FORMATS
+        stream = fmt == "jsonl" and not output and not (baseline_file or write_baseline_file) and not statistics
         progress = _Progress(enabled=sys.stderr.isatty() and not stream)
         t_run = time.perf_counter()
 
@@ -145,7 +201,7 @@ def check(paths, fmt, output, select, extend_select, ignore, fail_on, config_fil
             if stream:
                 from figlint.report.jsonl import render_paper
 
-                click.echo(render_paper(r), nl=False)
+                _write_stdout(render_paper(r), machine=True)
 
         result = run_many(list(paths), cfg, jobs=jobs, on_result=on_result,
                           use_cache=not (no_cache or dry_run))
@@ -170,7 +226,11 @@ def check(paths, fmt, output, select, extend_select, ignore, fail_on, config_fil
             for warning in write_thumbnails(result, assets_dir, relative_to=base):
                 click.echo(f"figlint: warning: {warning}", err=True)
         t_report = time.perf_counter()
-        text = "" if stream else render(fmt, result)
+        color = _use_color(output)
+        if statistics:
+            text = render_statistics(fmt, result, color=color)
+        else:
+            text = "" if stream else render(fmt, result, color=color, show_source=show_source)
         report_time = time.perf_counter() - t_report
     except FiglintError as exc:
         _fail(str(exc))
@@ -178,11 +238,47 @@ def check(paths, fmt, output, select, extend_select, ignore, fail_on, config_fil
         _print_profile(result, wall, report_time)
     if fmt == "jsonl":
         _print_batch_summary(result)
-    _emit(text, output)
+    _emit(text, output, machine)
+    _print_notes(result)
+    from figlint.report.safe import safe_text
+
     for r in result.results:
         if r.error:
-            click.echo(f"figlint: error: {r.error}", err=True)
-    sys.exit(result.exit_code())
+            click.echo(f"figlint: error: {safe_text(r.error, limit=1000)}", err=True)
+    code = result.exit_code()
+    sys.exit(0 if exit_zero and code == 1 else code)
+
+
+def _use_color(output: str | None) -> bool:
+    """Colour only on a terminal (never into a file or a pipe), unless FORCE_COLOR asks for it;
+    NO_COLOR (https://no-color.org) always wins."""
+    if output or os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    return sys.stdout.isatty() and os.environ.get("TERM") != "dumb"
+
+
+def _print_notes(result) -> None:
+    """One line on stderr (never in the report) about how each input was read, when it matters:
+    a chapter file linted through its main file, LaTeX sources linted without a compiled PDF."""
+    from figlint.report.safe import safe_text
+
+    for r in result.results:
+        paper = r.paper
+        if paper is None or paper.route != "latex":
+            continue
+        start = paper.extra.get("main_found_from")
+        main = paper.extra.get("main_tex") or r.path
+        if start:
+            click.echo(f"figlint: note: {safe_text(start, limit=300)} is not a main file; linted "
+                       f"{safe_text(main, limit=300)}, the main file that includes it", err=True)
+        if not paper.pdf_path and paper.extra.get("pdf_searched") is not None:
+            dirs = sorted({os.path.relpath(os.path.dirname(c), paper.root or ".")
+                           for c in paper.extra["pdf_searched"]}, key=lambda d: (d != ".", d))
+            where = ", ".join("beside it" if d == "." else f"{d}/" for d in dirs[:6])
+            click.echo(f"figlint: note: no compiled PDF of {safe_text(main, limit=300)} found (looked {where}); "
+                       "the sources were linted alone: pass --pdf FILE to check the figures as printed", err=True)
 
 
 class _Progress:
@@ -214,7 +310,10 @@ def _print_profile(result, wall: float, report_time: float) -> None:
     click.echo("  " + "  ".join(f"{h:>16}" if i else f"{h:<40}" for i, h in enumerate(header)), err=True)
     for r in result.results:
         row = [r.timings.get(k, 0.0) for k in stages]
-        name = r.path if len(r.path) <= 40 else "…" + r.path[-39:]
+        from figlint.report.safe import safe_text
+
+        path = safe_text(r.path, limit=None)
+        name = path if len(path) <= 40 else "…" + path[-39:]
         tag = " (cached)" if r.cached else (" (error)" if r.error else "")
         click.echo("  " + f"{name:<40}" + "".join(f"  {v:>16.3f}" for v in row) + f"  {sum(row):>16.3f}{tag}",
                    err=True)
@@ -236,16 +335,18 @@ def _print_plan(result) -> None:
     total = cached = 0
     for r in result.results:
         plan = (r.paper.extra.get("judge_plan") if r.paper else None) or {}
+        from figlint.report.safe import safe_text
+
         if r.error:
-            click.echo(f"figlint: error: {r.error}", err=True)
+            click.echo(f"figlint: error: {safe_text(r.error, limit=1000)}", err=True)
             continue
         calls, hits = plan.get("calls", 0), plan.get("cached", 0)
         total += calls
         cached += hits
         if plan.get("protocol", "rules") == "rules":
-            click.echo(f"{r.path}: offline scorer (protocol rules): 0 model calls")
+            click.echo(f"{safe_text(r.path, limit=300)}: offline scorer (protocol rules): 0 model calls")
         else:
-            click.echo(f"{r.path}: {plan['figures']} figures to judge with {plan['protocol']} ({plan['model']}): "
+            click.echo(f"{safe_text(r.path, limit=300)}: {plan['figures']} figures to judge with {plan['protocol']} ({plan['model']}): "
                        f"{calls} model calls, {hits} stage replies cached")
     click.echo(f"dry run: {total} model call{'s' if total != 1 else ''} would be made ({cached} cached)")
 
@@ -267,7 +368,7 @@ def eval_cmd(gold, predictions, fmt, cv, output):
         text = run_eval(gold, predictions, fmt, cv)
     except FiglintError as exc:
         _fail(str(exc))
-    _emit(text, output)
+    _emit(text, output, machine=fmt == "json")
 
 
 @main.command("rules")
@@ -280,10 +381,10 @@ def rules_cmd(fmt):
     if fmt == "json":
         import json
 
-        click.echo(json.dumps([
+        _write_stdout(json.dumps([
             {"code": r.code, "name": r.name, "family": r.family, "severity": r.severity,
              "enabled": r.default_enabled, "dimension": r.dimension, "cap": r.cap,
-             "summary": r.summary} for r in rules], indent=2))
+             "summary": r.summary} for r in rules], indent=2) + "\n", machine=True)
         return
     for r in rules:
         on = "on" if r.default_enabled else "off"
@@ -300,7 +401,12 @@ def explain(code):
         if code.upper() == r.code or code.lower() == r.name:
             click.echo(rule_page(r))
             return
-    _fail(f"unknown rule '{code}' (see `figlint rules`)")
+    import difflib
+
+    choices = [r.code for r in all_rules()] + [r.name for r in all_rules()]
+    close = difflib.get_close_matches(code.upper() if code[:2].lower() == "fl" else code.lower(), choices, n=1)
+    hint = f"; did you mean '{close[0]}'?" if close else ""
+    _fail(f"unknown rule '{code}' (see `figlint rules`){hint}")
 
 
 def rule_page(r) -> str:
@@ -325,19 +431,19 @@ def rule_page(r) -> str:
 
 
 @main.command("config")
-@click.option("--show", is_flag=True, required=True, help="Print the effective configuration.")
+@click.option("--show", is_flag=True, help="Print the effective configuration (the default).")
 @click.option("--config", "config_file", type=click.Path(dir_okay=False))
 @click.argument("path", required=False, default=".")
 def config_cmd(show, config_file, path):
-    """Show the effective configuration for PATH (default: the current directory)."""
+    """Print the effective configuration for PATH (default: the current directory) as TOML
+    that reads back as a configuration file."""
     try:
         from figlint.config import load_config
 
         cfg = load_config(config_file, [path])
     except FiglintError as exc:
         _fail(str(exc))
-    for key, value in cfg.effective().items():
-        click.echo(f"{key} = {value!r}")
+    click.echo(cfg.to_toml(), nl=False)
 
 
 @main.command()
@@ -374,7 +480,7 @@ def extract(path, fmt, only, tokens):
         out.append({"figure": fig.number, "page": fig.page, "kind": fig.kind, "analyses": items})
     doc = {"path": path, "route": paper.route, "figures": out}
     if fmt == "json":
-        click.echo(json.dumps(doc, indent=2, ensure_ascii=False))
+        _write_stdout(json.dumps(doc, indent=2, ensure_ascii=False) + "\n", machine=True)
         return
     for f in out:
         if "error" in f:

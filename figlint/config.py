@@ -4,10 +4,17 @@ Files are searched from the first input's directory upwards (stopping at a git
 root). Command-line flags override the file. Every key is checked: an unknown
 key, a wrong type or an unknown rule code is a UsageError that names it.
 Rule options are flat, kebab-case keys declared by the rules (`min-dpi`).
+An unknown key or rule code comes with the nearest known one ("did you mean
+'min-dpi'?", difflib). `per-file-ignores` maps glob patterns, relative to the
+configuration file's folder, to rules skipped in the files they match.
+`Config.to_toml()` prints the effective configuration as TOML that reads back
+as a configuration file (`figlint config`).
 """
 
 from __future__ import annotations
 
+import fnmatch
+import os
 import re
 import tomllib
 from dataclasses import dataclass, field
@@ -78,6 +85,8 @@ class Config:
     ocr: str = "auto"
     # figure selector (a \label such as "fig:overview", or a number: "3", "Figure 3") -> rules to skip
     per_figure_ignores: dict[str, list[str]] = field(default_factory=dict)
+    # glob pattern (relative to the configuration file's folder) -> rules to skip in matching files
+    per_file_ignores: dict[str, list[str]] = field(default_factory=dict)
     judge: dict[str, Any] = field(default_factory=dict)  # JUDGE_KEYS set in the file or on the command line
     caps: dict[str, int] = field(default_factory=dict)  # rule code or name -> cap on its dimension
     dry_run: bool = False  # --dry-run: count the judge's model calls, make none (command line only)
@@ -98,6 +107,7 @@ class Config:
             "ref-macros": self.ref_macros,
             "ocr": self.ocr,
             "per-figure-ignores": self.per_figure_ignores,
+            "per-file-ignores": self.per_file_ignores,
         }
         for key in JUDGE_KEYS:
             out[key] = self.judge_setting(key)
@@ -105,6 +115,51 @@ class Config:
         for key, (_code, default) in sorted(option_defaults().items()):
             out[key] = self.options.get(key, default)
         return out
+
+    def to_toml(self) -> str:
+        """The effective configuration as a TOML file that `--config` reads back unchanged."""
+        eff = self.effective()
+        lines = [f"# figlint configuration (from {_toml_comment(eff.pop('source'))})"]
+        if self.select is None:
+            eff.pop("select")
+            lines.append("# select: the default rules (see `figlint rules`)")
+        tables = {k: eff.pop(k) for k in list(eff) if isinstance(eff[k], dict)}
+        lines += [f"{_toml_key(k)} = {_toml_value(v)}" for k, v in eff.items()]
+        for name, table in tables.items():
+            lines += ["", f"[{_toml_key(name)}]"]
+            lines += [f"{_toml_key(k)} = {_toml_value(v)}" for k, v in table.items()]
+        return "\n".join(lines) + "\n"
+
+
+def _toml_comment(text: str) -> str:
+    return " ".join(str(text).split())
+
+
+def _toml_key(key: str) -> str:
+    return key if re.fullmatch(r"[A-Za-z0-9_-]+", key) else _toml_value(key)
+
+
+def _toml_value(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, (int, float)):
+        return repr(v)
+    if isinstance(v, str):
+        import json
+
+        return json.dumps(v, ensure_ascii=False)  # a JSON string is a TOML basic string
+    if isinstance(v, (list, tuple)):
+        return "[" + ", ".join(_toml_value(x) for x in v) + "]"
+    if isinstance(v, dict):
+        return "{ " + ", ".join(f"{_toml_key(k)} = {_toml_value(x)}" for k, x in v.items()) + " }"
+    raise TypeError(f"cannot write {type(v).__name__} as TOML")
+
+
+def _did_you_mean(word: str, choices) -> str:
+    import difflib
+
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
+    return f" (did you mean '{close[0]}'?)" if close else ""
 
 
 def find_config_file(start: Path) -> tuple[Path, dict] | None:
@@ -184,6 +239,8 @@ def from_table(table: dict, source: str | None = None) -> Config:
                 cfg.ref_macros = [v.lstrip("\\") for v in value]
         elif key == "per-figure-ignores":
             cfg.per_figure_ignores = _per_figure_ignores(value, where)
+        elif key == "per-file-ignores":
+            cfg.per_file_ignores = _per_file_ignores(value, where)
         elif key in JUDGE_KEYS:
             cfg.judge[key] = check_judge_key(key, value, where)
         elif key == "caps":
@@ -192,7 +249,8 @@ def from_table(table: dict, source: str | None = None) -> Config:
             default = options[key][1]
             cfg.options[key] = _coerce(key, value, default, where)
         else:
-            raise UsageError(f"unknown configuration key '{key}'{where}")
+            known = [*GENERAL_KEYS, *JUDGE_KEYS, *options, "per-figure-ignores", "per-file-ignores", "caps"]
+            raise UsageError(f"unknown configuration key '{key}'{where}{_did_you_mean(key, known)}")
     validate_codes(cfg.select or [], "select")
     validate_codes(cfg.ignore, "ignore")
     validate_codes(cfg.extend_select, "extend-select")
@@ -211,6 +269,85 @@ def _per_figure_ignores(value: Any, where: str) -> dict[str, list[str]]:
             raise UsageError(f"configuration key '{name}'{where} must be a list of strings")
         validate_codes(codes, name)
         out[str(selector)] = list(codes)
+    return out
+
+
+def _per_file_ignores(value: Any, where: str) -> dict[str, list[str]]:
+    key = "per-file-ignores"
+    if not isinstance(value, dict):
+        raise UsageError(f"configuration key '{key}'{where} must be a table of glob -> list of rule codes, "
+                         f'e.g. {{ "sections/*.tex" = ["FL302"], "figures/legacy/**" = ["FL1"] }}')
+    out: dict[str, list[str]] = {}
+    for pattern, codes in value.items():
+        name = f"{key}.{pattern}"
+        if not isinstance(codes, list) or not all(isinstance(c, str) for c in codes):
+            raise UsageError(f"configuration key '{name}'{where} must be a list of strings")
+        validate_codes(codes, name)
+        out[str(pattern)] = list(codes)
+    return out
+
+
+def glob_matches(pattern: str, rel: str) -> bool:
+    """A per-file-ignores glob matches a POSIX path relative to the configuration's folder.
+    `*` stays inside one folder, `**` crosses folders, and a pattern without `/` matches
+    the file name in any folder (as .gitignore does)."""
+    pattern = pattern.strip()
+    if pattern.startswith("./"):
+        pattern = pattern[2:]
+    if pattern.endswith("/"):
+        pattern += "**"  # a folder: everything under it
+    elif "/" not in pattern:
+        return fnmatch.fnmatchcase(rel.rsplit("/", 1)[-1], pattern) or fnmatch.fnmatchcase(rel, pattern)
+    regex = ""
+    i = 0
+    while i < len(pattern):
+        if pattern.startswith("**/", i):
+            regex += "(?:.*/)?"
+            i += 3
+        elif pattern.startswith("**", i):
+            regex += ".*"
+            i += 2
+        elif pattern[i] == "*":
+            regex += "[^/]*"
+            i += 1
+        elif pattern[i] == "?":
+            regex += "[^/]"
+            i += 1
+        else:
+            regex += re.escape(pattern[i])
+            i += 1
+    return re.fullmatch(regex, rel) is not None
+
+
+def _finding_file(f, paper) -> str | None:
+    """The absolute file a finding is in (source paths are relative to the paper root)."""
+    file = f.location.file
+    if not file:
+        return None
+    if os.path.isabs(file):
+        return os.path.normpath(file)
+    root = paper.root if paper is not None and paper.root else None
+    return os.path.abspath(os.path.join(root, file) if root else file)
+
+
+def drop_per_file_ignores(findings: list, paper, cfg: Config) -> list:
+    """Findings minus those that per-file-ignores switches off for their file."""
+    if not cfg.per_file_ignores:
+        return findings
+    from figlint.rules.registry import all_rules
+
+    names = {r.code: r.name for r in all_rules()}
+    base = os.path.dirname(os.path.abspath(cfg.source)) if cfg.source else os.getcwd()
+    out = []
+    for f in findings:
+        path = _finding_file(f, paper)
+        rel = os.path.relpath(path, base).replace(os.sep, "/") if path else None
+        ignored = rel is not None and not rel.startswith("../") and any(
+            glob_matches(pattern, rel) and any(matches(t, f.code, names.get(f.code, f.rule)) for t in codes)
+            for pattern, codes in cfg.per_file_ignores.items()
+        )
+        if not ignored:
+            out.append(f)
     return out
 
 
@@ -336,7 +473,11 @@ def validate_codes(tokens: list[str], key: str) -> None:
     rules = all_rules()
     for token in tokens:
         if not any(matches(token, r.code, r.name) for r in rules):
-            raise UsageError(f"unknown rule code, name or family '{token}' in {key}")
+            from figlint.rules.registry import FAMILIES
+
+            choices = [r.code for r in rules] + [r.name for r in rules] + list(FAMILIES.values())
+            hint = _did_you_mean(token.upper() if token[:2].lower() == "fl" else token.lower(), choices)
+            raise UsageError(f"unknown rule code, name or family '{token}' in {key}{hint}")
 
 
 def enabled_rules(cfg: Config):

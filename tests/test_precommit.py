@@ -68,7 +68,7 @@ def test_manifest_is_what_the_hook_needs():
     import re
 
     pattern = re.compile(hook["files"])
-    for name in ("main.tex", "fig/plot.PDF", "a.png", "b.jpg", "c.jpeg", "d.eps"):
+    for name in ("main.tex", "fig/plot.PDF", "a.png", "b.jpg", "c.jpeg", "d.eps", "e.svg", "f.pgf", "g.tikz", "paper.zip"):
         assert pattern.search(name), name
     for name in ("refs.bib", "README.md", "main.tex.bak"):
         assert not pattern.search(name), name

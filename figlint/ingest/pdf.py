@@ -167,6 +167,9 @@ def _build(paper: Paper, pages: list[PageData], names: dict[str, dict], path: st
     unbound = bind_sites(paper, sites)
     if unbound:
         paper.extra["unbound_sites"] = unbound
+    from figlint.ingest.discover import unresolved_in_pages
+
+    paper.extra["unresolved_marks"] = unresolved_in_pages(pages)  # "Figure ??": FL012 (ingest/__init__.py)
     paper.extra["columns"] = len(layout.columns)
     paper.extra["layout"] = {"columns": layout.columns, "body_font": font, "text_top": layout.text_top, "text_bottom": layout.text_bottom}
 

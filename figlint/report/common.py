@@ -44,5 +44,28 @@ def severity_counts(findings: list[Finding]) -> dict[str, int]:
     return {k: counts.get(k, 0) for k in ("error", "warning", "note")}
 
 
+def belongs(f: Finding, fig: Figure) -> bool:
+    """Whether finding `f` is about figure `fig` (uncaptioned figures have no number: they
+    are matched by place, so FL201 sits on its uncaptioned figure in every report)."""
+    if fig.number:
+        return f.figure == fig.number
+    loc = f.location
+    return not f.figure and (
+        (loc.line is not None and loc.line == fig.location.line and loc.file == fig.location.file)
+        or (loc.line is None and loc.page == fig.page and loc.bbox == fig.bbox)
+    )
+
+
+def rule_counts(result) -> list[tuple[str, str, str, int]]:
+    """(code, rule name, severity, count) per rule with findings, most frequent first."""
+    counts: Counter = Counter()
+    info: dict[str, tuple[str, str]] = {}
+    for f in result.findings:
+        counts[f.code] += 1
+        info.setdefault(f.code, (f.rule, f.severity))
+    return [(code, info[code][0], info[code][1], n)
+            for code, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))]
+
+
 def plural(n: int, word: str) -> str:
     return f"{n} {word}{'' if n == 1 else 's'}"

@@ -2,6 +2,14 @@
 
 Shape: {"figlint_version", "schema_version", "papers": [{path, route, pages,
 body_font_size, error, figures: [...], findings: [...]}], "summary"}.
+
+Location paths follow the text report's convention (report/text.py
+`display_path`: relative to the working directory, POSIX slashes; inside a
+source zip, `paper.zip/main.tex`), so a path copied from one report finds the
+same file in the other. Every finding carries the `fingerprint` SARIF and
+baselines use (figlint/fingerprint.py). Paper text is cut to
+safe.TEXT_LIMIT characters with an ellipsis (captions, sentences, paragraphs;
+`truncated` says so); escaping is the JSON encoder's.
 """
 
 from __future__ import annotations
@@ -12,25 +20,37 @@ from dataclasses import asdict
 
 from figlint import __version__
 from figlint.model import Figure, Finding, Location
+from figlint.report.common import belongs
+from figlint.report.safe import TEXT_LIMIT, clip
 
 SCHEMA_VERSION = 1
 
 
-def _loc(loc: Location) -> dict:
+def _loc(loc: Location, paper=None, default: str | None = None) -> dict:
     d = asdict(loc)
     if d["bbox"] is not None:
         d["bbox"] = [round(v, 2) for v in d["bbox"]]
+    if d["file"]:
+        from figlint.report.text import display_path
+
+        d["file"] = display_path(d["file"], paper.root if paper is not None else None,
+                                 default or d["file"], paper).replace("\\", "/")
     return d
 
 
-def finding_dict(f: Finding) -> dict:
+def _text(value: str | None) -> str | None:
+    return None if value is None else clip(value, TEXT_LIMIT)
+
+
+def finding_dict(f: Finding, paper=None, default: str | None = None, fingerprint: str | None = None) -> dict:
     return {
         "code": f.code,
         "rule": f.rule,
         "severity": f.severity,
         "message": f.message,
         "figure": f.figure,
-        "location": _loc(f.location),
+        "location": _loc(f.location, paper, default),
+        "fingerprint": fingerprint,
         "dimension": f.dimension,
         "cap": f.cap,
         "taxonomy": f.taxonomy,
@@ -39,7 +59,7 @@ def finding_dict(f: Finding) -> dict:
     }
 
 
-def figure_dict(fig: Figure, findings: list[Finding]) -> dict:
+def figure_dict(fig: Figure, findings: list[Finding], paper=None) -> dict:
     cap = fig.caption
     sizes = [s.size for s in fig.spans]
     return {
@@ -49,19 +69,20 @@ def figure_dict(fig: Figure, findings: list[Finding]) -> dict:
         "bbox": [round(v, 2) for v in fig.bbox] if fig.bbox else None,
         "env": fig.env,
         "in_appendix": fig.in_appendix,
-        "location": _loc(fig.location),
+        "location": _loc(fig.location, paper),
         "caption": None
         if cap is None
-        else {"label": cap.label, "text": cap.text, "short": cap.short, "location": _loc(cap.location)},
+        else {"label": cap.label, "text": _text(cap.text), "short": _text(cap.short),
+              "truncated": len(cap.text or "") > TEXT_LIMIT, "location": _loc(cap.location, paper)},
         "citing_sites": [
             {
-                "sentence": s.sentence,
-                "paragraph": s.paragraph,
+                "sentence": _text(s.sentence),
+                "paragraph": _text(s.paragraph),
                 "mention": s.mention,
                 "via": s.via,
                 "macro": s.macro,
                 "panels": s.panels,
-                "location": _loc(s.location),
+                "location": _loc(s.location, paper),
             }
             for s in fig.sites
         ],
@@ -83,11 +104,13 @@ def figure_dict(fig: Figure, findings: list[Finding]) -> dict:
             "subpanels": [p.label for p in fig.subpanels],
         },
         "scores": fig.extra.get("scores"),
-        "findings": [f.code for f in findings if f.figure == fig.number and fig.number],
+        "findings": [f.code for f in findings if belongs(f, fig)],
     }
 
 
 def paper_dict(r) -> dict:
+    from figlint.fingerprint import fingerprints
+
     paper = r.paper
     return {
         "path": r.path,
@@ -95,8 +118,8 @@ def paper_dict(r) -> dict:
         "pages": paper.pages if paper else None,
         "body_font_size": paper.body_font_size if paper else None,
         "error": r.error,
-        "figures": [figure_dict(f, r.findings) for f in paper.figures] if paper else [],
-        "findings": [finding_dict(f) for f in r.findings],
+        "figures": [figure_dict(f, r.findings, paper) for f in paper.figures] if paper else [],
+        "findings": [finding_dict(f, paper, r.path, fp) for f, fp in zip(r.findings, fingerprints(r.findings, paper))],
     }
 
 

@@ -238,3 +238,33 @@ def figure_skipped():
     and labels as vectors) and downsample images to what print needs (300 DPI at
     the printed size).
     """
+
+
+@rule("FL012", "unresolved-references", severity="warning", scope="engine")
+def unresolved_references():
+    """The compiled PDF prints `??` for figure references: LaTeX needs another run.
+
+    What it does:
+    Reports a PDF that shows LaTeX's `??` mark where a `\\ref` to a figure should
+    print its number ("Figure ??", "Figs. 2 and ??"; a `??` after "Appendix" or
+    natbib's "(??)" for a citation is not counted). With the sources linted beside
+    it, it fires only when the PDF holds more such marks than the sources have
+    references to labels they never define (those are FL304's): the labels exist,
+    and the PDF is simply from a first run. While
+    this finding stands, the citation rules whose evidence the `??` hides
+    (FL301 uncited-figure, FL302 bare-pointer-citation, FL303 citation-order)
+    are silent for that paper, since "Figure ??" would make every figure look
+    uncited.
+
+    Why is this bad?
+    Readers see "Figure ??" instead of a number; a PDF submitted like that looks
+    unfinished, and every check of how the text cites its figures is misled.
+
+    Example:
+    A PDF compiled once with `pdflatex main.tex`: the first run writes the labels
+    to `main.aux`, and only the second prints them.
+
+    Use instead:
+    Compile until the references resolve (`latexmk -pdf main.tex` does it for you),
+    then lint the new PDF.
+    """
