@@ -49,25 +49,14 @@ MAX_MESSAGE_CHARS = 400
 MAX_NEW_LISTED = 25
 MAX_FIGURES_IN_ROLLUP = 8
 
-# Control characters (C0 but tab/newline, DEL, C1), zero-width and bidirectional
-# overrides: a caption or label holding them could drive a terminal (OSC 52 writes
-# the clipboard) or reorder what a reviewer reads. NOTE: this is a minimal stand-in
-# for the shared sanitiser that helper `cli` adds in figlint/report/safe.py; once that
-# module is there (after the merge) `plain` uses it, and the lead can drop the fallback.
-_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]")
-_SPACES = str.maketrans({"\t": " ", "\n": " ", "\r": " ", "\x0b": " ", "\x0c": " "})
-try:
-    from figlint.report.safe import safe_text as _shared_safe_text
-except ImportError:  # not merged yet
-    _shared_safe_text = None
+# Paper text is untrusted: report/safe.py drops escape sequences (OSC 52 writes the
+# clipboard) and shows other controls and bidi overrides as visible escapes.
+from figlint.report.safe import safe_text  # noqa: E402
 
 
 def plain(text: Any, limit: int | None = None) -> str:
     """Untrusted text as one clean line: control characters dropped, whitespace collapsed, cut with '…'."""
-    if _shared_safe_text is not None:
-        s = " ".join(_shared_safe_text(text, limit=None).split())
-    else:
-        s = " ".join(_CONTROL.sub("", str(text).translate(_SPACES)).split())
+    s = " ".join(safe_text(text, limit=None).split())
     if limit is not None and len(s) > limit:
         s = s[: max(0, limit - 1)].rstrip() + "…"
     return s
