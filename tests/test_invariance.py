@@ -29,7 +29,8 @@ SAMPLE = [
     ("clean-2col", "no-cleveref"),
     ("clean-2col", "llncs"),
     ("generated", "[p]"),
-    ("generated", "acmart+figure*"),
+    ("generated", "acmart"),
+    ("clean-mixed", "no-hyperref"),
 ]
 
 

@@ -353,8 +353,9 @@ def _options(cap: CaptionBlock, elems: list[Elem], lims: dict[str, float]) -> di
     out = {}
     cb = cap.bbox
     for side in ("above", "below"):
-        if nearest_gap(cap, side, elems, lims[side]) is None:
-            continue
+        # Gaps are measured to the included graphics' own boxes: a diagram drawn with a wide
+        # white margin is as near its caption as a plot (the joint choice in _choose keeps the
+        # next float's box, as near, from being taken as well).
         got = _walk(cap, side, elems, lims[side], frames=True)
         if not any(e.kind != "text" for e in got):
             continue
