@@ -36,6 +36,7 @@ def main() -> int:
     ap.add_argument("--match", help="only variants whose name contains this")
     ap.add_argument("--limit", type=int, help="at most N variants")
     ap.add_argument("--every", type=int, default=1, help="every N-th variant only (a sample of all papers and edits)")
+    ap.add_argument("--like", help="exactly the variants of an earlier run's --json file (to compare two versions)")
     ap.add_argument("--cache", default=os.path.join(tempfile.gettempdir(), "figlint-invariance"))
     ap.add_argument("--write", action="store_true", help="record the result in benchmarks/RESULTS.md")
     ap.add_argument("--json", help="write every variant's outcome to this file")
@@ -47,6 +48,9 @@ def main() -> int:
     vs = V.variants(bases, classes)
     if args.match:
         vs = [v for v in vs if args.match in v.name]
+    if args.like:
+        names = {(o["base"], o["variant"]) for o in json.loads(Path(args.like).read_text())}
+        vs = [v for v in vs if (v.base, v.name) in names]
     vs = vs[::args.every]
     if args.limit:
         vs = vs[:args.limit]
@@ -76,7 +80,8 @@ def main() -> int:
             if d:
                 diffs[r] = d
                 by_route[r] += 1
-        outcomes.append({"base": v.base, "variant": v.name, "causes": v.causes, "diffs": diffs})
+        outcomes.append({"base": v.base, "variant": v.name, "causes": v.causes, "diffs": diffs,
+                         "build": main_tex.parent.name})
         if not diffs:
             same += 1
             print(f"[{i}/{len(vs)}] {v.base} {v.name}: identical", flush=True)
