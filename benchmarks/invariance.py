@@ -40,6 +40,8 @@ def main() -> int:
     ap.add_argument("--cache", default=os.path.join(tempfile.gettempdir(), "figlint-invariance"))
     ap.add_argument("--write", action="store_true", help="record the result in benchmarks/RESULTS.md")
     ap.add_argument("--json", help="write every variant's outcome to this file")
+    ap.add_argument("--baseline", help="an earlier run's --json (e.g. of the code before a fix), quoted in RESULTS.md")
+    ap.add_argument("--note", default="", help="one line for RESULTS.md: what was measured, on what machine")
     args = ap.parse_args()
     os.environ.setdefault("FIGLINT_CACHE_DIR", os.path.join(args.cache, "figlint-cache"))
     cache = Path(args.cache)
@@ -114,8 +116,18 @@ def main() -> int:
             f"- identical: **{same} of {len(built)}** variants ({100.0 * same / max(1, len(built)):.1f} %); "
             f"{len(outcomes) - len(built)} did not compile",
             f"- differing, by route: {dict(by_route) or 'none'}; by edit: {dict(causes) or 'none'}",
-        ]))
+        ] + _baseline_lines(args.baseline) + ([f"- {args.note}"] if args.note else [])))
     return 0
+
+
+def _baseline_lines(path: str | None) -> list[str]:
+    if not path:
+        return []
+    old = json.loads(Path(path).read_text())
+    built = [o for o in old if "build_error" not in o]
+    same = sum(1 for o in built if not o.get("diffs"))
+    return [f"- the same variants read by the code before the change ({Path(path).name}): "
+            f"{same} of {len(built)} identical ({100.0 * same / max(1, len(built)):.1f} %)"]
 
 
 if __name__ == "__main__":
