@@ -44,7 +44,9 @@ _LABEL_WORDS = {
 }
 _LABEL_RES = {
     kind: re.compile(
-        r"^\s*(?P<word>" + word + r")" + _SP + r"(?P<num>[A-Z]?\.?\d+(?:\.\d+)?)(?![\d])"
+        r"^\s*(?P<word>" + word + r")" + _SP + r"(?P<num>[A-Z]?\.?\d+(?:\.\d+)?"
+        # IEEEtran and REVTeX number tables in roman numerals: "TABLE I.", "TABLE IV"
+        + (r"|[IVX]{1,5}(?![A-Za-z])" if kind == "table" else "") + r")(?![\d])"
         r"(?P<delim>" + _SP + r"(?:[:.|]|" + _DASH + r")(?:\s|$)|" + _SP + r"(?:[:|]|" + _DASH + r")|\s*$|\s+)",
     )
     for kind, word in _LABEL_WORDS.items()

@@ -103,11 +103,13 @@ def _with_pdf(paper: Paper, pdf: str | None) -> Paper:
         return fill_from_graphics(paper)
     from figlint.ingest.pdf import read_pdf
 
+    from figlint.ingest.merge import graphics_sides
+
     try:
         from figlint.ingest.sniff import check
 
         check(str(pdf_path))
-        printed = read_pdf(str(pdf_path))
+        printed = read_pdf(str(pdf_path), sides=graphics_sides(paper))
     except InputError as exc:
         paper.problems.append(Problem("FL001", f"{exc}; linting the sources alone", Location(file=str(pdf_path))))
         return fill_from_graphics(paper)

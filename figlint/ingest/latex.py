@@ -90,6 +90,8 @@ class _Assembler:
             sing, plur = scan.crefnames[key]
             return squash(self.renderer.latex_to_text(plur if plural else sing))
         noabbrev = "noabbrev" in scan.cleveref_options
+        if macro[0].isupper():  # \Cref: cleveref's \Crefname, never abbreviated ("Figure 2")
+            noabbrev = True
         base = {
             "figure": ("fig.", "figs.") if not noabbrev else ("figure", "figures"),
             "section": ("section", "sections"),

@@ -34,6 +34,28 @@ def find_compiled_pdf(paper: Paper) -> Path | None:
     return candidate if candidate.is_file() else None
 
 
+def graphics_sides(tex: Paper) -> dict[str, str]:
+    """Figure number -> where its graphics print relative to its caption ("above" when an
+    \\includegraphics of the environment comes before the \\caption, "below" when all come
+    after), from the sources. The PDF route takes these as given, so both routes bind each
+    caption to the same graphics by construction; the PDF supplies only the geometry."""
+    out = {}
+    for fig in tex.figures:
+        if not fig.number or fig.caption is None or fig.caption.location.line is None:
+            continue
+        cap = (fig.caption.location.file, fig.caption.location.line, fig.caption.location.column or 0)
+        places = [(g["location"].get("file"), g["location"].get("line") or 0, 0)
+                  for g in fig.extra.get("graphics_options", []) if g.get("location")]
+        places = [p for p in places if p[0] == cap[0]]
+        if not places:
+            continue
+        if any(p[1:] < cap[1:] for p in places):
+            out[fig.number] = "above"
+        else:
+            out[fig.number] = "below"
+    return out
+
+
 def _similar(a: str, b: str) -> float:
     a, b = normalize(a).lower(), normalize(b).lower()
     if not a or not b:

@@ -56,7 +56,9 @@ def _open(path: str) -> pymupdf.Document:
     return doc
 
 
-def read_pdf(path: str) -> Paper:
+def read_pdf(path: str, sides: dict[str, str] | None = None) -> Paper:
+    """Read a compiled paper. `sides` (figure number -> "above"/"below": where its graphics
+    are, from the sources) decides which graphics each caption owns where it applies."""
     doc = _open(path)
     paper = Paper(path=path, route="pdf", pdf_path=path, pages=doc.page_count)
     try:
@@ -70,7 +72,7 @@ def read_pdf(path: str) -> Paper:
     if repaired:
         paper.problems.append(Problem("FL010", "the PDF is damaged and was repaired on reading; figures may be missed", Location(file=path)))
     try:
-        _build(paper, pages, names, path)
+        _build(paper, pages, names, path, sides)
     except Exception as exc:  # noqa: BLE001 - an odd page layout must not sink the whole run
         paper.problems.append(Problem("FL009", f"PDF layout analysis failed: {type(exc).__name__}: {exc}", Location(file=path)))
     _report_cut_pages(paper, pages, path)
@@ -116,7 +118,8 @@ def _dest_names(doc: pymupdf.Document) -> dict[str, dict]:
         return {}
 
 
-def _build(paper: Paper, pages: list[PageData], names: dict[str, dict], path: str) -> None:
+def _build(paper: Paper, pages: list[PageData], names: dict[str, dict], path: str,
+           sides: dict[str, str] | None = None) -> None:
     body, font = body_stats(pages)
     paper.body_font_size = body if any(pd.lines for pd in pages) else None
     layout = find_layout(pages, body, font)
@@ -131,13 +134,11 @@ def _build(paper: Paper, pages: list[PageData], names: dict[str, dict], path: st
         by_page.setdefault(c.page, []).append(c)
     regions = {pd.index: R.prepare(pd, layout, by_page.get(pd.index, [])) for pd in pages}
     _anchor_captions(caps, names, pages)
-    prefer = R.side_votes(list(regions.values()), pages)
-    prefer.setdefault("figure", "above")
     spanning: dict[int, list[BBox]] = {}
     loose: list[tuple[int, BBox]] = []
     for pd in pages:
         pr = regions[pd.index]
-        R.assign(pr, pd, prefer)
+        R.assign(pr, pd, sides)
         for c in pr.captions:
             box = union([c.bbox] + ([c.region] if c.region else []))
             if layout.column_of(box[0], box[2]) is None and len(layout.columns) > 1:

@@ -419,7 +419,12 @@ def mark_margins(pages: list[PageData], layout: Layout) -> None:
                 zone.append((pd, ln, "footer"))
     # Only the outer strip of a page holds running heads: a float at the top of every page
     # can put the estimated text block far down, and its tick labels look like page numbers.
-    zone = [(pd, ln, role) for pd, ln, role in zone if ln.bbox[3] < 0.1 * pd.height or ln.bbox[1] > 0.9 * pd.height]
+    folios = _folios(zone)
+    zone = [(pd, ln, role) for pd, ln, role in zone
+            if ln.bbox[3] < 0.1 * pd.height or ln.bbox[1] > 0.9 * pd.height or id(ln) in folios]
+    # Text inside an included graphic's own box (a tick label of a plot set at the top of a
+    # page, in classes with a tall text block such as IEEEtran) is part of that graphic.
+    zone = [(pd, ln, role) for pd, ln, role in zone if not _in_graphic(ln.bbox, pd)]
     seen: Counter = Counter(_shape(ln.text) for _, ln, _ in zone)
     for pd, ln, role in zone:
         outer = ln.bbox[3] < 0.06 * pd.height or ln.bbox[1] > 0.94 * pd.height
@@ -430,6 +435,29 @@ def mark_margins(pages: list[PageData], layout: Layout) -> None:
         for ln in pd.lines:
             if not ln.role and _TOC_ENTRY.search(ln.text):
                 ln.role = "toc"
+
+
+def _folios(zone: list[tuple[PageData, Line, str]]) -> set[int]:
+    """Page numbers outside the outer strip (article prints them 1.2 in above the page's
+    foot): lone numbers at one height on several pages that count up with the pages.
+    Otherwise the number ran into the paragraph continued at the top of the next column."""
+    rows: dict[tuple[str, int], list[tuple[int, int, Line]]] = {}
+    for pd, ln, role in zone:
+        t = ln.text.strip()
+        if t.isdigit() and len(t) <= 4:
+            rows.setdefault((role, round(ln.bbox[1])), []).append((pd.index, int(t), ln))
+    out: set[int] = set()
+    for row in rows.values():
+        row.sort(key=lambda r: r[0])
+        if len(row) >= 2 and all(b[1] - a[1] == b[0] - a[0] for a, b in zip(row, row[1:])):
+            out.update(id(ln) for _, _, ln in row)
+    return out
+
+
+def _in_graphic(b: BBox, pd: PageData) -> bool:
+    cx, cy = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
+    return any(f[0] <= cx <= f[2] and f[1] <= cy <= f[3] and (f[2] - f[0]) * (f[3] - f[1]) < 0.6 * pd.width * pd.height
+               for f in pd.frames)
 
 
 _TOC_ENTRY = re.compile(r"(?:\.\s?){4,}\s*(?:\d+|[ivxlc]+)\s*$")

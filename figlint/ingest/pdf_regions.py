@@ -1,8 +1,10 @@
 """The graphics regions that captions own, page by page (PDF route).
 
 A caption's region (captions come from pdf_captions) is found by walking
-outward from it — above it by default, below when the document puts captions
-over its floats, beside it when nothing is above or below — collecting images,
+outward from it — above or below it, decided per figure from its own geometry
+(the captions of a page never share a graphic; a figure's caption sits under its
+graphics unless the other side is much nearer; the sources' order of graphics and
+caption decides when given), beside it when nothing is above or below — collecting images,
 vector paths and small text, and stopping at body paragraphs, headings, other
 captions, the running header, a hyperref anchor at the float's top, or a wide
 empty gap (white margins inside an included graphic's own box do not count as
@@ -296,22 +298,32 @@ def walls_of(pr: PageRegions) -> list[BBox]:
     return [ln.bbox for ln in pr.blockers] + [c.bbox for c in pr.captions] + pr.margins
 
 
-def assign(pr: PageRegions, pd: PageData, prefer: dict[str, str]) -> None:
-    """Give each caption its side and its elements; an element goes to the nearest claimant."""
+# The side a caption's graphics are on when its own geometry does not say otherwise: LaTeX's
+# convention (and every class's): a figure's caption under its graphics, a table's over it.
+PRIOR_SIDE = {"figure": "above"}
+MAX_JOINT = 10  # captions on one page decided jointly (2**10 combinations); more: one by one
+
+
+def assign(pr: PageRegions, pd: PageData, sides: dict[str, str] | None = None) -> None:
+    """Give each caption its side and its elements; an element goes to the nearest claimant.
+
+    The side is decided per figure, never for the document: each caption may take the
+    graphics above or below it (_options); the captions of a page choose jointly so that
+    no two take the same graphic, then by cost (_cost: the kind's convention, unless the
+    other side is much nearer). In a stack of floats (graphic, caption, graphic, caption)
+    that makes the caption whose only graphics are on one side settle its neighbours.
+    `sides` (figure number -> "above"/"below"), from the sources' order of graphics and
+    caption in each environment, decides where it names a side that has graphics.
+    """
+    sides = sides or {}
     walls = walls_of(pr)
+    lims = {id(c): {s: _limits(c, s, c.xrange, walls, pd) for s in ("above", "below")} for c in pr.captions}
+    opts = {id(c): _options(c, pr.elems, lims[id(c)]) for c in pr.captions}
+    chosen = _choose(pr.captions, opts, sides)
     for cap in pr.captions:
-        pref = prefer.get(cap.kind, "above")
-        other = "below" if pref == "above" else "above"
-        lims = {s: _limits(cap, s, cap.xrange, walls, pd) for s in ("above", "below")}
-        gaps = {s: nearest_gap(cap, s, pr.elems, lims[s]) for s in ("above", "below")}
-        if gaps[pref] is not None and (gaps[pref] <= 24 or gaps[other] is None or gaps[pref] <= gaps[other] + 12):
-            side = pref
-        elif gaps[other] is not None:
-            side = other
-        else:
-            side = pref
+        side = chosen.get(id(cap)) or PRIOR_SIDE.get(cap.kind, "below")
         cap.side = side
-        got = _walk(cap, side, pr.elems, lims[side], frames=True)
+        got = opts[id(cap)][side][1] if side in opts[id(cap)] else _walk(cap, side, pr.elems, lims[id(cap)][side], frames=True)
         cb = cap.bbox
         for e in got:
             d = cb[1] - e.bbox[3] if side == "above" else e.bbox[1] - cb[3]
@@ -334,6 +346,68 @@ def assign(pr: PageRegions, pd: PageData, prefer: dict[str, str]) -> None:
             cap.region = union([e.bbox for e in cap.elems])
         else:
             cap.region = None
+
+
+def _options(cap: CaptionBlock, elems: list[Elem], lims: dict[str, float]) -> dict[str, tuple[float, list[Elem]]]:
+    """Per side holding graphics: (gap from the caption to its nearest piece, the pieces reached)."""
+    out = {}
+    cb = cap.bbox
+    for side in ("above", "below"):
+        # Gaps are measured to the included graphics' own boxes: a diagram drawn with a wide
+        # white margin is as near its caption as a plot (the joint choice in _choose keeps the
+        # next float's box, as near, from being taken as well).
+        got = _walk(cap, side, elems, lims[side], frames=True)
+        if not any(e.kind != "text" for e in got):
+            continue
+        boxes = [e.frame or e.bbox for e in got if e.kind != "text"]
+        gap = min(cb[1] - b[3] if side == "above" else b[1] - cb[3] for b in boxes)
+        out[side] = (max(0.0, gap), got)
+    return out
+
+
+def _cost(cap: CaptionBlock, side: str, gap: float, sides: dict[str, str]) -> float:
+    """The convention's side costs nothing when its graphics are near (a caption skip plus a
+    graphic's margin); the other side must be nearer by a clear margin to win."""
+    want = sides.get(cap.number) if cap.kind == "figure" and cap.number else None
+    if want is not None:
+        return 0.0 if side == want else 1000.0
+    if side == PRIOR_SIDE.get(cap.kind, "below"):
+        return 0.0 if gap <= 24 else gap - 12
+    return gap
+
+
+def _choose(caps: list[CaptionBlock], opts: dict[int, dict], sides: dict[str, str]) -> dict[int, str]:
+    """A side for each caption with graphics on either side: fewest graphics taken by two
+    captions, then least cost."""
+    open_ = [c for c in caps if opts[id(c)]]
+    if not open_:
+        return {}
+    if len(open_) > MAX_JOINT:
+        return {id(c): min(opts[id(c)], key=lambda s: _cost(c, s, opts[id(c)][s][0], sides)) for c in open_}
+    taken = {(id(c), s): {id(e) for e in got if e.kind != "text"} for c in open_ for s, (_, got) in opts[id(c)].items()}
+    best, best_key = None, None
+
+    def search(i: int, pick: list[str], used: dict[int, int], clash: int, cost: float) -> None:
+        nonlocal best, best_key
+        if best_key is not None and (clash, cost) >= best_key:
+            return
+        if i == len(open_):
+            best, best_key = list(pick), (clash, cost)
+            return
+        c = open_[i]
+        for s in sorted(opts[id(c)], key=lambda s: _cost(c, s, opts[id(c)][s][0], sides)):
+            ids = taken[(id(c), s)]
+            more = sum(1 for e in ids if used.get(e))
+            for e in ids:
+                used[e] = used.get(e, 0) + 1
+            pick.append(s)
+            search(i + 1, pick, used, clash + more, cost + _cost(c, s, opts[id(c)][s][0], sides))
+            pick.pop()
+            for e in ids:
+                used[e] -= 1
+
+    search(0, [], {}, 0, 0.0)
+    return {id(c): s for c, s in zip(open_, best or [])}
 
 
 def _beside(cap: CaptionBlock, elems: list[Elem]) -> list[Elem]:
@@ -361,26 +435,6 @@ def _beside(cap: CaptionBlock, elems: list[Elem]) -> list[Elem]:
         got += more
         box = union([box] + [e.bbox for e in more])
     return got
-
-
-def side_votes(all_regions: list[PageRegions], pages: list[PageData]) -> dict[str, str]:
-    """Where each float kind keeps its graphics relative to the caption, by majority."""
-    votes: dict[str, list[int]] = {}
-    for pr in all_regions:
-        if not pr.captions:
-            continue
-        pd = pages[pr.captions[0].page]
-        walls = walls_of(pr)
-        for cap in pr.captions:
-            g = {}
-            for s in ("above", "below"):
-                g[s] = nearest_gap(cap, s, pr.elems, _limits(cap, s, cap.xrange, walls, pd))
-            v = votes.setdefault(cap.kind, [0, 0])
-            if g["above"] is not None and (g["below"] is None or g["above"] <= g["below"]):
-                v[0] += 1
-            elif g["below"] is not None:
-                v[1] += 1
-    return {k: ("above" if a >= b else "below") for k, (a, b) in votes.items()}
 
 
 def uncaptioned(pr: PageRegions, pd: PageData, layout: Layout) -> list[BBox]:

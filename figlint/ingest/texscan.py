@@ -34,7 +34,7 @@ CHAPTER_CLASSES = {
     "book", "report", "memoir", "scrbook", "scrreprt", "amsbook", "ucthesis", "thesis",
     "mitthesis", "Dissertate", "kaobook", "tufte-book", "suthesis", "ociamthesis",
 }
-# classes whose \appendix numbers figures per appendix section (A.1, A.2, ...)
+# classes whose \appendix prefixes figure numbers with the appendix letter (elsarticle: A.4)
 APPENDIX_PREFIX_CLASSES = {"elsarticle"}
 DEF_NEWCOMMAND = {"newcommand", "renewcommand", "providecommand", "DeclareRobustCommand",
                   "newrobustcmd", "renewrobustcmd", "providerobustcmd", "DeclareTextFontCommand"}
@@ -628,8 +628,10 @@ class _Scanner:
             c.values["section"] = 0
             c.fmt["section"] = r"\Alph{section}"
         if self.res.docclass in APPENDIX_PREFIX_CLASSES:
-            c.values["figure"] = 0
-            c.within("figure", "section", prefix=True)
+            # elsarticle.cls: \thefigure becomes \Alph{section}.\arabic{figure}, and the
+            # counter is neither reset nor tied to the section (the paper's fourth figure,
+            # in appendix A, prints as "A.4")
+            c.fmt["figure"] = r"\Alph{section}.\arabic{figure}"
 
     def begin(self, i: int, pos: int) -> int:
         t = self.t
