@@ -106,6 +106,15 @@ def message_digest(message: str) -> str:
     return hashlib.sha1(normalise_message(message).encode("utf-8")).hexdigest()[:8]
 
 
+def legacy_key(message: str) -> str:
+    """An earlier key convention some verdict files use: 12 hex digits of the SHA-1 of the
+    message with its digits deleted and runs of spaces folded."""
+    import re
+
+    text = re.sub(r"\s+", " ", re.sub(r"\d", "", message)).strip()
+    return hashlib.sha1(text.encode("utf-8")).hexdigest()[:12]
+
+
 def finding_keys(findings: list[dict]) -> list[str]:
     """The stable key of each finding: `<digest>:<n>`, n counting identical digests
     of the same code on the same figure (two tiny-text findings that differ only in
@@ -127,16 +136,23 @@ def export_sources(src: Path, commit: str, dest: Path) -> None:
         shutil.rmtree(dest)
     dest.mkdir(parents=True)
     if (src / ".git").exists():
-        data = subprocess.run(["git", "-C", str(src), "archive", "--format=tar", commit],
-                              capture_output=True, check=True).stdout
-        with tarfile.open(fileobj=io.BytesIO(data)) as tar:
-            tar.extractall(dest, filter="data")
-    else:
-        shutil.copytree(src, dest, dirs_exist_ok=True, ignore=shutil.ignore_patterns(".git"))
+        proc = subprocess.run(["git", "-C", str(src), "archive", "--format=tar", commit], capture_output=True)
+        if proc.returncode == 0:
+            with tarfile.open(fileobj=io.BytesIO(proc.stdout)) as tar:
+                tar.extractall(dest, filter="data")
+            return
+        # a snapshot without its largest files cannot be archived: use the checkout as it
+        # stands, if it is at the audited commit
+        head = subprocess.run(["git", "-C", str(src), "rev-parse", "HEAD"], capture_output=True, text=True)
+        if head.stdout.strip() != commit:
+            raise OSError(f"git archive failed and the checkout is not at {commit[:12]}")
+    shutil.copytree(src, dest, dirs_exist_ok=True, ignore=shutil.ignore_patterns(".git"))
 
 
 def parse_build(build: str) -> tuple[list[str], list[str]]:
-    """`latexmk -pdf; stub foo.sty bar.sty` -> (command, stub files)."""
+    """`latexmk -pdf; stub foo.sty bar.sty` -> (command, stub files). The command may start
+    with VAR=value settings for the build's environment (e.g. TEXINPUTS=../: when the class
+    file sits above the main file's folder)."""
     parts = [p.strip() for p in build.split(";") if p.strip()]
     cmd = shlex.split(parts[0]) if parts else ["latexmk", "-pdf"]
     stubs: list[str] = []
@@ -170,12 +186,16 @@ def build_paper(rec: dict, papers_dir: Path, build_dir: Path, rebuild: bool = Fa
         (main.parent / stub).write_text("% stub written by the field audit\n" + STUBS.get(stub, ""))
     if pdf.exists():
         pdf.unlink()  # a PDF committed to the repository is not the build we audit
+    env = dict(os.environ)
+    while cmd and "=" in cmd[0] and not cmd[0].startswith("-"):  # `TEXINPUTS=../: latexmk -pdf`
+        key, _, value = cmd.pop(0).partition("=")
+        env[key] = value
     full = [*cmd, "-interaction=nonstopmode", main.name]
     if cmd[0] == "latexmk":
         full.insert(1, "-f")
     try:
         subprocess.run(full, cwd=main.parent, capture_output=True, timeout=BUILD_TIMEOUT,
-                       stdin=subprocess.DEVNULL)
+                       stdin=subprocess.DEVNULL, env=env)
     except (subprocess.TimeoutExpired, OSError) as exc:
         return f"build failed: {exc}"
     if not pdf.is_file():
@@ -224,8 +244,8 @@ def current_findings(rec: dict, papers_dir: Path, build_dir: Path, rebuild: bool
     for route in ROUTES:
         target = pdf if route == "pdf" else main
         res = run_figlint(target, None if route == "pdf" else pdf, main.parent / f".figlint-audit-{route}.json")
-        if isinstance(res, str):
-            return res
+        if isinstance(res, str):  # one route failing must not hide the other's findings
+            res = {"findings": [], "figures": [], "route_error": res}
         findings = res["findings"]
         for f, key in zip(findings, finding_keys(findings)):
             f["key"] = key
@@ -245,9 +265,11 @@ def match(rec: dict, current: dict) -> tuple[list[tuple[dict, dict]], list[dict]
     for route in ROUTES:
         for f in current[route]["findings"]:
             ident = (route, f.get("figure") or "", f["code"], f["key"])
-            if ident in verdicts:
-                pairs.append((f, verdicts[ident]))
-                used.add(ident)
+            alt = (route, f.get("figure") or "", f["code"], legacy_key(f["message"]))
+            hit = next((i for i in (ident, alt) if i in verdicts and i not in used), None)
+            if hit:
+                pairs.append((f, verdicts[hit]))
+                used.add(hit)
             else:
                 new.append(f)
     gone = [v for ident, v in verdicts.items() if ident not in used]
@@ -337,10 +359,12 @@ def write_outputs(per: dict[str, dict], records: list[dict]) -> None:
 
 def render_regions(current: dict, name: str, out_dir: Path) -> None:
     """One PNG per flagged figure (its page region), for the auditor to look at."""
-    import fitz
+    import pymupdf as fitz
 
     out_dir.mkdir(parents=True, exist_ok=True)
     paper = current["pdf"]["paper"]
+    if not paper.get("figures"):
+        return
     doc = fitz.open(current["pdf"]["pdf"])
     flagged = {f.get("figure") for r in ROUTES for f in current[r]["findings"] if f.get("figure")}
     for fig in paper.get("figures", []):
@@ -378,6 +402,7 @@ def main(argv: list[str] | None = None) -> int:
         wanted = set(args.only.split(","))
         records = [r for r in records if r["repo"].replace("/", "__") in wanted]
     if args.from_verdicts:
+        records = [r for r in records if not ("not compiled" in r["notes"].lower() and not r["verdicts"])]
         per = tally_verdicts(records)
         print(table(per, records))
         if args.write:
@@ -401,6 +426,9 @@ def main(argv: list[str] | None = None) -> int:
                 {r: cur[r]["findings"] for r in ROUTES}, indent=1, ensure_ascii=False))
         if args.render:
             render_regions(cur, name, args.render)
+        for route in ROUTES:
+            if cur[route]["paper"].get("route_error"):
+                skipped.append((f"{name} ({route} route)", cur[route]["paper"]["route_error"]))
         pairs, new, gone = match(rec, cur)
         all_pairs += pairs
         all_new += [(name, f) for f in new]
@@ -408,7 +436,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{name}: {len(pairs)} audited, {len(new)} new, {len(gone)} verdicts not found again",
               file=sys.stderr)
     per = tally(all_pairs)
-    print(table(per, [r for r in records if r["repo"].replace("/", "__") not in {s[0] for s in skipped}]))
+    # a paper whose one route failed still counts: its other route was scored
+    scored = [r for r in records if r["repo"].replace("/", "__") not in {s[0] for s in skipped}]
+    print(table(per, scored))
     if skipped:
         print("\nSkipped:")
         for name, why in skipped:
@@ -423,7 +453,7 @@ def main(argv: list[str] | None = None) -> int:
         for name, v in all_gone:
             print(f"  {name}  {v['route']:<5} fig {v['figure'] or '-':<4} {v['code']} ({v['verdict']})")
     if args.write:
-        write_outputs(per, records)
+        write_outputs(per, scored)
     return 0
 
 
