@@ -11,6 +11,7 @@ import json
 
 from figlint.rules.registry import (
     MIN_AUDITED,
+    MIN_PAPERS,
     MIN_PRECISION,
     PRECISION_FILE,
     all_rules,
@@ -22,10 +23,12 @@ DATA = json.loads(PRECISION_FILE.read_text())
 
 def test_data_file_is_consistent():
     assert DATA["min_precision"] == MIN_PRECISION and DATA["min_audited"] == MIN_AUDITED
+    assert DATA["min_papers"] == MIN_PAPERS
     codes = {r.code for r in all_rules()}
     for code, row in DATA["rules"].items():
         assert code in codes, f"{code} in field_precision.json is not a rule"
         assert row["true"] + row["debatable"] + row["false"] == row["audited"] > 0
+        assert 1 <= row["papers"] <= DATA["papers"]
         assert abs(row["precision"] - row["true"] / row["audited"]) < 1e-3
 
 
@@ -35,7 +38,8 @@ def test_registry_follows_the_data():
         if exempt_from_preview(r.code):
             expected = True
         else:
-            expected = bool(row) and row["audited"] >= MIN_AUDITED and row["true"] / row["audited"] >= MIN_PRECISION
+            expected = (bool(row) and row["audited"] >= MIN_AUDITED and row["papers"] >= MIN_PAPERS
+                        and row["true"] / row["audited"] >= MIN_PRECISION)
         assert r.stable == expected, f"{r.code}: registry says {r.status}, data says otherwise"
         assert r.on_by_default == (r.default_enabled and expected)
 

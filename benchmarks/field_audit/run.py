@@ -42,6 +42,7 @@ sys.path.insert(0, str(ROOT))
 from figlint.fingerprint import normalise_message  # noqa: E402
 from figlint.rules.registry import (  # noqa: E402
     MIN_AUDITED,
+    MIN_PAPERS,
     MIN_PRECISION,
     PRECISION_FILE,
     exempt_from_preview,
@@ -249,6 +250,7 @@ def current_findings(rec: dict, papers_dir: Path, build_dir: Path, rebuild: bool
         findings = res["findings"]
         for f, key in zip(findings, finding_keys(findings)):
             f["key"] = key
+            f["_paper"] = rec["repo"]
             f["route"] = route
             f["kind"] = figure_kind(res, f.get("figure") or "") if f.get("figure") else "paper"
         out[route] = {"paper": res, "findings": findings, "pdf": str(pdf), "main": str(main)}
@@ -277,36 +279,43 @@ def match(rec: dict, current: dict) -> tuple[list[tuple[dict, dict]], list[dict]
 
 
 def tally(pairs: list[tuple[dict, dict]]) -> dict[str, dict]:
+    """Per-rule counts over (finding, verdict) pairs; each finding carries its paper's name."""
     per: dict[str, dict] = defaultdict(lambda: {"audited": 0, "true": 0, "debatable": 0, "false": 0,
-                                                 "raster": 0, "vector": 0, "mixed": 0, "paper": 0})
+                                                 "raster": 0, "vector": 0, "mixed": 0, "paper": 0,
+                                                 "_papers": set()})
     for f, v in pairs:
         row = per[f["code"]]
         row["audited"] += 1
         row[v["verdict"]] += 1
         row[f["kind"]] += 1
+        row["_papers"].add(f.get("_paper"))
     for row in per.values():
         row["precision"] = round(row["true"] / row["audited"], 3) if row["audited"] else None
+        row["papers"] = len(row.pop("_papers"))
     return dict(sorted(per.items()))
 
 
 def tally_verdicts(records: list[dict]) -> dict[str, dict]:
     """Per-rule counts straight from the verdict files (no rebuild): what --write records
     when papers cannot be rebuilt here. Same shape as `tally` without the figure kinds."""
-    per: dict[str, dict] = defaultdict(lambda: {"audited": 0, "true": 0, "debatable": 0, "false": 0})
+    per: dict[str, dict] = defaultdict(lambda: {"audited": 0, "true": 0, "debatable": 0, "false": 0,
+                                                 "_papers": set()})
     for rec in records:
         for v in rec["verdicts"]:
             row = per[v["code"]]
             row["audited"] += 1
             row[v["verdict"]] += 1
+            row["_papers"].add(rec["repo"])
     for row in per.values():
         row["precision"] = round(row["true"] / row["audited"], 3)
+        row["papers"] = len(row.pop("_papers"))
     return dict(sorted(per.items()))
 
 
 def status(code: str, row: dict | None) -> str:
     if exempt_from_preview(code):
         return "stable (exempt)"
-    if row is None or row["audited"] < MIN_AUDITED:
+    if row is None or row["audited"] < MIN_AUDITED or row.get("papers", 0) < MIN_PAPERS:
         return "preview (unproven)"
     return "stable" if row["precision"] >= MIN_PRECISION else "preview"
 
@@ -319,17 +328,18 @@ def table(per: dict[str, dict], records: list[dict]) -> str:
         f"{len(records)} papers ({len(fields)} fields: {', '.join(fields)}; {len(templates)} templates: "
         f"{', '.join(templates)}), {audited} audited findings. Precision = true / audited "
         "(debatable counts as not true). A rule is stable (on by default) with precision "
-        f">= {MIN_PRECISION:.2f} over >= {MIN_AUDITED} audited findings; FL0xx (tool/input) and FL7xx "
+        f">= {MIN_PRECISION:.2f} over >= {MIN_AUDITED} audited findings from >= {MIN_PAPERS} papers; "
+        "FL0xx (tool/input) and FL7xx "
         "(configured judge thresholds) are exempt. Produced by `python benchmarks/field_audit/run.py "
         "--papers-dir DIR --write`.",
         "",
-        "| rule | audited | true | debatable | false | precision | raster / mixed / vector / paper | status |",
-        "|---|---|---|---|---|---|---|---|",
+        "| rule | audited | papers | true | debatable | false | precision | raster / mixed / vector / paper | status |",
+        "|---|---|---|---|---|---|---|---|---|",
     ]
     for code, r in per.items():
         kinds = " / ".join(str(r.get(k, "-")) for k in ("raster", "mixed", "vector", "paper"))
         p = "-" if r["precision"] is None else f"{r['precision']:.2f}"
-        lines.append(f"| {code} | {r['audited']} | {r['true']} | {r['debatable']} | {r['false']} | {p} | "
+        lines.append(f"| {code} | {r['audited']} | {r['papers']} | {r['true']} | {r['debatable']} | {r['false']} | {p} | "
                      f"{kinds} | {status(code, r)} |")
     stable = [r for c, r in per.items() if status(c, r) == "stable"]
     if stable:
@@ -348,8 +358,9 @@ def write_outputs(per: dict[str, dict], records: list[dict]) -> None:
                  "the rule registry reads it to decide stable/preview.",
         "min_precision": MIN_PRECISION,
         "min_audited": MIN_AUDITED,
+        "min_papers": MIN_PAPERS,
         "papers": len(records),
-        "rules": {c: {k: r[k] for k in ("audited", "true", "debatable", "false", "precision")}
+        "rules": {c: {k: r[k] for k in ("audited", "papers", "true", "debatable", "false", "precision")}
                   for c, r in per.items()},
     }
     PRECISION_FILE.write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")

@@ -11,8 +11,9 @@ meaning: a retired code is kept out of reuse in RETIRED.
 Stable and preview: a rule is on by default only while its precision measured on
 real papers nobody tuned it for (benchmarks/field_audit, recorded in
 field_precision.json next to this module) is at least MIN_PRECISION over at least
-MIN_AUDITED audited findings. Every other rule is preview: off unless the run asks for
-preview rules (`--preview`, `preview = true`) or names the rule by code or name.
+MIN_AUDITED audited findings from at least MIN_PAPERS papers. Every other rule is
+preview: off unless the run asks for preview rules (`--preview`, `preview = true`) or
+select/extend-select names it (by code, prefix, name, family or ALL).
 Tool/input findings (FL0xx) and judge thresholds the user sets (FL7xx) are exempt.
 """
 
@@ -44,6 +45,9 @@ RETIRED: set[str] = set()
 # nobody tuned it for, so it is preview too ("unproven").
 MIN_PRECISION = 0.90
 MIN_AUDITED = 10
+# ...and from at least this many papers: sixty findings of one cause in one paper (a
+# misspelt figure folder) prove less about a rule than ten findings across ten papers
+MIN_PAPERS = 3
 PRECISION_FILE = Path(__file__).with_name("field_precision.json")
 # FL0xx report the tool's own trouble with the input; FL7xx fire only below a judge
 # threshold the user configured. Neither is a claim about the figure to be measured.
@@ -94,7 +98,8 @@ class Rule:
         if exempt_from_preview(self.code):
             return True
         m = self.measured
-        return bool(m) and m["audited"] >= MIN_AUDITED and m["precision"] >= MIN_PRECISION
+        return (bool(m) and m["audited"] >= MIN_AUDITED and m.get("papers", 0) >= MIN_PAPERS
+                and m["precision"] >= MIN_PRECISION)
 
     @property
     def status(self) -> str:
@@ -114,11 +119,12 @@ class Rule:
             return (f"preview (unproven: no audited finding on real papers yet; stable needs precision "
                     f">= {MIN_PRECISION:.2f} over >= {MIN_AUDITED})")
         figure = (f"field audit: {m['true']}/{m['audited']} true, precision {m['precision']:.2f} "
-                  f"({m['debatable']} debatable, {m['false']} false)")
+                  f"({m['debatable']} debatable, {m['false']} false; {m.get('papers', 0)} papers)")
         if self.stable:
             return f"stable ({figure})"
-        if m["audited"] < MIN_AUDITED:
-            return f"preview (unproven: {figure}; stable needs >= {MIN_AUDITED} audited)"
+        if m["audited"] < MIN_AUDITED or m.get("papers", 0) < MIN_PAPERS:
+            return (f"preview (unproven: {figure}; stable needs >= {MIN_AUDITED} audited findings "
+                    f"from >= {MIN_PAPERS} papers)")
         return f"preview ({figure}; stable needs >= {MIN_PRECISION:.2f})"
 
     @property
