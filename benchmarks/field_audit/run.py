@@ -257,6 +257,20 @@ def current_findings(rec: dict, papers_dir: Path, build_dir: Path, rebuild: bool
     return out
 
 
+def dumped_findings(path: Path, rec: dict) -> dict | str:
+    """The findings a previous run dumped for this paper, in current_findings' shape."""
+    if not path.is_file():
+        return f"no dump {path}"
+    data = json.loads(path.read_text())
+    out = {}
+    for route in ROUTES:
+        findings = data[route]
+        for f in findings:
+            f["_paper"] = rec["repo"]
+        out[route] = {"paper": {"findings": findings}, "findings": findings}
+    return out
+
+
 # ---------------------------------------------------------------- scoring
 
 def match(rec: dict, current: dict) -> tuple[list[tuple[dict, dict]], list[dict], list[dict]]:
@@ -405,6 +419,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="write each paper's current findings (with keys) to DIR/<owner>__<name>.json")
     ap.add_argument("--write", action="store_true",
                     help="write the table into benchmarks/RESULTS.md and figlint/rules/field_precision.json")
+    ap.add_argument("--from-dump", type=Path, metavar="DIR",
+                    help="score the findings a previous run wrote with --dump DIR instead of rebuilding "
+                         "and rerunning (same figlint code only)")
     ap.add_argument("--from-verdicts", action="store_true",
                     help="tally the verdict files as recorded, without rebuilding (for --write)")
     args = ap.parse_args(argv)
@@ -419,23 +436,26 @@ def main(argv: list[str] | None = None) -> int:
         if args.write:
             write_outputs(per, records)
         return 0
-    if not args.papers_dir:
-        ap.error("--papers-dir is required (or --from-verdicts)")
+    if not args.papers_dir and not args.from_dump:
+        ap.error("--papers-dir is required (or --from-dump / --from-verdicts)")
     all_pairs, all_new, all_gone, skipped = [], [], [], []
     for rec in records:
         name = rec["repo"].replace("/", "__")
         if not rec["verdicts"] and "not compiled" in rec["notes"].lower():
             skipped.append((name, "recorded as not compilable"))
             continue
-        cur = current_findings(rec, args.papers_dir, args.build_dir, args.rebuild)
+        if args.from_dump:
+            cur = dumped_findings(args.from_dump / f"{name}.json", rec)
+        else:
+            cur = current_findings(rec, args.papers_dir, args.build_dir, args.rebuild)
         if isinstance(cur, str):
             skipped.append((name, cur))
             continue
-        if args.dump:
+        if args.dump and not args.from_dump:
             args.dump.mkdir(parents=True, exist_ok=True)
             (args.dump / f"{name}.json").write_text(json.dumps(
                 {r: cur[r]["findings"] for r in ROUTES}, indent=1, ensure_ascii=False))
-        if args.render:
+        if args.render and not args.from_dump:
             render_regions(cur, name, args.render)
         for route in ROUTES:
             if cur[route]["paper"].get("route_error"):
