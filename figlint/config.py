@@ -8,6 +8,7 @@ Rule options are flat, kebab-case keys declared by the rules (`min-dpi`).
 
 from __future__ import annotations
 
+import os
 import re
 import tomllib
 from dataclasses import dataclass, field
@@ -83,8 +84,9 @@ class Config:
     caps: dict[str, int] = field(default_factory=dict)  # rule code or name -> cap on its dimension
     dry_run: bool = False  # --dry-run: count the judge's model calls, make none (command line only)
     # preview rules (not yet proven on audited real papers, see rules/registry.py) join the
-    # default set only when this is on; a rule named in select/extend-select always runs
-    preview: bool = False
+    # default set only when this is on; a rule named in select/extend-select always runs.
+    # FIGLINT_PREVIEW=1 in the environment turns it on (the file or --preview also can).
+    preview: bool = field(default_factory=lambda: preview_from_env())
 
     def judge_setting(self, key: str) -> Any:
         return self.judge.get(key, JUDGE_KEYS[key])
@@ -110,6 +112,10 @@ class Config:
         for key, (_code, default) in sorted(option_defaults().items()):
             out[key] = self.options.get(key, default)
         return out
+
+
+def preview_from_env() -> bool:
+    return os.environ.get("FIGLINT_PREVIEW", "").strip().lower() in ("1", "true", "yes", "on")
 
 
 def find_config_file(start: Path) -> tuple[Path, dict] | None:

@@ -16,8 +16,9 @@ def test_defaults_enable_the_stable_rules_only():
     from figlint.rules.registry import all_rules
 
     rules = all_rules()
-    assert codes(Config()) == {r.code for r in rules if r.default_enabled and r.stable}
-    assert {r.code for r in rules if r.code.startswith("FL0")} <= codes(Config())  # exempt: always on
+    default = codes(Config(preview=False))
+    assert default == {r.code for r in rules if r.default_enabled and r.stable}
+    assert {r.code for r in rules if r.code.startswith("FL0")} <= default  # exempt: always on
 
 
 def test_preview_adds_the_preview_rules():
@@ -25,7 +26,7 @@ def test_preview_adds_the_preview_rules():
 
     rules = all_rules()
     preview = {r.code for r in rules if r.default_enabled and not r.stable}
-    assert codes(Config(preview=True)) == codes(Config()) | preview
+    assert codes(Config(preview=True)) == codes(Config(preview=False)) | preview
     assert "FL601" not in codes(Config(preview=True))  # opt-in rules stay opt-in
     assert from_table({"preview": True}).preview is True
     with pytest.raises(UsageError, match="'preview'"):
@@ -39,10 +40,17 @@ def test_naming_a_preview_rule_runs_it():
     if not preview:
         pytest.skip("every rule is stable")
     r = preview[0]
-    assert r.code not in codes(Config())
-    assert codes(Config(select=[r.code])) == {r.code}
-    assert r.code in codes(Config(extend_select=[r.name]))
-    assert r.code in codes(Config(select=["ALL"]))
+    assert r.code not in codes(Config(preview=False))
+    assert codes(Config(preview=False, select=[r.code])) == {r.code}
+    assert r.code in codes(Config(preview=False, extend_select=[r.name]))
+    assert r.code in codes(Config(preview=False, select=["ALL"]))
+
+
+def test_preview_from_the_environment(monkeypatch):
+    monkeypatch.setenv("FIGLINT_PREVIEW", "1")
+    assert Config().preview is True
+    monkeypatch.setenv("FIGLINT_PREVIEW", "0")
+    assert Config().preview is False
 
 
 def test_select_by_prefix_name_and_ignore():

@@ -344,15 +344,18 @@ def table(per: dict[str, dict], records: list[dict]) -> str:
         "(debatable counts as not true). A rule is stable (on by default) with precision "
         f">= {MIN_PRECISION:.2f} over >= {MIN_AUDITED} audited findings from >= {MIN_PAPERS} papers; "
         "FL0xx (tool/input) and FL7xx "
-        "(configured judge thresholds) are exempt. Produced by `python benchmarks/field_audit/run.py "
-        "--papers-dir DIR --write`.",
+        "(configured judge thresholds) are exempt. Each route's finding counts on its own (a defect "
+        "reported on the PDF and on the sources is two audited findings). Produced by "
+        "`python benchmarks/field_audit/run.py --papers-dir DIR --write` (or `--from-dump DIR` on the "
+        "findings an audit run dumped); the causes of the false findings, per rule, are listed in "
+        "benchmarks/field_audit/README.md.",
         "",
         "| rule | audited | papers | true | debatable | false | precision | raster / mixed / vector / paper | status |",
         "|---|---|---|---|---|---|---|---|---|",
     ]
     for code, r in per.items():
         kinds = " / ".join(str(r.get(k, "-")) for k in ("raster", "mixed", "vector", "paper"))
-        p = "-" if r["precision"] is None else f"{r['precision']:.2f}"
+        p = "-" if r["precision"] is None else f"{r['precision']:.3f}"
         lines.append(f"| {code} | {r['audited']} | {r['papers']} | {r['true']} | {r['debatable']} | {r['false']} | {p} | "
                      f"{kinds} | {status(code, r)} |")
     stable = [r for c, r in per.items() if status(c, r) == "stable"]

@@ -113,12 +113,12 @@ class Rule:
             why = "tool/input finding" if self.code.startswith("FL0") else "fires only below a threshold you set"
             base = f"stable (exempt from the field-audit bar: {why})"
             if m:
-                base += f"; field audit: {m['true']}/{m['audited']} true ({m['precision']:.2f})"
+                base += f"; field audit: {m['true']}/{m['audited']} true ({m['precision']:.3f})"
             return base
         if not m:
             return (f"preview (unproven: no audited finding on real papers yet; stable needs precision "
                     f">= {MIN_PRECISION:.2f} over >= {MIN_AUDITED})")
-        figure = (f"field audit: {m['true']}/{m['audited']} true, precision {m['precision']:.2f} "
+        figure = (f"field audit: {m['true']}/{m['audited']} true, precision {m['precision']:.3f} "
                   f"({m['debatable']} debatable, {m['false']} false; {m.get('papers', 0)} papers)")
         if self.stable:
             return f"stable ({figure})"
