@@ -132,6 +132,8 @@ def main() -> None:
 @click.option("--select", help="Comma-separated rule codes, prefixes (FL1), names or families (visual, misleading, ...) to run instead of the defaults.")
 @click.option("--extend-select", help="Comma-separated rules to run in addition to the defaults.")
 @click.option("--ignore", help="Comma-separated rule codes, prefixes or names to skip.")
+@click.option("--preview", is_flag=True, default=None,
+              help="Also run the preview rules (not yet proven on audited real papers; see `figlint rules`).")
 @click.option("--fail-on", type=click.Choice(["error", "warning", "note"]),
               help="Lowest severity that makes the exit code 1 (default: warning).")
 @click.option("--config", "config_file", type=click.Path(dir_okay=False),
@@ -162,7 +164,7 @@ def main() -> None:
 def check(paths, fmt, output, select, extend_select, ignore, fail_on, config_file, pdf_file=None,
           baseline_file=None, write_baseline_file=None, assets_dir=None, judge_protocol=None, judge_model=None,
           dry_run=False, jobs=None, no_cache=False, profile=False, ocr_mode=None, exit_zero=False,
-          statistics=False, show_source=False):
+          statistics=False, show_source=False, preview=None):
     """Lint PATHS: compiled PDFs, main .tex files, paper directories, figure files,
     or folders of papers (each PDF or LaTeX paper folder directly inside)."""
     try:
@@ -177,6 +179,8 @@ def check(paths, fmt, output, select, extend_select, ignore, fail_on, config_fil
                 setattr(cfg, attr, tokens)
         if fail_on:
             cfg.fail_on = fail_on
+        if preview:
+            cfg.preview = True
         if pdf_file:
             if len(paths) != 1:
                 raise UsageError("--pdf goes with exactly one LaTeX input")
@@ -383,12 +387,13 @@ def rules_cmd(fmt):
 
         _write_stdout(json.dumps([
             {"code": r.code, "name": r.name, "family": r.family, "severity": r.severity,
-             "enabled": r.default_enabled, "dimension": r.dimension, "cap": r.cap,
+             "enabled": r.on_by_default, "status": r.status, "field_audit": r.measured,
+             "dimension": r.dimension, "cap": r.cap,
              "summary": r.summary} for r in rules], indent=2) + "\n", machine=True)
         return
     for r in rules:
-        on = "on" if r.default_enabled else "off"
-        click.echo(f"{r.code}  {r.name:<26} {r.family:<11} {r.severity:<8} {on:<4} {r.summary}")
+        on = "on" if r.on_by_default else "off"
+        click.echo(f"{r.code}  {r.name:<26} {r.family:<11} {r.severity:<8} {on:<4} {r.status:<8} {r.summary}")
 
 
 @main.command()
@@ -414,7 +419,7 @@ def rule_page(r) -> str:
     sec = r.doc_sections()
     lines = [f"# {r.code} {r.name}", "", sec.get("summary", ""), ""]
     meta = [f"family: {r.family}", f"default severity: {r.severity}",
-            f"enabled by default: {'yes' if r.default_enabled else 'no'}"]
+            f"enabled by default: {'yes' if r.on_by_default else 'no'}", f"status: {r.status_text}"]
     if r.dimension:
         meta.append(f"dimension: {r.dimension}")
     if r.cap is not None:

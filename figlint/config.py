@@ -31,6 +31,7 @@ GENERAL_KEYS = {
     "fail-on": str,
     "ref-macros": list,
     "ocr": str,
+    "preview": bool,
 }
 OCR_MODES = ("auto", "on", "off")
 
@@ -90,6 +91,10 @@ class Config:
     judge: dict[str, Any] = field(default_factory=dict)  # JUDGE_KEYS set in the file or on the command line
     caps: dict[str, int] = field(default_factory=dict)  # rule code or name -> cap on its dimension
     dry_run: bool = False  # --dry-run: count the judge's model calls, make none (command line only)
+    # preview rules (not yet proven on audited real papers, see rules/registry.py) join the
+    # default set only when this is on; a rule named in select/extend-select always runs.
+    # FIGLINT_PREVIEW=1 in the environment turns it on (the file or --preview also can).
+    preview: bool = field(default_factory=lambda: preview_from_env())
 
     def judge_setting(self, key: str) -> Any:
         return self.judge.get(key, JUDGE_KEYS[key])
@@ -106,6 +111,7 @@ class Config:
             "fail-on": self.fail_on,
             "ref-macros": self.ref_macros,
             "ocr": self.ocr,
+            "preview": self.preview,
             "per-figure-ignores": self.per_figure_ignores,
             "per-file-ignores": self.per_file_ignores,
         }
@@ -160,6 +166,10 @@ def _did_you_mean(word: str, choices) -> str:
 
     close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
     return f" (did you mean '{close[0]}'?)" if close else ""
+
+
+def preview_from_env() -> bool:
+    return os.environ.get("FIGLINT_PREVIEW", "").strip().lower() in ("1", "true", "yes", "on")
 
 
 def find_config_file(start: Path) -> tuple[Path, dict] | None:
@@ -221,7 +231,7 @@ def from_table(table: dict, source: str | None = None) -> Config:
         if key in GENERAL_KEYS:
             expected = GENERAL_KEYS[key]
             if not isinstance(value, expected) or (expected is list and not all(isinstance(v, str) for v in value)):
-                kind = "a list of strings" if expected is list else "a string"
+                kind = {list: "a list of strings", bool: "true or false"}.get(expected, "a string")
                 raise UsageError(f"configuration key '{key}'{where} must be {kind}")
             if key == "select":
                 cfg.select = list(value)
@@ -237,6 +247,8 @@ def from_table(table: dict, source: str | None = None) -> Config:
                 cfg.ocr = value
             elif key == "ref-macros":
                 cfg.ref_macros = [v.lstrip("\\") for v in value]
+            elif key == "preview":
+                cfg.preview = value
         elif key == "per-figure-ignores":
             cfg.per_figure_ignores = _per_figure_ignores(value, where)
         elif key == "per-file-ignores":
@@ -481,7 +493,11 @@ def validate_codes(tokens: list[str], key: str) -> None:
 
 
 def enabled_rules(cfg: Config):
-    """Rules that run: selected (or default) plus extend-select, minus ignore."""
+    """Rules that run: selected (or default) plus extend-select, minus ignore.
+
+    The default set is the stable rules that are on by default, plus the preview ones when
+    `preview` is on. Whatever select/extend-select names (code, prefix, name, family, ALL)
+    runs whether stable or preview: naming a rule is asking for it."""
     from figlint.rules.registry import all_rules
 
     out = []
@@ -489,7 +505,7 @@ def enabled_rules(cfg: Config):
         if cfg.select is not None:
             on = any(matches(t, r.code, r.name) for t in cfg.select)
         else:
-            on = r.default_enabled
+            on = r.default_enabled and (r.stable or cfg.preview)
         on = on or any(matches(t, r.code, r.name) for t in cfg.extend_select)
         if on and not any(matches(t, r.code, r.name) for t in cfg.ignore):
             out.append(r)

@@ -20,10 +20,13 @@ def pages() -> dict[str, str]:
     rules = all_rules()
     out = {f"{r.code}.md": rule_page(r) for r in rules}
     index = ["# figlint rules", "", "Generated from the rule docstrings by `scripts/gen_rule_pages.py`.", "",
-             "| code | name | family | severity | default | summary |", "|---|---|---|---|---|---|"]
+             "Stable rules are on by default; preview rules run with `--preview` (`preview = true`) or when",
+             "selected by name, and their field-audit precision is on their page "
+             "(benchmarks/field_audit).", "",
+             "| code | name | family | severity | default | status | summary |", "|---|---|---|---|---|---|---|"]
     for r in rules:
         index.append(f"| [{r.code}]({r.code}.md) | {r.name} | {r.family} | {r.severity} | "
-                     f"{'on' if r.default_enabled else 'off'} | {r.summary} |")
+                     f"{'on' if r.on_by_default else 'off'} | {r.status} | {r.summary} |")
     out["README.md"] = "\n".join(index) + "\n"
     return out
 

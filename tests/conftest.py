@@ -13,6 +13,11 @@ import shutil
 
 import pytest
 
+# The suite exercises every rule, stable or preview (rules/registry.py): features such as
+# baselines, SARIF or the GitHub Action are tested on whatever findings the fixtures give.
+# Tests of the default selection itself construct Config(preview=False).
+os.environ.setdefault("FIGLINT_PREVIEW", "1")
+
 
 def _require_pdflatex() -> None:
     if shutil.which("pdflatex") is not None:

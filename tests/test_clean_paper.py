@@ -47,7 +47,7 @@ def test_a_careful_paper_gets_no_finding(clean_papers, layout, route, monkeypatc
             if graphic.name != "main.pdf":
                 shutil.copy(graphic, src / graphic.name)
         path = src / "main.tex"
-    result = run([str(path)], Config())
+    result = run([str(path)], Config(preview=True))  # preview rules must stay silent too
     r = result.results[0]
     assert r.error is None and r.paper.route == ("latex" if route == "sources only" else route)
     assert bool(r.paper.pdf_path) == (route != "sources only")

@@ -12,9 +12,45 @@ def codes(cfg: Config) -> set[str]:
     return {r.code for r in enabled_rules(cfg)}
 
 
-def test_defaults_enable_default_rules():
-    got = codes(Config())
-    assert {"FL101", "FL102", "FL201", "FL202", "FL301", "FL302", "FL303"} <= got
+def test_defaults_enable_the_stable_rules_only():
+    from figlint.rules.registry import all_rules
+
+    rules = all_rules()
+    default = codes(Config(preview=False))
+    assert default == {r.code for r in rules if r.default_enabled and r.stable}
+    assert {r.code for r in rules if r.code.startswith("FL0")} <= default  # exempt: always on
+
+
+def test_preview_adds_the_preview_rules():
+    from figlint.rules.registry import all_rules
+
+    rules = all_rules()
+    preview = {r.code for r in rules if r.default_enabled and not r.stable}
+    assert codes(Config(preview=True)) == codes(Config(preview=False)) | preview
+    assert "FL601" not in codes(Config(preview=True))  # opt-in rules stay opt-in
+    assert from_table({"preview": True}).preview is True
+    with pytest.raises(UsageError, match="'preview'"):
+        from_table({"preview": "yes"})
+
+
+def test_naming_a_preview_rule_runs_it():
+    from figlint.rules.registry import all_rules
+
+    preview = [r for r in all_rules() if r.default_enabled and not r.stable]
+    if not preview:
+        pytest.skip("every rule is stable")
+    r = preview[0]
+    assert r.code not in codes(Config(preview=False))
+    assert codes(Config(preview=False, select=[r.code])) == {r.code}
+    assert r.code in codes(Config(preview=False, extend_select=[r.name]))
+    assert r.code in codes(Config(preview=False, select=["ALL"]))
+
+
+def test_preview_from_the_environment(monkeypatch):
+    monkeypatch.setenv("FIGLINT_PREVIEW", "1")
+    assert Config().preview is True
+    monkeypatch.setenv("FIGLINT_PREVIEW", "0")
+    assert Config().preview is False
 
 
 def test_select_by_prefix_name_and_ignore():
@@ -89,9 +125,9 @@ def test_ref_macros_cite_figures(tmp_path):
         "As \\myfig{fig:a} shows, accuracy rises with depth in every setting we tried.\n"
         "\\begin{figure}\\caption{Accuracy against depth for three widths on CIFAR-10.}"
         "\\label{fig:a}\\end{figure}\n\\end{document}\n")
-    before = lint_path(str(tmp_path / "main.tex"), Config())
+    before = lint_path(str(tmp_path / "main.tex"), Config(select=["FL301"]))
     assert "FL301" in {f.code for f in before.findings}
-    cfg = from_table({"ref-macros": ["\\myfig"]})
+    cfg = from_table({"ref-macros": ["\\myfig"], "select": ["FL301"]})
     after = lint_path(str(tmp_path / "main.tex"), cfg)
     assert "FL301" not in {f.code for f in after.findings}
     assert after.paper.figures[0].sites[0].macro == "myfig"

@@ -115,7 +115,7 @@ def rule_descriptor(rule) -> om.ReportingDescriptor:
         full_description=om.MultiformatMessageString(text=clip(" ".join(full.split()))),
         help=om.MultiformatMessageString(text=_plain(page), markdown=page),
         help_uri=rule_url(rule.code),
-        default_configuration=om.ReportingConfiguration(level=rule.severity, enabled=rule.default_enabled),
+        default_configuration=om.ReportingConfiguration(level=rule.severity, enabled=rule.on_by_default),
         properties=props,
     )
 

@@ -7,12 +7,22 @@ the decorator; its docstring (What it does / Why is this bad? / Example /
 Use instead) is the rule's documentation, from which `figlint explain`, the
 rule pages under rules/ and SARIF rules[] are generated. Codes never change
 meaning: a retired code is kept out of reuse in RETIRED.
+
+Stable and preview: a rule is on by default only while its precision measured on
+real papers nobody tuned it for (benchmarks/field_audit, recorded in
+field_precision.json next to this module) is at least MIN_PRECISION over at least
+MIN_AUDITED audited findings from at least MIN_PAPERS papers. Every other rule is
+preview: off unless the run asks for preview rules (`--preview`, `preview = true`) or
+select/extend-select names it (by code, prefix, name, family or ALL).
+Tool/input findings (FL0xx) and judge thresholds the user sets (FL7xx) are exempt.
 """
 
 from __future__ import annotations
 
 import inspect
+import json
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
 from figlint.model import Figure, Finding, Location, Paper, plain
@@ -30,6 +40,37 @@ FAMILIES = {
 DOC_SECTIONS = ("What it does", "Why is this bad?", "Example", "Use instead")
 RETIRED: set[str] = set()
 
+# The stable/preview bar (issue 13): precision on audited real papers, debatable counting
+# as not true. A rule with fewer audited findings has not been shown to be right on papers
+# nobody tuned it for, so it is preview too ("unproven").
+MIN_PRECISION = 0.90
+MIN_AUDITED = 10
+# ...and from at least this many papers: sixty findings of one cause in one paper (a
+# misspelt figure folder) prove less about a rule than ten findings across ten papers
+MIN_PAPERS = 3
+PRECISION_FILE = Path(__file__).with_name("field_precision.json")
+# FL0xx report the tool's own trouble with the input; FL7xx fire only below a judge
+# threshold the user configured. Neither is a claim about the figure to be measured.
+EXEMPT_PREFIXES = ("FL0", "FL7")
+
+
+def exempt_from_preview(code: str) -> bool:
+    return code.startswith(EXEMPT_PREFIXES)
+
+
+_PRECISION: dict[str, dict] | None = None
+
+
+def field_precision() -> dict[str, dict]:
+    """code -> {audited, true, debatable, false, precision} from field_precision.json."""
+    global _PRECISION
+    if _PRECISION is None:
+        try:
+            _PRECISION = json.loads(PRECISION_FILE.read_text())["rules"]
+        except (OSError, ValueError, KeyError):
+            _PRECISION = {}
+    return _PRECISION
+
 
 @dataclass(frozen=True)
 class Rule:
@@ -45,6 +86,50 @@ class Rule:
     default_enabled: bool = True
     routes: tuple[str, ...] = ("pdf", "latex", "image")
     groups: tuple[str, ...] = ()
+
+    @property
+    def measured(self) -> dict | None:
+        """This rule's field-audit counts, or None when no finding of it was audited."""
+        return field_precision().get(self.code)
+
+    @property
+    def stable(self) -> bool:
+        """On by default (if default_enabled): exempt, or proven on audited real papers."""
+        if exempt_from_preview(self.code):
+            return True
+        m = self.measured
+        return (bool(m) and m["audited"] >= MIN_AUDITED and m.get("papers", 0) >= MIN_PAPERS
+                and m["precision"] >= MIN_PRECISION)
+
+    @property
+    def status(self) -> str:
+        return "stable" if self.stable else "preview"
+
+    @property
+    def status_text(self) -> str:
+        """One line for the rule page and `figlint rules`: status and the measured figure."""
+        m = self.measured
+        if exempt_from_preview(self.code):
+            why = "tool/input finding" if self.code.startswith("FL0") else "fires only below a threshold you set"
+            base = f"stable (exempt from the field-audit bar: {why})"
+            if m:
+                base += f"; field audit: {m['true']}/{m['audited']} true ({m['precision']:.3f})"
+            return base
+        if not m:
+            return (f"preview (unproven: no audited finding on real papers yet; stable needs precision "
+                    f">= {MIN_PRECISION:.2f} over >= {MIN_AUDITED})")
+        figure = (f"field audit: {m['true']}/{m['audited']} true, precision {m['precision']:.3f} "
+                  f"({m['debatable']} debatable, {m['false']} false; {m.get('papers', 0)} papers)")
+        if self.stable:
+            return f"stable ({figure})"
+        if m["audited"] < MIN_AUDITED or m.get("papers", 0) < MIN_PAPERS:
+            return (f"preview (unproven: {figure}; stable needs >= {MIN_AUDITED} audited findings "
+                    f"from >= {MIN_PAPERS} papers)")
+        return f"preview ({figure}; stable needs >= {MIN_PRECISION:.2f})"
+
+    @property
+    def on_by_default(self) -> bool:
+        return self.default_enabled and self.stable
 
     @property
     def family(self) -> str:

@@ -171,7 +171,7 @@ def stale_pdf():
     """
 
 
-@rule("FL008", "routes-disagree", severity="warning", scope="engine", routes=("latex",))
+@rule("FL008", "routes-disagree", severity="note", scope="engine", routes=("latex",))
 def routes_disagree():
     """A figure is in the sources but not in the compiled PDF, or the other way round.
 
