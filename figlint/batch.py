@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Callable
 
 from figlint.config import Config, enabled_rules
-from figlint.engine import PaperResult, RunResult, lint_path
+from figlint.engine import PaperResult, RunResult
 
 PAPER_SUFFIXES = (".pdf",)
 # figure files directly inside a folder are inputs too (`figlint figs/` on a folder of charts)
@@ -60,11 +60,9 @@ def default_jobs() -> int:
 
 
 def _lint_one(path: str, config: Config, use_cache: bool = False, rules=None) -> PaperResult:
-    if use_cache:
-        from figlint.cache import lint_cached
+    from figlint.cache import lint_cached  # use_cache=False (--no-cache) turns off every cache
 
-        return lint_cached(path, config, rules)
-    return lint_path(path, config, rules)
+    return lint_cached(path, config, rules, enabled=use_cache)
 
 
 def run_many(

@@ -101,7 +101,7 @@ def main() -> None:
 @click.option("--jobs", "-j", type=click.IntRange(min=1), metavar="N",
               help="Papers linted in parallel (default: one per core).")
 @click.option("--no-cache", is_flag=True,
-              help="Do not read or write the results cache ($FIGLINT_CACHE_DIR, else .figlint_cache/).")
+              help="Do not read or write any cache (results, OCR, judge; $FIGLINT_CACHE_DIR, else .figlint_cache/ at the project root).")
 @click.option("--ocr", "ocr_mode", type=click.Choice(["auto", "on", "off"]),
               help="OCR raster figures: auto (figure files only; default), on (papers too), off.")
 @click.option("--profile", is_flag=True, help="Print where the time went, per paper and stage, on stderr.")
@@ -148,7 +148,7 @@ def check(paths, fmt, output, select, extend_select, ignore, fail_on, config_fil
                 click.echo(render_paper(r), nl=False)
 
         result = run_many(list(paths), cfg, jobs=jobs, on_result=on_result,
-                          use_cache=not (no_cache or dry_run))
+                          use_cache=not no_cache)  # --dry-run skips the results cache (figlint/cache.py)
         progress.done()
         wall = time.perf_counter() - t_run
         if dry_run:
