@@ -72,12 +72,16 @@ def run_many(
     on_result: Callable[[PaperResult], None] | None = None,
     use_cache: bool = False,
 ) -> RunResult:
+    from figlint import progress
+
     inputs = expand_inputs(paths)
+    progress.set_total(len(inputs))
     jobs = default_jobs() if jobs is None else max(1, jobs)
     results: dict[int, PaperResult] = {}
     if jobs == 1 or len(inputs) == 1:
         rules = enabled_rules(config)
         for i, path in enumerate(inputs):
+            progress.begin(path)
             results[i] = _lint_one(path, config, use_cache, rules)
             if on_result:
                 on_result(results[i])

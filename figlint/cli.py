@@ -137,11 +137,13 @@ def check(paths, fmt, output, select, extend_select, ignore, fail_on, config_fil
         from figlint.report import render
 
         stream = fmt == "jsonl" and not output and not (baseline_file or write_baseline_file)
-        progress = _Progress(enabled=sys.stderr.isatty() and not stream)
+        from figlint import progress as progress_line
+
+        progress = progress_line.start(enabled=sys.stderr.isatty() and not stream)  # stderr only, never in a pipe
         t_run = time.perf_counter()
 
         def on_result(r):
-            progress.tick(r)
+            progress.paper_done(r)
             if stream:
                 from figlint.report.jsonl import render_paper
 
@@ -183,27 +185,6 @@ def check(paths, fmt, output, select, extend_select, ignore, fail_on, config_fil
         if r.error:
             click.echo(f"figlint: error: {r.error}", err=True)
     sys.exit(result.exit_code())
-
-
-class _Progress:
-    """A one-line progress counter on stderr, only on a terminal and only for batches."""
-
-    def __init__(self, enabled: bool):
-        self.enabled = enabled
-        self.total = None
-        self.done_count = 0
-        self.started = time.perf_counter()
-
-    def tick(self, r) -> None:
-        self.done_count += 1
-        # Quiet for the first moment: a single quick paper needs no progress bar.
-        if self.enabled and time.perf_counter() - self.started > 0.5:
-            name = r.path if len(r.path) <= 50 else "…" + r.path[-49:]
-            click.echo(f"\rfiglint: {self.done_count} done, last {name}\x1b[K", err=True, nl=False)
-
-    def done(self) -> None:
-        if self.enabled and time.perf_counter() - self.started > 0.5:
-            click.echo("\r\x1b[K", err=True, nl=False)
 
 
 def _print_profile(result, wall: float, report_time: float) -> None:
