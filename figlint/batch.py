@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Callable
 
 from figlint.config import Config, enabled_rules
-from figlint.engine import PaperResult, RunResult, lint_path
+from figlint.engine import PaperResult, RunResult
 
 PAPER_SUFFIXES = (".pdf", ".zip")
 # figure files directly inside a folder are inputs too (`figlint figs/` on a folder of charts)
@@ -117,11 +117,9 @@ def default_jobs() -> int:
 
 
 def _lint_one(path: str, config: Config, use_cache: bool = False, rules=None) -> PaperResult:
-    if use_cache:
-        from figlint.cache import lint_cached
+    from figlint.cache import lint_cached  # use_cache=False (--no-cache) turns off every cache
 
-        return lint_cached(path, config, rules)
-    return lint_path(path, config, rules)
+    return lint_cached(path, config, rules, enabled=use_cache)
 
 
 def run_many(
@@ -131,12 +129,16 @@ def run_many(
     on_result: Callable[[PaperResult], None] | None = None,
     use_cache: bool = False,
 ) -> RunResult:
+    from figlint import progress
+
     inputs = expand_inputs(paths)
+    progress.set_total(len(inputs))
     jobs = default_jobs() if jobs is None else max(1, jobs)
     results: dict[int, PaperResult] = {}
     if jobs == 1 or len(inputs) == 1:
         rules = enabled_rules(config)
         for i, path in enumerate(inputs):
+            progress.begin(path)
             results[i] = finish(_lint_one(path, config, use_cache, rules), config)
             if on_result:
                 on_result(results[i])

@@ -1,23 +1,29 @@
 """Budgets that keep one pathological figure from hanging or swamping a run.
 
-Sizes are capped where content is read: vector paths per page (ingest/pdf_layout,
-ingest/graphics), paths per figure analysed, pixels decoded from an image file and
-pixels rendered from a PDF region (features). Time is capped per figure: the
-analysis of one figure (features.analyse: render, OCR, pixel and vector analysis)
-runs under `figure_deadline`, which stops it after FIGURE_SECONDS.
+Budgets count work, never wall-clock time, so the same input gives the same
+findings on an idle and on a loaded machine. Sizes are capped where content is
+read: vector paths per page (ingest/pdf_layout, ingest/graphics), paths and path
+segments per figure analysed (`check_size`), pixels decoded from an image file
+and pixels rendered from a PDF region (features). As a last safety net against
+a hang, the analysis of one figure (features.analyse) runs under
+`figure_deadline`, a limit in CPU time of this process (FIGURE_CPU_SECONDS),
+which other processes loading the machine do not consume; a figure that meets
+it is far over every size budget's intent.
 
 A figure over any budget is not analysed: `skip(fig, reason)` records why in
 `fig.extra["figure_skipped"]`, the analysis comes back empty (so the figure's
 content rules stay silent rather than guess), and the engine reports one FL011
 (figure-skipped) finding per such figure through `skipped_findings`. Every other
-figure and rule still runs.
+figure and rule still runs. A result with a skipped figure is never stored in the
+results cache (figlint/cache.py).
 
-The deadline is preemptive where that is safe (a SIGALRM timer, on the main
-thread of a Unix process when no other timer is armed): the timer never breaks
-into an import or a PyMuPDF call (a Python exception raised inside a MuPDF
+The CPU limit is preemptive where that is safe (a SIGPROF timer, on the main
+thread of a Unix process when no other such timer is armed): the timer never
+breaks into an import or a PyMuPDF call (a Python exception raised inside a MuPDF
 callback crashes the process), it waits for them to return; everything those
 calls do is bounded by the size caps. Elsewhere (a worker thread) only the size
-caps apply. FIGLINT_FIGURE_SECONDS overrides the time limit (0 turns it off).
+caps apply. FIGLINT_FIGURE_CPU_SECONDS overrides the limit (0 turns it off;
+FIGLINT_FIGURE_SECONDS, its old name, is read as CPU seconds too).
 """
 
 from __future__ import annotations
@@ -25,7 +31,6 @@ from __future__ import annotations
 import os
 import signal
 import threading
-import time
 from contextlib import contextmanager
 from typing import Iterator
 
@@ -33,25 +38,29 @@ from typing import Iterator
 MAX_PAGE_DRAWINGS = 100_000
 # paths one figure's vector analysis looks at
 MAX_FIGURE_DRAWINGS = 50_000
+# path segments (lines, curves, rectangles) over all of one figure's paths
+MAX_FIGURE_SEGMENTS = 2_000_000
 # pixels decoded from an image file for analysis (OCR and pixel analysis work on <= 1,280 px)
 MAX_DECODE_PIXELS = 40_000_000
 # pixels rendered from a PDF region for analysis (a letter page at 300 DPI is 8.4 M)
 MAX_RENDER_PIXELS = 16_000_000
 # below this resolution a rendered region is useless for reading labels: skipped instead
 MIN_RENDER_DPI = 36.0
-DEFAULT_FIGURE_SECONDS = 30.0
+# CPU seconds of this process one figure's analysis may take (a hang guard; see the module doc)
+DEFAULT_FIGURE_CPU_SECONDS = 120.0
 
 SKIP_KEY = "figure_skipped"
 _REPORTED_KEY = "figure_skipped_reported"
 
 
 def figure_seconds() -> float:
-    """The per-figure time limit in seconds (FIGLINT_FIGURE_SECONDS; 0 or less: none)."""
-    raw = os.environ.get("FIGLINT_FIGURE_SECONDS", "")
+    """The per-figure CPU-time limit in seconds (FIGLINT_FIGURE_CPU_SECONDS, else the older
+    FIGLINT_FIGURE_SECONDS; 0 or less: none)."""
+    raw = os.environ.get("FIGLINT_FIGURE_CPU_SECONDS") or os.environ.get("FIGLINT_FIGURE_SECONDS", "")
     try:
-        return float(raw) if raw.strip() else DEFAULT_FIGURE_SECONDS
+        return float(raw) if raw.strip() else DEFAULT_FIGURE_CPU_SECONDS
     except ValueError:
-        return DEFAULT_FIGURE_SECONDS
+        return DEFAULT_FIGURE_CPU_SECONDS
 
 
 class FigureSkipped(BaseException):
@@ -74,6 +83,18 @@ def skipped(fig) -> str | None:
 
 
 # ---------------------------------------------------------------- size
+
+
+def check_size(fig) -> None:
+    """Raise FigureSkipped when the figure holds more vector content than is analysed:
+    MAX_FIGURE_DRAWINGS paths or MAX_FIGURE_SEGMENTS path segments (a count of the work the
+    vector analysis would do, so the verdict is the same on every machine)."""
+    n = len(fig.drawings)
+    if n > MAX_FIGURE_DRAWINGS:
+        raise FigureSkipped(f"{n:,} vector paths (at most {MAX_FIGURE_DRAWINGS:,} are analysed)")
+    segments = sum(d.items for d in fig.drawings)
+    if segments > MAX_FIGURE_SEGMENTS:
+        raise FigureSkipped(f"{segments:,} vector path segments (at most {MAX_FIGURE_SEGMENTS:,} are analysed)")
 
 
 def capped_drawings(page, extended: bool = False, limit: int = MAX_PAGE_DRAWINGS) -> tuple[list[dict], int]:
@@ -112,14 +133,14 @@ def capped_drawings(page, extended: bool = False, limit: int = MAX_PAGE_DRAWINGS
     return kept, total
 
 
-# ---------------------------------------------------------------- time
+# ---------------------------------------------------------------- CPU time
 
 
 def _can_alarm() -> bool:
     if not hasattr(signal, "setitimer") or threading.current_thread() is not threading.main_thread():
         return False
-    # someone else's timer (pytest-timeout, an embedding application) is left alone
-    return signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+    # someone else's timer (a profiler, an embedding application) is left alone
+    return signal.getitimer(signal.ITIMER_PROF) == (0.0, 0.0)
 
 
 _UNSAFE = ("importlib", "pymupdf", "fitz")
@@ -137,26 +158,26 @@ def _unsafe(frame) -> bool:
 
 @contextmanager
 def figure_deadline(what: str, seconds: float | None = None) -> Iterator[None]:
-    """Raise FigureSkipped in the block once it has run `seconds` (see the module doc)."""
+    """Raise FigureSkipped in the block once this process has spent `seconds` of CPU time in it
+    (ITIMER_PROF counts the process's own user and system time, not the wall clock)."""
     seconds = figure_seconds() if seconds is None else seconds
     if seconds <= 0 or not _can_alarm():
         yield
         return
-    start = time.monotonic()
 
     def on_alarm(signum, frame):
         if _unsafe(frame):
-            signal.setitimer(signal.ITIMER_REAL, 0.05)  # try again once that call has returned
+            signal.setitimer(signal.ITIMER_PROF, 0.05)  # try again once that call has returned
             return
-        raise FigureSkipped(f"{what} took more than {seconds:g} s (stopped after {time.monotonic() - start:.1f} s)")
+        raise FigureSkipped(f"{what} took more than {seconds:g} s of CPU time")
 
-    previous = signal.signal(signal.SIGALRM, on_alarm)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
+    previous = signal.signal(signal.SIGPROF, on_alarm)
+    signal.setitimer(signal.ITIMER_PROF, seconds)
     try:
         yield
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, previous)
 
 
 # ---------------------------------------------------------------- findings

@@ -154,7 +154,7 @@ def main() -> None:
 @click.option("--jobs", "-j", type=click.IntRange(min=1), metavar="N",
               help="Papers linted in parallel (default: one per core).")
 @click.option("--no-cache", is_flag=True,
-              help="Do not read or write the results cache ($FIGLINT_CACHE_DIR, else .figlint_cache/).")
+              help="Do not read or write any cache (results, OCR, judge; $FIGLINT_CACHE_DIR, else .figlint_cache/ at the project root).")
 @click.option("--ocr", "ocr_mode", type=click.Choice(["auto", "on", "off"]),
               help="OCR raster figures: auto (figure files only; default), on (papers too), off.")
 @click.option("--profile", is_flag=True, help="Print where the time went, per paper and stage, on stderr.")
@@ -197,18 +197,20 @@ def check(paths, fmt, output, select, extend_select, ignore, fail_on, config_fil
 
         machine = fmt in MACHINE_FORMATS
         stream = fmt == "jsonl" and not output and not (baseline_file or write_baseline_file) and not statistics
-        progress = _Progress(enabled=sys.stderr.isatty() and not stream)
+        from figlint import progress as progress_line
+
+        progress = progress_line.start(enabled=sys.stderr.isatty() and not stream)  # stderr only, never in a pipe
         t_run = time.perf_counter()
 
         def on_result(r):
-            progress.tick(r)
+            progress.paper_done(r)
             if stream:
                 from figlint.report.jsonl import render_paper
 
                 _write_stdout(render_paper(r), machine=True)
 
         result = run_many(list(paths), cfg, jobs=jobs, on_result=on_result,
-                          use_cache=not (no_cache or dry_run))
+                          use_cache=not no_cache)  # --dry-run skips the results cache (figlint/cache.py)
         progress.done()
         wall = time.perf_counter() - t_run
         if dry_run:
@@ -283,27 +285,6 @@ def _print_notes(result) -> None:
             where = ", ".join("beside it" if d == "." else f"{d}/" for d in dirs[:6])
             click.echo(f"figlint: note: no compiled PDF of {safe_text(main, limit=300)} found (looked {where}); "
                        "the sources were linted alone: pass --pdf FILE to check the figures as printed", err=True)
-
-
-class _Progress:
-    """A one-line progress counter on stderr, only on a terminal and only for batches."""
-
-    def __init__(self, enabled: bool):
-        self.enabled = enabled
-        self.total = None
-        self.done_count = 0
-        self.started = time.perf_counter()
-
-    def tick(self, r) -> None:
-        self.done_count += 1
-        # Quiet for the first moment: a single quick paper needs no progress bar.
-        if self.enabled and time.perf_counter() - self.started > 0.5:
-            name = r.path if len(r.path) <= 50 else "…" + r.path[-49:]
-            click.echo(f"\rfiglint: {self.done_count} done, last {name}\x1b[K", err=True, nl=False)
-
-    def done(self) -> None:
-        if self.enabled and time.perf_counter() - self.started > 0.5:
-            click.echo("\r\x1b[K", err=True, nl=False)
 
 
 def _print_profile(result, wall: float, report_time: float) -> None:

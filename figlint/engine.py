@@ -96,6 +96,8 @@ def _unreadable(path: str, message: str, enabled: set[str]) -> PaperResult:
 
 def lint_paper(paper: Paper, config: Config, rules: list[Rule],
                timings: dict[str, float] | None = None) -> list[Finding]:
+    from figlint import progress
+
     findings: list[Finding] = []
     timings = {} if timings is None else timings
     for rule in iter_enabled(rules, paper.route):
@@ -104,7 +106,8 @@ def lint_paper(paper: Paper, config: Config, rules: list[Rule],
         if rule.scope == "paper":
             findings += _guarded(rule, ctx, paper, None)
         else:
-            for fig in paper.figures:
+            for k, fig in enumerate(paper.figures):
+                progress.step(f"{rule.code} on figure {k + 1} of {len(paper.figures)}")  # a terminal line only
                 findings += _guarded(rule, ctx, fig, fig.number)
         stage = f"rules:{rule.family}"  # features and OCR run lazily inside the rules that need them
         timings[stage] = timings.get(stage, 0.0) + time.perf_counter() - t0

@@ -221,7 +221,11 @@ _BREAK_RE = re.compile(r"[.!?]['\")\]\u201d\u2019]*\s+(?=[\"'\[\u201c\u2018]?[A-
 
 
 def sentence_spans(text: str) -> list[tuple[int, int]]:
-    """(start, end) of each sentence; no break after common abbreviations or initials."""
+    """(start, end) of each sentence; no break after common abbreviations or initials.
+
+    One pass over the text: every candidate break is decided from the word before it,
+    which is read backwards only as far as the previous whitespace.
+    """
     spans: list[tuple[int, int]] = []
     start = 0
     for m in _BREAK_RE.finditer(text):
@@ -232,28 +236,77 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
             i = dot
             while i > start and not text[i - 1].isspace():
                 i -= 1
-            token = text[i:dot].lower()
-            # the word itself, after any joining punctuation: "(Fig", "H/Fig", "Sec.~3/Fig"
-            m_word = re.search(r"[a-z][a-z.]*$", token)
-            bare = m_word.group(0) if m_word else ""
+            bare = _bare_word(text, i, dot)
             if bare in _ABBREV or bare.rstrip(".") in _ABBREV:
                 continue
             if len(bare) == 1 and bare.isalpha():  # an initial: "J. Smith", "Fig. A. 2"
                 continue
-            if re.fullmatch(r"(?:[a-z]\.)+[a-z]", bare):  # "e.g", "i.e", "w.r.t"
+            if _INITIALS_RE.fullmatch(bare):  # "e.g", "i.e", "w.r.t"
                 continue
         end = m.end()
-        if text[start:end].strip():
+        if _has_text(text, start, end):
             spans.append((start, end))
         start = end
-    if text[start:].strip():
+    if _has_text(text, start, len(text)):
         spans.append((start, len(text)))
     return spans
 
 
+_INITIALS_RE = re.compile(r"(?:[a-z]\.)+[a-z]")
+_WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz.")
+_NON_SPACE = re.compile(r"\S")
+
+
+def _bare_word(text: str, i: int, dot: int) -> str:
+    """The word that ends at `dot`, after any joining punctuation ("(Fig", "H/Fig", "Sec.~3/Fig"),
+    lower-cased: the longest run of letters and dots before `dot`, from its first letter.
+    (Read backwards, in time linear in the run: `re.search("[a-z][a-z.]*$", token)` tried
+    every start in the token and was quadratic in a long word.)"""
+    j = dot
+    while j > i and text[j - 1].lower() in _WORD_CHARS:
+        j -= 1
+    return text[j:dot].lower().lstrip(".")
+
+
+def _has_text(text: str, a: int, b: int) -> bool:
+    """text[a:b] holds something other than whitespace (without copying it)."""
+    return _NON_SPACE.search(text, a, b) is not None
+
+
+class Sentences:
+    """The sentences of one text, split once; `at(pos)` finds the one holding a position by
+    bisection. Callers that look up many positions in one text (every citing place of a
+    paragraph) split it once instead of once per place."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self.spans = sentence_spans(text)
+        self._starts = [a for a, _ in self.spans]
+
+    def at(self, pos: int) -> str:
+        """The sentence that contains position pos, stripped (the whole text if none does)."""
+        import bisect
+
+        k = bisect.bisect_right(self._starts, pos) - 1
+        if k >= 0:
+            a, b = self.spans[k]
+            if a <= pos < b:
+                return self.text[a:b].strip()
+        return self.text.strip()
+
+
+_SENTENCES: dict[int, Sentences] = {}
+
+
 def sentence_at(text: str, pos: int) -> str:
-    """The sentence of text that contains position pos, stripped."""
-    for start, end in sentence_spans(text):
-        if start <= pos < end:
-            return text[start:end].strip()
-    return text.strip()
+    """The sentence of text that contains position pos, stripped.
+
+    The split of the last few texts asked about is kept (keyed by the text object and
+    checked by identity), so asking for every mention of one paragraph splits it once.
+    """
+    cached = _SENTENCES.get(id(text))
+    if cached is None or cached.text is not text:
+        if len(_SENTENCES) >= 8:
+            _SENTENCES.clear()
+        cached = _SENTENCES[id(text)] = Sentences(text)
+    return cached.at(pos)

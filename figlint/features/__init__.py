@@ -238,12 +238,11 @@ def analyse(fig: Figure, paper: Paper | None = None) -> FigureAnalysis:
         raise cached
     t0 = time.perf_counter()
     # Per-figure budget (figlint/budget.py): a figure over a size cap (marked while reading
-    # or while analysing) or over the time limit is not analysed; the engine reports FL011.
+    # or while analysing) or over the CPU-time guard is not analysed; the engine reports FL011.
     try:
         if budget.skipped(fig):
             raise budget.FigureSkipped(budget.skipped(fig))
-        if len(fig.drawings) > budget.MAX_FIGURE_DRAWINGS:
-            raise budget.FigureSkipped(f"{len(fig.drawings):,} vector paths (at most {budget.MAX_FIGURE_DRAWINGS:,} are analysed)")
+        budget.check_size(fig)  # paths and path segments: work counted, not time
         with budget.figure_deadline("the analysis"):
             if _outlined_text(fig, paper):
                 # Vector graphics whose text was converted to curves: the labels exist only as

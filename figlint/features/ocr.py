@@ -3,8 +3,8 @@
 `ocr_tokens(image, digest)` returns the text boxes of an image in its own pixel
 coordinates. The engine is created once per process, on first use, so vector
 figures never pay for it. Results are cached per image content hash, in memory
-and on disk as JSON under `<cache dir>/ocr/` (the cache dir is
-$FIGLINT_CACHE_DIR, else `.figlint_cache` in the working directory). Large
+and on disk as JSON under `<cache dir>/ocr/` (figlint/cache.py says where; with
+--no-cache nothing is read from or written to disk). Large
 images are downscaled to at most 1280 px on the long side before OCR (tick
 labels stay legible there and it keeps a figure near a second on a laptop
 CPU); small web graphics are upscaled towards 1000 px, which reads their
@@ -104,10 +104,16 @@ def ocr_tokens(img, digest: str) -> list[dict]:
     key = f"{digest}-{OCR_VERSION}" + (f"-up{scale:.3f}" if scale > 1 else "")
     if key in _MEMO:
         return _MEMO[key]
+    from figlint import cache
+
+    if not cache.enabled():  # --no-cache
+        tokens = _MEMO[key] = _run(img)
+        return tokens
     path = cache_dir() / f"{key}.json"
     try:
         tokens = json.loads(path.read_text())
         _MEMO[key] = tokens
+        cache.touch(path)
         return tokens
     except (OSError, ValueError):
         pass
@@ -119,5 +125,6 @@ def ocr_tokens(img, digest: str) -> list[dict]:
         tmp.write_text(json.dumps(tokens))
         tmp.replace(path)
     except OSError:
-        pass  # a read-only tree still gets the in-memory cache
+        return tokens  # a read-only tree still gets the in-memory cache
+    cache.prune(path.parent, cache.MAX_OCR_BYTES)
     return tokens

@@ -15,10 +15,6 @@ MAX_POINTS = 1000
 MAX_SEPARATE_BOXES = 400
 
 
-def _xy(p) -> tuple[float, float]:
-    return (float(p[0]), float(p[1]))
-
-
 def polylines(items, ox: float = 0.0, oy: float = 0.0, sx: float = 1.0, sy: float = 1.0) -> list[list[tuple[float, float]]]:
     """The connected runs of line/curve segments of a path, as vertex lists.
 
@@ -31,16 +27,16 @@ def polylines(items, ox: float = 0.0, oy: float = 0.0, sx: float = 1.0, sy: floa
     for it in items or ():
         kind = it[0]
         if kind == "l":
-            a, b = _xy(it[1]), _xy(it[2])
+            p, q = it[1], it[2]
         elif kind == "c":
-            a, b = _xy(it[1]), _xy(it[4])
+            p, q = it[1], it[4]
         else:
             if cur:
                 runs.append(cur)
                 cur = []
             continue
-        a = ((a[0] - ox) * sx, (a[1] - oy) * sy)
-        b = ((b[0] - ox) * sx, (b[1] - oy) * sy)
+        a = ((float(p[0]) - ox) * sx, (float(p[1]) - oy) * sy)
+        b = ((float(q[0]) - ox) * sx, (float(q[1]) - oy) * sy)
         if cur and abs(cur[-1][0] - a[0]) < 1e-3 and abs(cur[-1][1] - a[1]) < 1e-3:
             cur.append(b)
         else:
@@ -69,10 +65,23 @@ def thin(runs: list[list[tuple[float, float]]], limit: int = MAX_POINTS) -> list
     return out[: max(1, limit // 2)]
 
 
+_DASH_STYLES: dict[tuple, str] = {}  # (dash string, width) -> style: a figure repeats a few of them
+
+
 def dash_style(dashes, width: float | None = None) -> str | None:
     """'solid', 'dashed' or 'dotted' from a MuPDF dash string like '[ 3 2 ] 0' (None: not stroked)."""
     if dashes is None:
         return None
+    key = (str(dashes), width)
+    style = _DASH_STYLES.get(key)
+    if style is None:
+        style = _dash_style(dashes, width)
+        if len(_DASH_STYLES) < 10_000:
+            _DASH_STYLES[key] = style
+    return style
+
+
+def _dash_style(dashes, width: float | None) -> str:
     try:
         nums = [float(v) for v in str(dashes).split("]")[0].strip(" [").split()]
     except ValueError:
@@ -117,12 +126,12 @@ def merge_paths(paths, ox: float = 0.0, oy: float = 0.0) -> list:
     out: list = []
     last = None
     boxes = 0
+    full = False  # the last Drawing holds MAX_POINTS vertices: what it merges adds none
     for p, r in paths:
         r = (r[0] - ox, r[1] - oy, r[2] - ox, r[3] - oy)
         st = path_style(p)
         items = p.get("items")
         n = len(items or ())
-        runs = polylines(items, ox, oy)
         if is_filled_box(p.get("type"), items) and boxes < MAX_SEPARATE_BOXES:
             boxes += 1  # a bar is a bar: same-coloured bars stay apart
         elif last is not None and st == last:
@@ -130,10 +139,15 @@ def merge_paths(paths, ox: float = 0.0, oy: float = 0.0) -> list:
             d.bbox = (min(d.bbox[0], r[0]), min(d.bbox[1], r[1]), max(d.bbox[2], r[2]), max(d.bbox[3], r[3]))
             d.items += n
             d.paths += 1
-            if sum(len(x) for x in d.lines) < MAX_POINTS:
-                d.lines = thin(d.lines + runs)
+            # The vertices are only read while the Drawing has room for them (a scatter of
+            # 30,000 markers reads the first ones, not all: that was most of the merging time).
+            if not full:
+                d.lines = thin(d.lines + polylines(items, ox, oy))
+                full = sum(len(x) for x in d.lines) >= MAX_POINTS
             continue
+        lines = thin(polylines(items, ox, oy))
         out.append(Drawing(bbox=r, stroke=tuple(st[1]) if st[1] else None, fill=tuple(st[2]) if st[2] else None,
-                           width=st[3], items=n, dash=st[4], lines=thin(runs)))
+                           width=st[3], items=n, dash=st[4], lines=lines))
+        full = sum(len(x) for x in lines) >= MAX_POINTS
         last = st
     return out

@@ -101,8 +101,11 @@ def _report_cut_pages(paper: Paper, pages: list[PageData], path: str) -> None:
 
 
 def _read_pages(doc: pymupdf.Document, paper: Paper, path: str) -> list[PageData]:
+    from figlint import progress
+
     pages = []
     for i in range(doc.page_count):
+        progress.step(f"reading page {i + 1} of {doc.page_count}")
         try:
             pages.append(read_page(doc[i]))
         except Exception as exc:

@@ -809,7 +809,11 @@ class _L2T(l2t.LatexNodes2Text):
 # pylatexenc reads text one character at a time; long runs of characters that
 # need no LaTeX processing are swapped for one placeholder character each
 # before parsing and put back afterwards (a paragraph parses ~10x faster).
-_RUN_TOKENS = re.compile(r"\\[A-Za-z@]+\s*|\\.|(?P<run>[A-Za-z0-9 ,.;:!?()/\n\t=+*<>|]{24,})", re.S)
+# The run may hold the position marks latex.render_with_marks inserts (plane-15 private use
+# characters): a paragraph full of marked mentions ("Fig. 1, Fig. 1, ...") had no run of 24
+# plain characters left, and pylatexenc's character-by-character accumulation of the text
+# was quadratic in the paragraph's length (a 250 KB caption took 30 s).
+_RUN_TOKENS = re.compile(r"\\[A-Za-z@]+\s*|\\.|(?P<run>[A-Za-z0-9 ,.;:!?()/\n\t=+*<>|\U000F0000-\U000FFFFD]{24,})", re.S)
 _PLACEHOLDER = 0x100000
 _PLACEHOLDERS = re.compile("[\U00100000-\U0010FFFD]")
 

@@ -6,9 +6,9 @@ bytes, the caption, the citing text, the side features, the earlier stages'
 reports). Each stage is keyed by what that stage sees, so editing a caption
 re-runs the language and fusion stages but not the vision stage. An unchanged
 figure costs no call on the next run. Only replies that parsed and validated
-are stored. Directory: $FIGLINT_CACHE_DIR/judge, else .figlint_cache/judge in
-the working directory. Writes are atomic (temp file + rename), so concurrent
-threads and runs never read half a file.
+are stored. Directory: `judge/` in the cache folder (figlint/cache.py: $FIGLINT_CACHE_DIR,
+else .figlint_cache at the project root); --no-cache turns it off. Writes are
+atomic (temp file + rename), so concurrent threads and runs never read half a file.
 """
 
 from __future__ import annotations
@@ -39,9 +39,24 @@ def cache_key(**parts: Any) -> str:
 
 
 class JudgeCache:
-    def __init__(self, root: Path | None = None, enabled: bool = True):
-        self.root = Path(root) if root is not None else cache_dir()
-        self.enabled = enabled
+    """The replies cache. Without arguments it follows the input being linted: its cache
+    folder, and off under --no-cache (figlint/cache.py), read at each use."""
+
+    def __init__(self, root: Path | None = None, enabled: bool | None = None):
+        self._root = Path(root) if root is not None else None
+        self._enabled = enabled
+
+    @property
+    def root(self) -> Path:
+        return self._root if self._root is not None else cache_dir()
+
+    @property
+    def enabled(self) -> bool:
+        if self._enabled is not None:
+            return self._enabled
+        from figlint.cache import enabled
+
+        return enabled()
 
     def _path(self, key: str) -> Path:
         return self.root / key[:2] / f"{key}.json"

@@ -61,7 +61,7 @@ def finding_dict(f: Finding, paper=None, default: str | None = None, fingerprint
 
 def figure_dict(fig: Figure, findings: list[Finding], paper=None) -> dict:
     cap = fig.caption
-    sizes = [s.size for s in fig.spans]
+    n_spans, min_pt, n_drawings = fig.content_counts()  # counts survive the results cache
     return {
         "number": fig.number or None,
         "labels": fig.labels,
@@ -90,9 +90,9 @@ def figure_dict(fig: Figure, findings: list[Finding], paper=None) -> dict:
         "content": {
             "kind": fig.kind,
             "graphics": fig.graphics,
-            "text_spans": len(fig.spans),
-            "min_font_pt": round(min(sizes), 2) if sizes else None,
-            "drawings": len(fig.drawings),
+            "text_spans": n_spans,
+            "min_font_pt": round(min_pt, 2) if min_pt is not None else None,
+            "drawings": n_drawings,
             "images": [
                 {
                     "pixels": [i.width_px, i.height_px],

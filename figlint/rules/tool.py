@@ -219,10 +219,12 @@ def figure_skipped():
     What it does:
     Reports a figure whose content figlint did not analyse because it went over one
     of the per-figure budgets: more vector paths than can be read (100,000 on a page,
-    50,000 in one figure), an image larger than 40 million pixels, a region that
-    cannot be rendered at a readable resolution, or an analysis that ran longer than
-    the time limit (30 s; `FIGLINT_FIGURE_SECONDS` changes it). The other figures and
-    rules still run; the rules that read this figure's content stay silent on it.
+    50,000 or 2 million path segments in one figure), an image larger than 40 million
+    pixels, a region that cannot be rendered at a readable resolution, or, as a last
+    guard against a hang, an analysis that used more than 120 s of CPU time
+    (`FIGLINT_FIGURE_CPU_SECONDS` changes it). Budgets count work, not wall-clock time,
+    so a busy machine never changes the findings. The other figures and rules still
+    run; the rules that read this figure's content stay silent on it.
 
     Why is this bad?
     Nothing inside that figure was checked (axes, bars, tick labels, text size from

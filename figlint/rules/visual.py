@@ -398,12 +398,32 @@ def _line_background(drawings, index: int, box, exclude):
     return (1.0, 1.0, 1.0)
 
 
+class _Fills:
+    """The filled paths of one figure, in paint order, as arrays: which of them contain a
+    point is one vectorised test, not a loop over every path for every label."""
+
+    def __init__(self, drawings):
+        import numpy as np
+
+        filled = [d for d in drawings if d.fill is not None]
+        self.rgb = [tuple(float(v) for v in d.fill[:3]) for d in filled]
+        self.boxes = np.array([d.bbox for d in filled], dtype=float).reshape(-1, 4)
+
+    def containing(self, cx: float, cy: float) -> list[tuple[float, float, float]]:
+        import numpy as np
+
+        b = self.boxes
+        hit = np.flatnonzero((b[:, 0] <= cx) & (cx <= b[:, 2]) & (b[:, 1] <= cy) & (cy <= b[:, 3]))
+        return [self.rgb[i] for i in hit]
+
+
 def _backgrounds(drawings, images, box, exclude=None):
     """Colours that may lie behind `box`: the white page and every filled path that contains it.
 
     The paint order of text and paths is not kept, so all are candidates; a fill of the
     mark's own colour (`exclude`: the mark itself, a marker, its legend swatch) is not a
     background. None when the box lies on a placed image (its colour there is unknown).
+    `drawings` is a list of paths or their _Fills.
     """
     from figlint.features import colours as C
 
@@ -411,17 +431,12 @@ def _backgrounds(drawings, images, box, exclude=None):
     for b in images:
         if b[0] <= (x0 + x1) / 2 <= b[2] and b[1] <= (y0 + y1) / 2 <= b[3]:
             return None
+    fills = drawings if isinstance(drawings, _Fills) else _Fills(drawings)
     out = [(1.0, 1.0, 1.0)]
-    for d in drawings:
-        if d.fill is None:
+    for rgb in fills.containing((x0 + x1) / 2, (y0 + y1) / 2):
+        if exclude is not None and C.delta_e(rgb, exclude) < 3:
             continue
-        a = d.bbox
-        cx, cy = (x0 + x1) / 2, (y0 + y1) / 2
-        if a[0] <= cx <= a[2] and a[1] <= cy <= a[3]:
-            rgb = tuple(float(v) for v in d.fill[:3])
-            if exclude is not None and C.delta_e(rgb, exclude) < 3:
-                continue
-            out.append(rgb)
+        out.append(rgb)
     return out
 
 
@@ -468,11 +483,12 @@ def low_contrast(fig: Figure, ctx: Context):
         f = an.figure
         if an.source == "vector" and f is not None:
             imgs = [i.bbox for i in f.images]
+            fills = _Fills(f.drawings)  # once per figure, for all its labels
             for s in f.spans:
                 if s.color is None or not any(ch.isalnum() for ch in s.text):
                     continue
                 fg = C.from_int(s.color)
-                bgs = _backgrounds(f.drawings, imgs, s.bbox)
+                bgs = _backgrounds(fills, imgs, s.bbox)
                 if bgs is None:
                     continue
                 # low against every possible background: a white label on a dark box is fine
