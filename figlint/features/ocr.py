@@ -97,7 +97,11 @@ def _run(img) -> list[dict]:
         small = cv2.resize(img, None, fx=scale, fy=scale, interpolation=cv2.INTER_CUBIC)
     else:
         small = img
-    det_scale = max(1.0, 640.0 / max(min(small.shape[:2]), 1))
+    # rapidocr enlarged the detector's input to 640 px on its short side; a strip of text (a
+    # rotated axis title cut out by titles.py, 80 x 750 px) became 640 x 5,900 px and cost
+    # 5 s of CPU: the input's long side is kept within 1280 px
+    h, w = small.shape[:2]
+    det_scale = max(1.0, min(640.0 / max(min(h, w), 1), 1280.0 / max(h, w, 1)))
     tokens = _detect_recognise(small, det_scale)
     for t in tokens:
         t["bbox"] = [round(v / scale, 1) for v in t["bbox"]]

@@ -53,8 +53,11 @@ def on_white(bgr, alpha):
     image file and for a PDF's image with its soft mask, so both routes see the same pixels."""
     import numpy as np
 
-    a = alpha.astype(np.uint32)[:, :, None]
-    out = (bgr.astype(np.uint32) * a + 255 * (255 - a) + 127) // 255
+    if int(alpha.min()) == 255:
+        return np.ascontiguousarray(bgr)  # opaque everywhere (what matplotlib writes by default)
+    clear = (255 - alpha.astype(np.uint16))[:, :, None]
+    # bgr + (255 - bgr) * (1 - a), rounded: equal to (bgr a + 255 (255 - a) + 127) // 255
+    out = bgr.astype(np.uint16) + ((255 - bgr.astype(np.uint16)) * clear + 127) // 255
     return np.ascontiguousarray(out.astype(np.uint8))
 
 
