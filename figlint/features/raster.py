@@ -19,8 +19,34 @@ from figlint.features.axes import Token
 WORK_SIDE = 1000
 
 
+_DECODED: dict[tuple, object] = {}  # the last few images decoded (a figure's rules ask in turn)
+_DECODED_MAX = 3
+
+
+def _remember(key, arr):
+    while len(_DECODED) >= _DECODED_MAX:
+        _DECODED.pop(next(iter(_DECODED)))
+    _DECODED[key] = arr
+    return arr
+
+
 def load_bgr(path: str):
-    """Any image PIL reads, as a BGR uint8 array, transparent areas on white."""
+    """Any image PIL reads, as a BGR uint8 array, transparent areas on white (callers do not
+    change it: the last few are kept, as several rules of one figure read the same file)."""
+    import os
+
+    try:
+        st = os.stat(path)
+        key = ("file", os.path.abspath(path), st.st_mtime_ns, st.st_size)
+    except OSError:
+        key = None
+    if key is not None and key in _DECODED:
+        return _DECODED[key]
+    arr = _load_bgr(path)
+    return _remember(key, arr) if key is not None else arr
+
+
+def _load_bgr(path: str):
     import numpy as np
     from PIL import Image
 
@@ -65,6 +91,20 @@ def decode_pdf_image(doc, xref: int):
     """A PDF image stream's pixels as BGR, as printed on white (a soft mask applied), or None.
     A JPEG's own bytes are decoded as they are; other streams are decoded by MuPDF straight to
     pixels (extract_image would re-encode them as PNG first, 12 ms for a 900x600 image)."""
+    import os
+
+    try:
+        st = os.stat(doc.name)
+        key = ("pdf", os.path.abspath(doc.name), st.st_mtime_ns, st.st_size, xref)
+    except (OSError, TypeError, ValueError):
+        key = None
+    if key is not None and key in _DECODED:
+        return _DECODED[key]
+    arr = _decode_pdf_image(doc, xref)
+    return _remember(key, arr) if key is not None and arr is not None else arr
+
+
+def _decode_pdf_image(doc, xref: int):
     import cv2
     import numpy as np
     import pymupdf
@@ -145,6 +185,14 @@ class RasterMarks:
     box_parts: int = 0  # rectangles split by a median line: box plots, not bars
     work: object = None  # the analysed BGR image (numpy), for colour queries
     fg: object = None  # foreground mask without text (numpy bool array), for geometric queries
+    ink: object = None  # anything but the background, light grid lines included, without text
+
+    def __getstate__(self):
+        # Pickled with a figure record (the results cache): the pixels stay behind, a few MB
+        # per figure that no cached result reads.
+        state = dict(self.__dict__)
+        state["work"] = state["fg"] = state["ink"] = None
+        return state
 
     def fg_columns(self, x0: float, x1: float, y0: float, y1: float) -> float:
         """Fraction of pixel columns in [x0, x1) that hold foreground between y0 and y1."""
@@ -160,13 +208,16 @@ class RasterMarks:
         return float(np.count_nonzero(band.any(axis=0))) / (x1 - x0)
 
     def fg_columns_right(self, x: float, y0: float, y1: float) -> float:
-        """How many pixel columns right of x hold non-text marks within rows y0..y1."""
+        """How many pixel columns right of x hold non-text marks within rows y0..y1. Light
+        grid lines count, as rules do in a vector figure: a second panel of a light style
+        (seaborn's whitegrid) is otherwise only its data line and frame."""
         import numpy as np
 
-        if self.fg is None:
+        mask = self.ink if self.ink is not None else self.fg
+        if mask is None:
             return 0.0
         x = max(int(x), 0)
-        band = self.fg[max(int(y0), 0):min(int(y1), self.height), x:]
+        band = mask[max(int(y0), 0):min(int(y1), self.height), x:]
         return float(np.count_nonzero(band.sum(axis=0) >= 2))
 
     def gradient_strip(self, x0: float, x1: float, y0: float, y1: float) -> bool:
@@ -186,7 +237,11 @@ class RasterMarks:
 
 
 def image_digest(img) -> str:
-    return hashlib.sha256(img.tobytes() + repr(img.shape).encode()).hexdigest()[:32]
+    import numpy as np
+
+    h = hashlib.sha256(memoryview(np.ascontiguousarray(img)).cast("B"))  # no copy of the pixels
+    h.update(repr(img.shape).encode())
+    return h.hexdigest()[:32]
 
 
 def ocr(img, digest: str, scale: float) -> list[Token]:
@@ -272,6 +327,8 @@ def text_like(img, f: float) -> bool:
     if len(idx) > 4000:
         idx = idx[:4000]
     gx, gy, gw, gh = x[idx].astype(float), y[idx].astype(float), w[idx].astype(float), h[idx].astype(float)
+    if _aligned(gx, gy, gw, gh):
+        return True
     paired = 0
     order = np.argsort(gx)
     gx, gy, gw, gh = gx[order], gy[order], gw[order], gh[order]
@@ -288,9 +345,25 @@ def text_like(img, f: float) -> bool:
                     paired += 1
                     break
                 j += 1
-            if paired >= 6:
+            if paired >= 4:
                 return True
     return False
+
+
+def _aligned(x, y, w, h) -> bool:
+    """Four strokes of one height on one baseline (a row of tick labels "A B C D") or with one
+    right edge (a column of tick labels "10 20 30 40"): the layout of a chart's labels."""
+    import numpy as np
+
+    if len(x) < 4:
+        return False
+    if len(x) > 600:
+        x, y, w, h = x[:600], y[:600], w[:600], h[:600]
+    similar = np.abs(h[:, None] - h[None, :]) <= 0.25 * np.maximum(h[:, None], h[None, :]) + 1
+    tol = 0.15 * h[:, None] + 1
+    row = similar & (np.abs((y + h)[:, None] - (y + h)[None, :]) <= tol)
+    col = similar & (np.abs((x + w)[:, None] - (x + w)[None, :]) <= tol)
+    return bool((row.sum(axis=1) >= 4).any() or (col.sum(axis=1) >= 4).any())
 
 
 def text_height(grey, box, text: str) -> float | None:
@@ -418,6 +491,7 @@ def analyse_pixels(img, tokens: list[Token]) -> RasterMarks:
         text[max(y0 - 2, 0):y1 + 2, max(x0 - 2, 0):x1 + 2] = True
     fg &= ~text
     marks.fg = fg
+    marks.ink = (diff > 20) & ~text
     marks.fg_fraction = float(fg.mean())
     frequent = [c for c in np.argsort(counts)[::-1][:24] if counts[c] >= 0.002 * total and c != bg_code]
     marks.colours = len(frequent)

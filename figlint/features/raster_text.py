@@ -57,6 +57,16 @@ def _read(fig, paper) -> list[RasterLabel]:
     from figlint.features.raster import image_digest, read_image
 
     out: list[RasterLabel] = []
+    if fig.images and not fig.spans:
+        # A raster figure: its analysis (which the FL4xx rules read later, cached on the
+        # figure) makes the same reading of the same pixels; made now, the reading below is
+        # served from read_image's memo instead of being made twice.
+        try:
+            from figlint.features import analyses
+
+            analyses(fig, paper)
+        except Exception:  # noqa: BLE001 - a failed analysis is reported by the rules that need it
+            pass
     for p in placed_images(fig, paper, min_side_px=MIN_SIDE_PX):
         img = p.bgr
         h, w = img.shape[:2]
