@@ -36,7 +36,7 @@ def lint(path: Path, code: Path, extra: list[str]) -> dict:
              "try:\n    main(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
              "print(json.dumps({'maxrss_kb': resource.getrusage(resource.RUSAGE_SELF).ru_maxrss}), file=sys.stderr)",
              str(path), "--format", "json", "--no-cache", *extra],
-            env=env, capture_output=True, text=True)
+            env=env, capture_output=True, text=True, cwd=cache)  # not the caller's folder: it would come first on sys.path
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     rss = None

@@ -144,9 +144,12 @@ def tiny_text(fig: Figure, ctx: Context):
 
     What it does:
     Reads the printed size of every text span inside the figure (vector text: its font
-    size scaled by the placement; raster figures need OCR) and reports the figure when
-    any label prints below `min-font-pt` (default 6 pt). Text that is small only
-    relative to the paper's body font is FL103's concern.
+    size scaled by the placement; text in raster images: OCR'd labels, their size
+    measured from their ink at the size the image prints) and reports the figure when
+    any label prints below `min-font-pt` (default 6 pt). A size read from pixels is an
+    estimate (within about 10 %): such labels count when at least two print below 0.9x
+    the limit. Text that is small only relative to the paper's body font is FL103's
+    concern.
 
     Why is this bad?
     Tick labels and legends are where readers get the numbers. At 4–5 pt they are
