@@ -73,7 +73,7 @@ def lint_path(path: str, config: Config, rules: list[Rule] | None = None) -> Pap
         return _unreadable(path, f"{path}: figlint could not read this input ({type(exc).__name__}: {exc} "
                            f"[{where.name}:{where.lineno}]); please report it", enabled)
     findings = [_problem_finding(p) for p in paper.problems if p.code in enabled]
-    paper.extra["ocr"] = config.ocr == "on" or (config.ocr == "auto" and paper.route == "image")
+    paper.extra["ocr"] = config.ocr != "off"  # auto: raster figures are read in papers too, where they carry text
     findings += lint_paper(paper, config, rules, timings)
     from figlint import judge  # the offline scorer unless a model protocol is configured
 

@@ -295,6 +295,9 @@ def analyses(fig: Figure, paper: Paper | None = None) -> list[FigureAnalysis]:
             sub = read_graphics(str(p))
         except Exception:  # noqa: BLE001 - a file we cannot read is reported by ingestion, not here
             continue
+        _placed_size(fig, str(p), sub)
+        if paper is not None:
+            sub.extra["ocr"] = paper.extra.get("ocr", True)
         for f in sub.figures:
             try:
                 an = analyse(f, sub)
@@ -307,6 +310,20 @@ def analyses(fig: Figure, paper: Paper | None = None) -> list[FigureAnalysis]:
             out.append(an)
     fig.extra["_file_analyses"] = out
     return out
+
+
+def _placed_size(fig: Figure, path: str, sub: Paper) -> None:
+    """An image file read for a LaTeX figure prints at its placed size (ingest/placement.py),
+    not at the size its own resolution suggests: the raster reading needs the printed size."""
+    import os
+
+    for k, p in (fig.extra.get("raster_files") or {}).items():
+        if os.path.abspath(p) == os.path.abspath(path) and int(k) < len(fig.images) and sub.figures:
+            b = fig.images[int(k)].bbox
+            for f in sub.figures:
+                for im in f.images:
+                    im.bbox = (0.0, 0.0, b[2] - b[0], b[3] - b[1])
+            return
 
 
 def _outlined_text(fig: Figure, paper: Paper | None) -> bool:
@@ -407,27 +424,25 @@ def _raster(fig: Figure, paper: Paper | None, render: bool = False) -> FigureAna
         # Pixels are read only where OCR is allowed (config `ocr`): without the tick labels
         # the pixel analysis cannot support a finding, and it would cost the render.
         an = FigureAnalysis("empty", "px", 0, 0)
-        an.evidence["skipped"] = "raster analysis off (ocr = auto for papers; set ocr = \"on\")"
+        an.evidence["skipped"] = "raster analysis off (ocr = \"off\")"
         return an
     from figlint.features import raster as R
 
-    img = None
-    if "image_path" in fig.extra:
-        img = R.load_bgr(fig.extra["image_path"])
-    elif (fig.images or render) and paper is not None and paper.pdf_path and fig.page:
-        img = R.render_region(paper.pdf_path, fig.page, fig.bbox, fig.images)
+    img, printed, rendered = _raster_pixels(fig, paper, render)
     if img is None:
         return FigureAnalysis("empty", "px", 0, 0)
-    h0, w0 = img.shape[:2]
-    digest = next((i.digest for i in fig.images if i.digest and "image_path" in fig.extra), "") or R.image_digest(img)
-    scale = min(1.0, R.WORK_SIDE / max(h0, w0))
-    tokens = R.ocr(img, digest, scale)
-    marks = R.analyse_pixels(img, tokens)
+    # The one raster reading (features/raster.read_image), for every route: the image's own
+    # pixels at its printed size, OCR where the pixels carry text.
+    reading = R.read_image(img, printed, R.image_digest(img))
+    tokens, marks, scale = reading.tokens, reading.marks, reading.scale
     an = FigureAnalysis("raster", "px", marks.width, marks.height)
     an.tokens = tokens
     an.axes = find_axes(tokens)
     an.marks = marks
     an.evidence["ocr_scale"] = round(scale, 4)
+    an.evidence["text_like"] = reading.text_like
+    if rendered:
+        an.evidence["rendered"] = True
     tol = max(2.0, 0.006 * marks.height)
     groups = find_bar_groups(marks.rects, tol=tol)
     an.evidence.update({"solid_rects": len(marks.rects), "curves": marks.curves, "markers": marks.markers,
@@ -453,6 +468,60 @@ def _raster(fig: Figure, paper: Paper | None, render: bool = False) -> FigureAna
     _bar_baseline(an, groups)
     _axis_sides(an)
     return an
+
+
+def _raster_pixels(fig: Figure, paper: Paper | None, render: bool):
+    """The pixels a raster analysis reads and the size they print at (points, or None).
+
+    An image file (an image input, a LaTeX figure that is one bitmap): its pixels, at the
+    placed size. A PDF figure that is one placed image: that image's own pixels (the same
+    as its file's, so the PDF and LaTeX routes read alike), at its placed size. Otherwise
+    (several images, outlined text) the figure's region of the page, rendered.
+    """
+    from figlint.features import raster as R
+
+    if "image_path" in fig.extra:
+        box = fig.images[0].bbox if fig.images else None
+        return R.load_bgr(fig.extra["image_path"]), _box_size(box), False
+    if not ((fig.images or render) and paper is not None and paper.pdf_path and fig.page):
+        return None, None, False
+    one = _single_image(fig) if not render else None
+    if one is not None:
+        img = _decode(paper.pdf_path, one)
+        if img is not None:
+            return img, _box_size(one.bbox), False
+    img = R.render_region(paper.pdf_path, fig.page, fig.bbox, fig.images)
+    return img, _box_size(fig.bbox), True
+
+
+def _box_size(box):
+    if not box or box[2] <= box[0] or box[3] <= box[1]:
+        return None
+    return (box[2] - box[0], box[3] - box[1])
+
+
+def _single_image(fig: Figure):
+    """The placed image a figure region consists of (one image covering most of it), or None."""
+    imgs = [i for i in fig.images if i.xref]
+    if len(imgs) != 1 or fig.drawings and len(fig.drawings) > 4 or fig.bbox is None:
+        return None
+    i = imgs[0]
+    area = lambda b: max(b[2] - b[0], 0) * max(b[3] - b[1], 0)  # noqa: E731
+    if area(i.bbox) < 0.6 * area(fig.bbox) or i.width_px * i.height_px > budget.MAX_DECODE_PIXELS:
+        return None
+    return i
+
+
+def _decode(pdf_path: str, im):
+    import pymupdf
+
+    from figlint.features.raster import decode_pdf_image
+
+    try:
+        with pymupdf.open(pdf_path) as doc:
+            return decode_pdf_image(doc, im.xref)
+    except Exception:  # noqa: BLE001 - fall back to rendering the region
+        return None
 
 
 def _whiskered(marks, g: BarGroup, u: float) -> bool:

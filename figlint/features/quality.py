@@ -31,7 +31,10 @@ from dataclasses import dataclass
 
 from figlint.features import derived
 
-MAX_PIXELS = 4_000_000  # larger images are measured on a centre crop of this many pixels
+# Larger images are measured on a centre crop of this many pixels: the measures are shares and
+# percentiles over edge pixels, which a million pixels of a chart hold by the thousand, and a
+# 4-megapixel crop cost 0.6-1 s of CPU per image (most of the LaTeX route's time on PNG charts).
+MAX_PIXELS = 1_000_000
 
 
 @dataclass
@@ -185,6 +188,7 @@ class Placed:
     bgr: object
     jpeg: bool  # stored JPEG-compressed (a .jpg file, a DCTDecode stream in a PDF)
     printed: tuple[float, float] | None  # points
+    bbox: tuple[float, float, float, float] | None = None  # where it prints, in the figure's points
 
 
 def placed_images(fig, paper, min_side_px: int = 48, names: set[str] | None = None):
@@ -207,7 +211,7 @@ def placed_images(fig, paper, min_side_px: int = 48, names: set[str] | None = No
         bgr = _load(p)
         if bgr is not None:
             box = fig.images[0].bbox if fig.images else None
-            out.append(Placed(Path(p).name, bgr, _is_jpeg_file(p), _size(box)))
+            out.append(Placed(Path(p).name, bgr, _is_jpeg_file(p), _size(box), box))
         return out
     pdf = getattr(paper, "pdf_path", None) if paper is not None else None
     if fig.images and pdf and fig.page:
@@ -215,6 +219,19 @@ def placed_images(fig, paper, min_side_px: int = 48, names: set[str] | None = No
                 and i.width_px * i.height_px <= budget.MAX_DECODE_PIXELS and (names is None or i.name in names)]
         if imgs:
             out += _from_pdf(pdf, imgs)
+        return out
+    files = fig.extra.get("raster_files") or {}
+    if files:
+        # LaTeX sources alone: the files placed by ingest/placement.py, at their placed size
+        for k, path in sorted(files.items(), key=lambda kv: int(kv[0])):
+            im = fig.images[int(k)] if int(k) < len(fig.images) else None
+            if im is None or (names is not None and im.name not in names):
+                continue
+            if min(im.width_px, im.height_px) < min_side_px or im.width_px * im.height_px > budget.MAX_DECODE_PIXELS:
+                continue
+            bgr = _load(path)
+            if bgr is not None:
+                out.append(Placed(im.name, bgr, _is_jpeg_file(path), _size(im.bbox), im.bbox))
         return out
     root = Path(paper.root) if paper is not None and paper.root else Path(".")
     for name in fig.graphics:
@@ -251,6 +268,8 @@ def _is_jpeg_file(path: str) -> bool:
 
 
 def _from_pdf(pdf: str, imgs) -> list[Placed]:
+    from figlint.features.raster import decode_pdf_image
+
     out = []
     try:
         import pymupdf
@@ -265,32 +284,11 @@ def _from_pdf(pdf: str, imgs) -> list[Placed]:
                 continue
             seen.add(im.xref)
             try:
-                if doc.xref_get_key(im.xref, "SMask")[0] != "null":
-                    continue  # transparency: the pixels alone are not what is printed (known before decoding)
+                # an image with a soft mask is measured as printed on white, as its file is
                 jpeg = "DCTDecode" in doc.xref_get_key(im.xref, "Filter")[1]
-                arr = _decode_xref(doc, im.xref, jpeg)
+                arr = decode_pdf_image(doc, im.xref)
             except Exception:  # noqa: BLE001 - an image we cannot decode is left out
                 continue
             if arr is not None:
-                out.append(Placed(im.name or f"xref {im.xref}", arr, jpeg, _size(im.bbox)))
+                out.append(Placed(im.name or f"xref {im.xref}", arr, jpeg, _size(im.bbox), im.bbox))
     return out
-
-
-def _decode_xref(doc, xref: int, jpeg: bool):
-    """An image stream's pixels as BGR. A JPEG's own bytes are decoded as they are; other
-    streams are decoded by MuPDF straight to pixels (extract_image would re-encode them as
-    PNG first, which took 12 ms for a 900x600 image)."""
-    import cv2
-    import numpy as np
-    import pymupdf
-
-    if jpeg:
-        info = doc.extract_image(xref)
-        if not info or not info.get("image"):
-            return None
-        return cv2.imdecode(np.frombuffer(info["image"], np.uint8), cv2.IMREAD_COLOR)
-    pm = pymupdf.Pixmap(doc, xref)
-    if pm.alpha or pm.colorspace is None or pm.colorspace.n != 3:
-        pm = pymupdf.Pixmap(pymupdf.csRGB, pm, 0)  # grey, CMYK, indexed: to RGB without alpha
-    rgb = np.frombuffer(pm.samples, np.uint8).reshape(pm.height, pm.width, pm.n)
-    return cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR)

@@ -19,8 +19,34 @@ from figlint.features.axes import Token
 WORK_SIDE = 1000
 
 
+_DECODED: dict[tuple, object] = {}  # the last few images decoded (a figure's rules ask in turn)
+_DECODED_MAX = 3
+
+
+def _remember(key, arr):
+    while len(_DECODED) >= _DECODED_MAX:
+        _DECODED.pop(next(iter(_DECODED)))
+    _DECODED[key] = arr
+    return arr
+
+
 def load_bgr(path: str):
-    """Any image PIL reads, as a BGR uint8 array, transparent areas on white."""
+    """Any image PIL reads, as a BGR uint8 array, transparent areas on white (callers do not
+    change it: the last few are kept, as several rules of one figure read the same file)."""
+    import os
+
+    try:
+        st = os.stat(path)
+        key = ("file", os.path.abspath(path), st.st_mtime_ns, st.st_size)
+    except OSError:
+        key = None
+    if key is not None and key in _DECODED:
+        return _DECODED[key]
+    arr = _load_bgr(path)
+    return _remember(key, arr) if key is not None else arr
+
+
+def _load_bgr(path: str):
     import numpy as np
     from PIL import Image
 
@@ -41,12 +67,76 @@ def load_bgr(path: str):
             if im.width * im.height > budget.MAX_DECODE_PIXELS:
                 raise budget.FigureSkipped(f"image of {im.width:,} x {im.height:,} pixels "
                                            f"(at most {budget.MAX_DECODE_PIXELS:,} pixels are decoded)")
-        if im.mode in ("RGBA", "LA", "P", "PA"):
-            im = im.convert("RGBA")
-            bg = Image.new("RGBA", im.size, (255, 255, 255, 255))
-            im = Image.alpha_composite(bg, im)
+        if im.mode in ("RGBA", "LA", "P", "PA") and (im.mode != "P" or "transparency" in im.info):
+            rgba = np.asarray(im.convert("RGBA"))
+            return on_white(rgba[:, :, 2::-1], rgba[:, :, 3])
         rgb = np.asarray(im.convert("RGB"))
     return np.ascontiguousarray(rgb[:, :, ::-1])
+
+
+def on_white(bgr, alpha):
+    """Pixels with transparency as printed on white paper (BGR uint8). One formula for an
+    image file and for a PDF's image with its soft mask, so both routes see the same pixels."""
+    import numpy as np
+
+    if int(alpha.min()) == 255:
+        return np.ascontiguousarray(bgr)  # opaque everywhere (what matplotlib writes by default)
+    clear = (255 - alpha.astype(np.uint16))[:, :, None]
+    # bgr + (255 - bgr) * (1 - a), rounded: equal to (bgr a + 255 (255 - a) + 127) // 255
+    out = bgr.astype(np.uint16) + ((255 - bgr.astype(np.uint16)) * clear + 127) // 255
+    return np.ascontiguousarray(out.astype(np.uint8))
+
+
+def decode_pdf_image(doc, xref: int):
+    """A PDF image stream's pixels as BGR, as printed on white (a soft mask applied), or None.
+    A JPEG's own bytes are decoded as they are; other streams are decoded by MuPDF straight to
+    pixels (extract_image would re-encode them as PNG first, 12 ms for a 900x600 image)."""
+    import os
+
+    try:
+        st = os.stat(doc.name)
+        key = ("pdf", os.path.abspath(doc.name), st.st_mtime_ns, st.st_size, xref)
+    except (OSError, TypeError, ValueError):
+        key = None
+    if key is not None and key in _DECODED:
+        return _DECODED[key]
+    arr = _decode_pdf_image(doc, xref)
+    return _remember(key, arr) if key is not None and arr is not None else arr
+
+
+def _decode_pdf_image(doc, xref: int):
+    import cv2
+    import numpy as np
+    import pymupdf
+
+    jpeg = "DCTDecode" in doc.xref_get_key(xref, "Filter")[1]
+    if jpeg:
+        import io
+
+        from PIL import Image
+
+        info = doc.extract_image(xref)
+        if not info or not info.get("image"):
+            return None
+        # PIL, as load_bgr decodes a .jpg file: the same decoder gives the same pixels
+        with Image.open(io.BytesIO(info["image"])) as im:
+            bgr = np.ascontiguousarray(np.asarray(im.convert("RGB"))[:, :, ::-1])
+    else:
+        pm = pymupdf.Pixmap(doc, xref)
+        if pm.alpha or pm.colorspace is None or pm.colorspace.n != 3:
+            pm = pymupdf.Pixmap(pymupdf.csRGB, pm, 0)  # grey, CMYK, indexed: to RGB without alpha
+        rgb = np.frombuffer(pm.samples, np.uint8).reshape(pm.height, pm.width, pm.n)
+        bgr = np.ascontiguousarray(rgb[:, :, ::-1])
+    if bgr is None:
+        return None
+    kind, val = doc.xref_get_key(xref, "SMask")
+    if kind == "xref":
+        mask = pymupdf.Pixmap(doc, int(val.split()[0]))
+        a = np.frombuffer(mask.samples, np.uint8).reshape(mask.height, mask.width, mask.n)[:, :, 0]
+        if a.shape != bgr.shape[:2]:
+            a = cv2.resize(a, (bgr.shape[1], bgr.shape[0]), interpolation=cv2.INTER_LINEAR)
+        bgr = on_white(bgr, a)
+    return bgr
 
 
 def render_region(pdf_path: str, page: int, bbox, images) -> "object | None":
@@ -95,6 +185,14 @@ class RasterMarks:
     box_parts: int = 0  # rectangles split by a median line: box plots, not bars
     work: object = None  # the analysed BGR image (numpy), for colour queries
     fg: object = None  # foreground mask without text (numpy bool array), for geometric queries
+    ink: object = None  # anything but the background, light grid lines included, without text
+
+    def __getstate__(self):
+        # Pickled with a figure record (the results cache): the pixels stay behind, a few MB
+        # per figure that no cached result reads.
+        state = dict(self.__dict__)
+        state["work"] = state["fg"] = state["ink"] = None
+        return state
 
     def fg_columns(self, x0: float, x1: float, y0: float, y1: float) -> float:
         """Fraction of pixel columns in [x0, x1) that hold foreground between y0 and y1."""
@@ -110,13 +208,16 @@ class RasterMarks:
         return float(np.count_nonzero(band.any(axis=0))) / (x1 - x0)
 
     def fg_columns_right(self, x: float, y0: float, y1: float) -> float:
-        """How many pixel columns right of x hold non-text marks within rows y0..y1."""
+        """How many pixel columns right of x hold non-text marks within rows y0..y1. Light
+        grid lines count, as rules do in a vector figure: a second panel of a light style
+        (seaborn's whitegrid) is otherwise only its data line and frame."""
         import numpy as np
 
-        if self.fg is None:
+        mask = self.ink if self.ink is not None else self.fg
+        if mask is None:
             return 0.0
         x = max(int(x), 0)
-        band = self.fg[max(int(y0), 0):min(int(y1), self.height), x:]
+        band = mask[max(int(y0), 0):min(int(y1), self.height), x:]
         return float(np.count_nonzero(band.sum(axis=0) >= 2))
 
     def gradient_strip(self, x0: float, x1: float, y0: float, y1: float) -> bool:
@@ -136,19 +237,224 @@ class RasterMarks:
 
 
 def image_digest(img) -> str:
-    return hashlib.sha256(img.tobytes() + repr(img.shape).encode()).hexdigest()[:32]
+    import numpy as np
+
+    h = hashlib.sha256(memoryview(np.ascontiguousarray(img)).cast("B"))  # no copy of the pixels
+    h.update(repr(img.shape).encode())
+    return h.hexdigest()[:32]
 
 
 def ocr(img, digest: str, scale: float) -> list[Token]:
+    """OCR tokens of `img` in work pixels (`scale` work px per image px), legacy settings."""
     from figlint.features.ocr import ocr_tokens
 
-    out = []
-    for d in ocr_tokens(img, digest):
-        x0, y0, x1, y1 = (v * scale for v in d["bbox"])
-        text = d["text"]
-        rotated = (y1 - y0) > 1.5 * (x1 - x0) and len(text.strip()) >= 3
-        out.append(Token(text=text, bbox=(x0, y0, x1, y1), conf=d["conf"], rotated=rotated))
-    return out
+    return [_token(d, scale) for d in ocr_tokens(img, digest)]
+
+
+def _token(d: dict, scale: float) -> Token:
+    x0, y0, x1, y1 = (v * scale for v in d["bbox"])
+    text = d["text"]
+    rotated = (y1 - y0) > 1.5 * (x1 - x0) and len(text.strip()) >= 3
+    return Token(text=text, bbox=(x0, y0, x1, y1), conf=d["conf"], rotated=rotated)
+
+
+# --- the raster reading: one image at its printed size --------------------------------------
+
+DET_DPI = 200.0  # pixels per printed inch the text detector sees: 3 pt text is then ~8 px high
+MAX_DET_SIDE = 1024  # ... and at most this many pixels on its long side (cost grows with pixels)
+MAX_UPSCALE = 2.0  # small web graphics: labels a few px high read better enlarged
+# Vertical metrics (fractions of the font size) of the glyphs that bound a label's ink: capitals
+# and digits (Helvetica 0.72, DejaVu 0.73, Times 0.66, Computer Modern 0.68: a middle value),
+# lowercase without ascenders, descenders, brackets.
+CAP, XHEIGHT, DESC, BRACKET_TOP, BRACKET_BOTTOM = 0.70, 0.52, 0.21, 0.75, 0.20
+_TALL = set("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789bdfhklt%$#&@!?/\\|")
+_BRACKETS = set("()[]{}")
+_DESCENDERS = set("gjpqy,;")
+
+
+@dataclass
+class Reading:
+    """What the pixels of one raster image say: OCR tokens (in analysis pixels), the marks
+    found by classical vision, and the printed size of each token's text."""
+
+    tokens: list[Token]
+    marks: RasterMarks
+    scale: float  # analysis px per image px
+    pt_per_px: float | None  # printed points per image pixel (None: print size unknown)
+    sizes: list[float | None]  # printed text size of each token in pt (None: not measurable)
+    det_scale: float
+    text_like: bool  # the cheap test found text-like strokes (else OCR was not run)
+
+
+def det_scale(shape, printed: tuple[float, float] | None) -> float:
+    """The factor the detector's input is resized by: DET_DPI at the printed size when it is
+    known, capped at MAX_DET_SIDE and MAX_UPSCALE."""
+    h, w = shape[:2]
+    side = max(h, w, 1)
+    if printed and printed[0] > 0 and printed[1] > 0:
+        native = max(w / (printed[0] / 72.0), h / (printed[1] / 72.0))
+        f = DET_DPI / native
+    else:
+        from figlint.features.ocr import MAX_SIDE, MIN_SIDE, UPSCALE_TO
+
+        f = MAX_SIDE / side if side > MAX_SIDE else (min(2.0, UPSCALE_TO / side) if side < MIN_SIDE else 1.0)
+    f = min(f, MAX_DET_SIDE / side, MAX_UPSCALE)
+    f = max(f, 32.0 / max(min(h, w), 1))  # the detector needs some pixels
+    return round(f, 4)
+
+
+def text_like(img, f: float) -> bool:
+    """A cheap test for text: at the detector's scale, small high-contrast strokes of similar
+    height standing side by side in a row (or a column), as glyphs of a label do. A
+    photograph, a microscopy image or a heat map without labels has none or few such rows."""
+    import cv2
+    import numpy as np
+
+    grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY) if img.ndim == 3 else img
+    g = grey if abs(f - 1) < 1e-3 else cv2.resize(grey, None, fx=f, fy=f,
+                                                  interpolation=cv2.INTER_AREA if f < 1 else cv2.INTER_LINEAR)
+    hist = np.bincount((g // 16).ravel(), minlength=16)
+    bg = int(hist.argmax()) * 16 + 8
+    ink = (np.abs(g.astype(np.int16) - bg) > 64).astype(np.uint8)
+    n, _lab, st, _c = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    if n <= 2:
+        return False
+    x, y, w, h, a = (st[1:, i] for i in range(5))
+    glyph = (h >= 4) & (h <= 60) & (w <= 1.6 * h) & (a >= 0.12 * w * h) & (w >= 1)
+    idx = np.nonzero(glyph)[0]
+    if len(idx) < 3:
+        return False
+    if len(idx) > 4000:
+        idx = idx[:4000]
+    gx, gy, gw, gh = x[idx].astype(float), y[idx].astype(float), w[idx].astype(float), h[idx].astype(float)
+    if _aligned(gx, gy, gw, gh):
+        return True
+    paired = 0
+    order = np.argsort(gx)
+    gx, gy, gw, gh = gx[order], gy[order], gw[order], gh[order]
+    for axis in (0, 1):
+        # along rows (axis 0) and, for rotated labels, along columns (axis 1)
+        a0, a1, ext, hh = (gx, gy, gw, gh) if axis == 0 else (gy, gx, gh, gw)
+        o = np.argsort(a0)
+        a0, a1, ext, hh = a0[o], a1[o], ext[o], hh[o]
+        for i in range(len(a0)):
+            j = i + 1
+            end = a0[i] + ext[i]
+            while j < len(a0) and a0[j] <= end + 1.2 * hh[i]:
+                if abs(hh[j] - hh[i]) <= 0.5 * max(hh[i], hh[j]) and abs((a1[j] + hh[j]) - (a1[i] + hh[i])) <= 0.35 * hh[i] + 1:
+                    paired += 1
+                    break
+                j += 1
+            if paired >= 4:
+                return True
+    return False
+
+
+def _aligned(x, y, w, h) -> bool:
+    """Four strokes of one height on one baseline (a row of tick labels "A B C D") or with one
+    right edge (a column of tick labels "10 20 30 40"): the layout of a chart's labels."""
+    import numpy as np
+
+    if len(x) < 4:
+        return False
+    if len(x) > 600:
+        x, y, w, h = x[:600], y[:600], w[:600], h[:600]
+    similar = np.abs(h[:, None] - h[None, :]) <= 0.25 * np.maximum(h[:, None], h[None, :]) + 1
+    tol = 0.15 * h[:, None] + 1
+    row = similar & (np.abs((y + h)[:, None] - (y + h)[None, :]) <= tol)
+    col = similar & (np.abs((x + w)[:, None] - (x + w)[None, :]) <= tol)
+    return bool((row.sum(axis=1) >= 4).any() or (col.sum(axis=1) >= 4).any())
+
+
+def text_height(grey, box, text: str) -> float | None:
+    """The font size, in image pixels, of the label in `box` (image px): the height of its ink
+    divided by the vertical extent its characters span (capitals/digits, x-height,
+    descenders, brackets). Rules across the box (a grid line, a spine) are not ink of
+    the label; glyphs cut by the box's edge are not counted."""
+    import cv2
+    import numpy as np
+
+    chars = set(text.strip())
+    if not chars or not any(c.isalnum() for c in chars):
+        return None
+    top = BRACKET_TOP if chars & _BRACKETS else (CAP if chars & _TALL or any(c.isupper() for c in chars) else XHEIGHT)
+    bottom = BRACKET_BOTTOM if chars & _BRACKETS else (DESC if chars & _DESCENDERS else 0.0)
+    H, W = grey.shape[:2]
+    x0, y0, x1, y1 = (int(round(v)) for v in box)
+    x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, W), min(y1, H)
+    if x1 - x0 < 3 or y1 - y0 < 3:
+        return None
+    crop = grey[y0:y1, x0:x1].astype(np.int16)
+    border = np.concatenate([crop[0], crop[-1], crop[:, 0], crop[:, -1]])
+    bg = int(np.median(border))
+    diff = np.abs(crop - bg)
+    peak = int(diff.max())
+    if peak < 40:
+        return None
+    ink = (diff > max(32, peak // 2)).astype(np.uint8)
+    ink[ink.mean(axis=1) > 0.85, :] = 0  # horizontal rules through the box
+    ink[:, ink.mean(axis=0) > 0.9] = 0  # vertical rules
+    n, _lab, st, _c = cv2.connectedComponentsWithStats(ink, connectivity=8)
+    if n <= 1:
+        return None
+    h, w = ink.shape
+    tops, bottoms = [], []
+    for i in range(1, n):
+        cx, cy, cw, ch, area = (int(v) for v in st[i])
+        if area < 2 or cy == 0 or cy + ch >= h:
+            continue  # specks; glyphs of a neighbouring line cut by the box
+        tops.append(cy)
+        bottoms.append(cy + ch)
+    if not tops:
+        return None
+    ink_h = max(bottoms) - min(tops)
+    if ink_h < 3:
+        return None
+    return ink_h / (top + bottom)
+
+
+_READINGS: dict[tuple, Reading] = {}
+_READINGS_MAX = 6  # readings hold pixels: keep only the last few (a figure's rules ask in turn)
+
+
+def read_image(img, printed: tuple[float, float] | None, digest: str = "") -> Reading:
+    """The one raster reading, for a placed image of a paper (PDF or LaTeX route) and an image
+    file alike: `img` is the image's own pixels (BGR), `printed` its printed size in points
+    (None: unknown). OCR runs only when the cheap text test finds text-like strokes, with
+    the detector at DET_DPI of the printed size; each token's text size is measured on the
+    image's pixels and converted to points at print scale."""
+    digest = digest or image_digest(img)
+    key = (digest, None if printed is None else (round(printed[0], 2), round(printed[1], 2)))
+    hit = _READINGS.get(key)
+    if hit is not None:
+        return hit
+    import cv2
+
+    h0, w0 = img.shape[:2]
+    scale = min(1.0, WORK_SIDE / max(h0, w0))
+    f = det_scale(img.shape, printed)
+    found = text_like(img, f)
+    raw: list[dict] = []
+    if found:
+        from figlint.features.ocr import read_text
+
+        raw = read_text(img, digest, f)
+    tokens = [_token(d, scale) for d in raw]
+    pt_per_px = None
+    if printed and printed[0] > 0 and printed[1] > 0:
+        pt_per_px = (printed[0] / w0 + printed[1] / h0) / 2
+    sizes: list[float | None] = []
+    if raw:
+        grey = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+        for d, t in zip(raw, tokens):
+            px = None if t.rotated else text_height(grey, d["bbox"], d["text"])
+            sizes.append(None if px is None or pt_per_px is None else round(px * pt_per_px, 2))
+    marks = analyse_pixels(img, tokens)
+    reading = Reading(tokens, marks, scale, pt_per_px, sizes, f, found)
+    while len(_READINGS) >= _READINGS_MAX:
+        _READINGS.pop(next(iter(_READINGS)))
+    _READINGS[key] = reading
+    return reading
 
 
 def analyse_pixels(img, tokens: list[Token]) -> RasterMarks:
@@ -185,6 +491,7 @@ def analyse_pixels(img, tokens: list[Token]) -> RasterMarks:
         text[max(y0 - 2, 0):y1 + 2, max(x0 - 2, 0):x1 + 2] = True
     fg &= ~text
     marks.fg = fg
+    marks.ink = (diff > 20) & ~text
     marks.fg_fraction = float(fg.mean())
     frequent = [c for c in np.argsort(counts)[::-1][:24] if counts[c] >= 0.002 * total and c != bg_code]
     marks.colours = len(frequent)

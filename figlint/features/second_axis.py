@@ -296,6 +296,9 @@ def _label_conflicts(an) -> list[tuple[Token, Token]]:
         row = min(bottom, key=lambda a: -a.cross)
         reach = max(2 * u, (row.hi - row.lo) / max(len(row.ticks) - 1, 1))  # up to a tick step beyond
         labels = [t for t in labels if t.bbox[3] < row.box[1] and row.lo - reach <= t.cx <= row.hi + reach]
+    # Rows of horizontal tick labels: one standing between two labels separates two panels
+    # stacked in one picture (each with its own scale), not two series of one plot.
+    rows = [a.box for a in an.axes if a.orient == "x" and len(a.ticks) >= 3]
     conflicts, natural = [], 0
     for a in labels:
         for b in labels:
@@ -303,6 +306,9 @@ def _label_conflicts(an) -> list[tuple[Token, Token]]:
                 continue
             overlap = min(a.bbox[2], b.bbox[2]) - max(a.bbox[0], b.bbox[0])
             if overlap < 0.5 * min(a.w, b.w):
+                continue
+            if any(r[1] >= a.bbox[3] and r[3] <= b.bbox[1] and r[0] <= max(a.bbox[2], b.bbox[2]) + 3 * u
+                   and r[2] >= min(a.bbox[0], b.bbox[0]) - 3 * u for r in rows):
                 continue
             diff = b.value - a.value
             big = max(abs(a.value), abs(b.value))

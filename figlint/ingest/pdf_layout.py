@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 
 import pymupdf
 
+from figlint.budget import MAX_DECODE_PIXELS
 from figlint.ingest.pdf_hidden import drop_hidden_text
 
 BBox = tuple[float, float, float, float]
@@ -231,23 +232,20 @@ def _images(page: pymupdf.Page) -> list[dict]:
     listed = page.get_images(full=True)
     if not listed:
         return []  # get_image_info walks the content stream: skip it on pages without images
-    by_size: dict[tuple[int, int], list[tuple]] = {}
-    for item in listed:
-        by_size.setdefault((item[2], item[3]), []).append(item)
+    names = {item[0]: item[7] for item in listed}
     out = []
     prect = page.rect
-    for info in page.get_image_info():
+    for info in image_info_xrefs(page):  # one matching of placements to image streams
         bbox = pymupdf.Rect(info["bbox"]) & prect
         if bbox.is_empty:
             continue
         a, b, c, dd = info["transform"][:4]
         disp_w, disp_h = math.hypot(a, b), math.hypot(c, dd)
-        match = by_size.get((info["width"], info["height"]), [])
-        xref = match[0][0] if len(match) == 1 else None
+        xref = info.get("xref") or None
         out.append({
             "bbox": tuple(bbox), "width": info["width"], "height": info["height"],
             "disp_w": disp_w, "disp_h": disp_h, "xref": xref,
-            "name": match[0][7] if len(match) == 1 else "",
+            "name": names.get(xref, "") if xref else "",
         })
     return out
 
@@ -266,8 +264,19 @@ def image_info_xrefs(page: pymupdf.Page) -> list[dict]:
     by_size: dict[tuple[int, int], list[int]] = {}
     for item in listed:
         by_size.setdefault((item[2], item[3]), []).append(item[0])
+    infos = page.get_image_info()
+    if any(len(v) > 1 for v in by_size.values()) and all(item[2] * item[3] <= MAX_DECODE_PIXELS for item in listed):
+        # Several images of one pixel size (two charts exported alike, side by side): only
+        # MuPDF's own matching, which decodes each image to hash it, tells them apart. Safe
+        # when every image of the page is below the decode cap (figlint/budget.py).
+        try:
+            matched = page.get_image_info(xrefs=True)
+        except Exception:  # noqa: BLE001 - keep the unmatched reading
+            matched = None
+        if matched is not None and len(matched) == len(infos):
+            return [dict(a, xref=b.get("xref") or 0) for a, b in zip(infos, matched)]
     out = []
-    for info in page.get_image_info():
+    for info in infos:
         match = by_size.get((info["width"], info["height"]), [])
         out.append(dict(info, xref=match[0] if len(match) == 1 else 0))
     return out

@@ -1387,6 +1387,9 @@ def _fill_figure(fig: Figure, src: _Sources, lay: Layout, L: Lengths,
         if x > 0 and x + p.width > row_w * 1.01:
             x, y = 0.0, y + row_h
             row_h = 0.0
+        if content.pixels is not None:
+            # where the bitmap's pixels are, for the raster reading (features/quality.placed_images)
+            fig.extra.setdefault("raster_files", {})[str(len(fig.images))] = os.path.join(src.root, rel)
         _emit(fig, content, p, rel, x, y)
         x += p.width
         row_h = max(row_h, p.height)

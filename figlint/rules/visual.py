@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from statistics import median
 
-from figlint.model import Figure, Location
+from figlint.model import Figure, Location, TextSpan
 from figlint.rules.registry import Context, rule
 
 # Images smaller than this on both sides (points) are icons or logos inside a
@@ -93,15 +93,43 @@ def _without_fine_detail(fig: Figure, ctx: Context, low: list) -> list:
     return [t for t in low if t[0].name not in flat]
 
 
-def _legible_spans(fig: Figure):
+def _legible_spans(fig: Figure, spans=None):
     """Spans that carry readable text, without sub/superscripts of larger labels."""
-    spans = [s for s in fig.spans if any(c.isalnum() for c in s.text)]
+    spans = [s for s in (fig.spans if spans is None else spans) if any(c.isalnum() for c in s.text)]
     if not spans:
         return []
     typical = median(s.size for s in spans)
     # A span of one or two characters well below the typical size is an exponent
     # or index ("10^3", "x_i") printed at script size by design.
     return [s for s in spans if not (len(s.text.strip()) <= 2 and s.size < 0.8 * typical)]
+
+
+_RASTER_FONT = "(raster)"  # the font of a text span read from pixels (features/raster_text.py)
+
+
+def _raster_spans(fig: Figure, ctx: Context):
+    """The figure's raster labels with a measured print size, as text spans (font "(raster)")."""
+    try:
+        from figlint.features.raster_text import sized_labels
+    except ImportError:
+        return []
+    spans = [TextSpan(text=lb.text, size=lb.size, font=_RASTER_FONT, bbox=lb.bbox) for lb in sized_labels(fig, ctx.paper)]
+    return _legible_spans(fig, spans)
+
+
+def _below(spans, limit: float):
+    """The spans printed below `limit` pt. A raster label's size is measured (within about
+    10 %): it counts below the limit under RASTER_TOLERANCE x the limit, and only with a
+    second one (one misread or mis-sized label is not evidence)."""
+    from figlint.features.raster_text import RASTER_TOLERANCE
+
+    vec = [s for s in spans if s.font != _RASTER_FONT and s.size < limit - 0.05]
+    ras = [s for s in spans if s.font == _RASTER_FONT and s.size < RASTER_TOLERANCE * limit]
+    return vec + (ras if len(ras) >= 2 else [])
+
+
+def _size_text(s) -> str:
+    return f"about {s.size:.1f} pt, read from pixels" if s.font == _RASTER_FONT else f"{s.size:.1f} pt"
 
 
 @rule(
@@ -116,9 +144,12 @@ def tiny_text(fig: Figure, ctx: Context):
 
     What it does:
     Reads the printed size of every text span inside the figure (vector text: its font
-    size scaled by the placement; raster figures need OCR) and reports the figure when
-    any label prints below `min-font-pt` (default 6 pt). Text that is small only
-    relative to the paper's body font is FL103's concern.
+    size scaled by the placement; text in raster images: OCR'd labels, their size
+    measured from their ink at the size the image prints) and reports the figure when
+    any label prints below `min-font-pt` (default 6 pt). A size read from pixels is an
+    estimate (within about 10 %): such labels count when at least two print below 0.9x
+    the limit. Text that is small only relative to the paper's body font is FL103's
+    concern.
 
     Why is this bad?
     Tick labels and legends are where readers get the numbers. At 4–5 pt they are
@@ -134,17 +165,19 @@ def tiny_text(fig: Figure, ctx: Context):
     font sizes there, or scale fonts up before shrinking the figure.
     """
     spans = _legible_spans(fig)
+    min_pt = float(ctx.option("min-font-pt"))
+    raster = _raster_spans(fig, ctx)
+    spans = spans + raster
     if not spans:
         return
-    min_pt = float(ctx.option("min-font-pt"))
-    small = [s for s in spans if s.size < min_pt - 0.05]
+    small = _below(spans, min_pt)
     if not small:
         return
     smallest = min(small, key=lambda s: s.size)
     samples = sorted({s.text.strip() for s in small})[:6]
     yield ctx.finding(
         f"{len(small)} of {len(spans)} text labels print below {min_pt:.1f} pt "
-        f"(smallest {smallest.size:.1f} pt, smaller than {min_pt:g} pt), e.g. {', '.join(repr(t) for t in samples[:3])}",
+        f"(smallest {_size_text(smallest)}, smaller than {min_pt:g} pt), e.g. {', '.join(repr(t) for t in samples[:3])}",
         figure=fig,
         evidence={
             "smallest_pt": round(smallest.size, 2),
@@ -152,6 +185,7 @@ def tiny_text(fig: Figure, ctx: Context):
             "body_pt": ctx.paper.body_font_size,
             "small_spans": len(small),
             "spans": len(spans),
+            "raster_spans": sum(1 for s in small if s.font == _RASTER_FONT),
             "samples": samples,
         },
         location=_span_location(fig, smallest.bbox),
@@ -194,20 +228,21 @@ def text_smaller_than_body(fig: Figure, ctx: Context):
     body = ctx.paper.body_font_size
     if not body:
         return
-    spans = _legible_spans(fig)
+    spans = _legible_spans(fig) + _raster_spans(fig, ctx)
     if not spans:
         return
     ratio = float(ctx.option("min-font-ratio"))
     min_pt = float(_other_option(ctx, "FL102", "min-font-pt"))
     limit = ratio * body
-    small = [s for s in spans if s.size < limit - 0.05]
-    if not small or all(s.size < min_pt - 0.05 for s in small):
+    small = _below(spans, limit)
+    tiny = {id(s) for s in _below(spans, min_pt)}
+    if not small or all(id(s) in tiny for s in small):
         return  # nothing, or only text FL102 reports already
     smallest = min(small, key=lambda s: s.size)
     samples = sorted({s.text.strip() for s in small})[:6]
     yield ctx.finding(
         f"{len(small)} of {len(spans)} text labels print below {limit:.1f} pt, {ratio:g}× the {body:.1f} pt "
-        f"body text (smallest {smallest.size:.1f} pt), e.g. {', '.join(repr(t) for t in samples[:3])}",
+        f"body text (smallest {_size_text(smallest)}), e.g. {', '.join(repr(t) for t in samples[:3])}",
         figure=fig,
         evidence={
             "smallest_pt": round(smallest.size, 2),
@@ -250,6 +285,7 @@ def _placed(fig: Figure, ctx: Context):
 
         for p in placed_images(fig, ctx.paper):
             q = measure(p.bgr)
+            p.bgr = None  # the measures are kept, not the pixels (a paper's worth of them is gigabytes)
             if q is not None:
                 out.append((p, q))
     except ImportError:  # OpenCV/numpy not installed: nothing measured, nothing reported
@@ -509,8 +545,9 @@ def low_contrast(fig: Figure, ctx: Context):
                 r = C.contrast_ratio(fg, bg)
                 if r < min_line:
                     lines.append((r, C.hex_of(fg), C.hex_of(bg)))
-        elif an.source == "raster":
-            texts += _raster_text_contrast(an, min_text)
+        elif an.source == "raster" and an.evidence.get("rendered"):
+            texts += _raster_text_contrast(an, min_text)  # a rendered region: no placed image to read
+    texts += _raster_label_contrast(fig, ctx, min_text)
     if not texts and not lines:
         return
     parts = []
@@ -530,6 +567,24 @@ def low_contrast(fig: Figure, ctx: Context):
         ev.update({"low_lines": len(lines), "lowest_line_contrast": round(worst_l[0], 2),
                    "line_colour": worst_l[1], "line_background": worst_l[2]})
     yield ctx.finding("; ".join(parts), figure=fig, evidence=ev, origin="figure")
+
+
+def _raster_label_contrast(fig: Figure, ctx: Context, min_ratio: float) -> list[tuple[float, str, str, str]]:
+    """Labels of the figure's raster images whose ink barely differs from the background around
+    them (features/raster_text.py), per image; one pale OCR box in an image is more likely
+    noise than a pale label."""
+    try:
+        from figlint.features.raster_text import MIN_CONF, raster_labels
+    except ImportError:
+        return []
+    by_image: dict[str, list] = {}
+    for lb in raster_labels(fig, ctx.paper):
+        if lb.contrast is None or lb.conf < max(MIN_CONF, 0.85) or len(lb.text) < 2:
+            continue
+        # raster ink is lightened by anti-aliasing: be stricter than on vector text
+        if lb.contrast < min(min_ratio, 2.0):
+            by_image.setdefault(lb.image, []).append((lb.contrast, lb.text, lb.ink, lb.background))
+    return [t for low in by_image.values() if len(low) >= 2 for t in low]
 
 
 def _raster_text_contrast(an, min_ratio: float) -> list[tuple[float, str, str, str]]:
