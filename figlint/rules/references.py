@@ -6,6 +6,7 @@ import re
 
 from figlint.model import CitingSite, Figure, Paper
 from figlint.rules.registry import Context, rule
+from figlint.mentions import sentence_spans
 from figlint.text import POINTER_WORDS, content_words
 
 _MENTION_RE = re.compile(
@@ -28,6 +29,45 @@ def site_order(site: CitingSite, paper: Paper) -> tuple:
     width = paper.page_size[0] if paper.page_size else 612.0
     column = 1 if paper.extra.get("columns", 1) >= 2 and loc.bbox[0] > width / 2 else 0
     return (1, page, column, loc.bbox[1])
+
+
+# What a sentence that reads a figure says: a comparison or a trend, an agreement, or the
+# marks it points at. A sentence after a pointer that says one of these is the reading the
+# pointer introduced ("... is shown in Fig. 2. The ratio stays below unity on all scales").
+_READING_RE = re.compile(
+    r"\b(?:\w+er than|more than|less than|fewer than|higher|lower|larger|smaller|greater|"
+    r"highest|lowest|largest|smallest|best|worst|"
+    r"increas\w*|decreas\w*|declin\w*|grow\w*|drops?|dropp\w*|rises?|rising|falls?|falling|peaks?|peaked|"
+    r"converg\w*|diverg\w*|remains?|stays?|exceed\w*|outperform\w*|improv\w*|reduc\w*|"
+    r"agree\w*|match\w*|consistent|deviat\w*|depart\w*|similar\w*|differ\w*|correlat\w*|trends?|"
+    r"steadily|sharply|significantly|prevalent|dominat\w*|"
+    r"lines?|curves?|bars?|bands?|dots?|markers?|arrows?|boxes|blocks?|shaded|dashed|dotted|"
+    r"colou?r(?:ed|s)?|red|blue|green|black|gr[ae]y|orange|purple|"
+    r"x-axis|y-axis|axis|axes|histogram|we (?:see|observe|note|find)|can be seen|is visible|"
+    r"\d+(?:\.\d+)?\s*%)\b",
+    re.IGNORECASE,
+)
+READING_WINDOW = 2  # sentences after the pointer that may carry its reading
+
+
+def reading_follows(site: CitingSite) -> bool:
+    """Whether one of the next sentences of the paragraph reads the figure the pointer
+    points at: it states a comparison, a trend or an agreement, or names the figure's marks,
+    and cites no other figure (a sentence that does belongs to that figure)."""
+    para, sentence = site.paragraph or "", (site.sentence or "").strip()
+    if not para or not sentence:
+        return False
+    at = para.find(sentence[:60])
+    if at < 0:
+        return False
+    end = at + len(sentence)
+    following = [para[a:b] for a, b in sentence_spans(para) if a >= end - 1][:READING_WINDOW]
+    for text in following:
+        if _MENTION_RE.search(text) or re.search(r"\\[a-z]*ref\b", text):
+            return False
+        if _READING_RE.search(text):
+            return True
+    return False
 
 
 def is_bare_pointer(site: CitingSite, max_claim_words: int) -> bool:
@@ -88,8 +128,10 @@ def bare_pointer(fig: Figure, ctx: Context):
     What it does:
     Reads every sentence that cites the figure; after removing the reference and pointer
     words (*see, shown, illustrated, overview, results, ...*), a sentence with at most
-    `max-claim-words` content words left is a bare pointer. Reports the figure when all
-    its citations are bare pointers, and caps context consistency (CTX) at 6.
+    `max-claim-words` content words left is a bare pointer, unless one of the next two
+    sentences of its paragraph reads the figure (states a comparison, a trend or an
+    agreement, or names the figure's marks) and cites no other figure. Reports the figure
+    when all its citations are bare pointers, and caps context consistency (CTX) at 6.
 
     Why is this bad?
     The text should tell the reader what to take from the figure. "Results are shown in
@@ -106,7 +148,7 @@ def bare_pointer(fig: Figure, ctx: Context):
     if not fig.sites:
         return
     limit = int(ctx.option("max-claim-words"))
-    if all(is_bare_pointer(s, limit) for s in fig.sites):
+    if all(is_bare_pointer(s, limit) and not reading_follows(s) for s in fig.sites):
         first = fig.sites[0]
         yield ctx.finding(
             f"{fig.key} is cited only by bare pointers ({len(fig.sites)} site"
