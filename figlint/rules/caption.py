@@ -335,8 +335,9 @@ def caption_omits_content(fig: Figure, ctx: Context):
     )
 
 
-_CAP_PANEL = re.compile(r"\(\s*([a-h])\s*\)|\(\s*([a-h])\s*[-\u2013,]\s*([a-h])\s*\)|(?<![A-Za-z])([a-h])\)"
-                        r"|\b[Pp]anels?\s+\(?([a-h])\b(?:\)?\s*(?:and|,|-|\u2013|to)\s*\(?([a-h])\b)?")
+# Panel letters in a caption, lower or upper case in parentheses ("(a)", "(A) ...", "(A-C)").
+_CAP_PANEL = re.compile(r"\(\s*([a-hA-H])\s*\)|\(\s*([a-hA-H])\s*[-\u2013,]\s*([a-hA-H])\s*\)|(?<![A-Za-z])([a-h])\)"
+                        r"|\b[Pp]anels?\s+\(?([a-hA-H])\b(?:\)?\s*(?:and|,|-|\u2013|to)\s*\(?([a-hA-H])\b)?")
 _CAP_POSITION = re.compile(
     r"\b(left|right|top|bottom|middle|upper|lower|center|centre|row|rows|column|columns|panel|panels|"
     r"inset|subfigure|subfigures|subplot|subplots|first|second|third)\b", re.IGNORECASE)
@@ -408,6 +409,13 @@ def caption_panel_mismatch(fig: Figure, ctx: Context):
     named = caption_panels(text)
     last = max(letters)
     extra = sorted(x for x in named if x > last)
+    if extra and source == "labels":
+        # A letter the figure does print as a label of its own (a lower row's "c", "d", which
+        # the corner test rejects because the upper row stands above it) is a panel the
+        # reading missed, not a panel the figure lacks.
+        printed = {m.group(1).lower() for an in ans for t in an.tokens
+                   if (m := re.fullmatch(r"\(?([A-Za-z])[.:)]?", t.text.strip()))}
+        extra = [x for x in extra if x not in printed]
     evidence = {"caption": text, "figure_panels": letters, "panels_from": source, "caption_panels": sorted(named)}
     if extra:
         shown = ", ".join(f"({x})" for x in extra)
