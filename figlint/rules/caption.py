@@ -348,7 +348,11 @@ def caption_panels(text: str) -> set[str]:
     text = normalize(_strip_latex(text))
     out: set[str] = set()
     for m in _CAP_PANEL.finditer(text):
-        groups = [g.lower() for g in m.groups() if g]
+        raw = [g for g in m.groups() if g]
+        before = re.search(r"([A-Za-z]+)\s*$", text[:m.start()])
+        if raw and raw[0].isupper() and before and before.group(1)[0] == raw[0]:
+            continue  # an abbreviation: "Control (C)", not panel C
+        groups = [g.lower() for g in raw]
         if len(groups) == 2 and re.search(r"[-\u2013]|\bto\b", m.group(0)):
             lo, hi = sorted(groups)
             out.update(chr(c) for c in range(ord(lo), ord(hi) + 1))
