@@ -153,8 +153,12 @@ def vector_marks(fig: Figure) -> VectorMarks:
                 continue  # text covers most of it: a highlight or a table cell behind text, not a bar
             rects.append(Rect(d.bbox, d.fill))
             continue
-        if d.fill is not None and not _is_light(d.fill) and d.items > 5 and w > 0.3 * fw and h > 0.1 * fh:
-            areas.append(d.bbox)  # fill_between / stackplot: a filled area chart layer
+        if (d.fill is not None and not _is_light(d.fill) and d.items > 5 and w > 0.3 * fw and h > 0.1 * fh
+                and d.paths <= 2):
+            # fill_between / stackplot: a filled area chart layer is one outline. Many small
+            # filled paths of one style merged into one drawing (markers, error bars, dash
+            # pieces of a noisy line) only span the plot together: they fill no area.
+            areas.append(d.bbox)
             continue
         if d.fill is None and d.stroke is not None and d.items >= 4 and w > 0.15 * fw:
             poly_boxes.append(d.bbox)

@@ -335,8 +335,9 @@ def caption_omits_content(fig: Figure, ctx: Context):
     )
 
 
-_CAP_PANEL = re.compile(r"\(\s*([a-h])\s*\)|\(\s*([a-h])\s*[-\u2013,]\s*([a-h])\s*\)|(?<![A-Za-z])([a-h])\)"
-                        r"|\b[Pp]anels?\s+\(?([a-h])\b(?:\)?\s*(?:and|,|-|\u2013|to)\s*\(?([a-h])\b)?")
+# Panel letters in a caption, lower or upper case in parentheses ("(a)", "(A) ...", "(A-C)").
+_CAP_PANEL = re.compile(r"\(\s*([a-hA-H])\s*\)|\(\s*([a-hA-H])\s*[-\u2013,]\s*([a-hA-H])\s*\)|(?<![A-Za-z])([a-h])\)"
+                        r"|\b[Pp]anels?\s+\(?([a-hA-H])\b(?:\)?\s*(?:and|,|-|\u2013|to)\s*\(?([a-hA-H])\b)?")
 _CAP_POSITION = re.compile(
     r"\b(left|right|top|bottom|middle|upper|lower|center|centre|row|rows|column|columns|panel|panels|"
     r"inset|subfigure|subfigures|subplot|subplots|first|second|third)\b", re.IGNORECASE)
@@ -347,7 +348,11 @@ def caption_panels(text: str) -> set[str]:
     text = normalize(_strip_latex(text))
     out: set[str] = set()
     for m in _CAP_PANEL.finditer(text):
-        groups = [g.lower() for g in m.groups() if g]
+        raw = [g for g in m.groups() if g]
+        before = re.search(r"([A-Za-z]+)\s*$", text[:m.start()])
+        if raw and raw[0].isupper() and before and before.group(1)[0] == raw[0]:
+            continue  # an abbreviation: "Control (C)", not panel C
+        groups = [g.lower() for g in raw]
         if len(groups) == 2 and re.search(r"[-\u2013]|\bto\b", m.group(0)):
             lo, hi = sorted(groups)
             out.update(chr(c) for c in range(ord(lo), ord(hi) + 1))
@@ -408,6 +413,13 @@ def caption_panel_mismatch(fig: Figure, ctx: Context):
     named = caption_panels(text)
     last = max(letters)
     extra = sorted(x for x in named if x > last)
+    if extra and source == "labels":
+        # A letter the figure does print as a label of its own (a lower row's "c", "d", which
+        # the corner test rejects because the upper row stands above it) is a panel the
+        # reading missed, not a panel the figure lacks.
+        printed = {m.group(1).lower() for an in ans for t in an.tokens
+                   if (m := re.fullmatch(r"\(?([A-Za-z])[.:)]?", t.text.strip()))}
+        extra = [x for x in extra if x not in printed]
     evidence = {"caption": text, "figure_panels": letters, "panels_from": source, "caption_panels": sorted(named)}
     if extra:
         shown = ", ".join(f"({x})" for x in extra)
@@ -452,9 +464,21 @@ def caption_numbers(text: str) -> list[dict]:
         before, after = t[max(0, start - 24):start], t[end:end + 12]
         if sign == "±" or re.match(r"\s*±", after) or re.search(r"±\s*$", before):
             continue
-        if re.match(r"\s*(?:CI\b|C\.I\.|confiden|credib|interval|percentile|quantile|of\b|th\b)", t[end:end + 14],
-                    re.IGNORECASE):
+        if re.match(r"\s*(?:CI\b|C\.I\.|CrI\b|HDI\b|HPD|PI\b|UI\b|confiden|credib|interval|percentile|quantile|"
+                    r"posterior|predictive|prediction|uncertainty|coverage|threshold|cut-?off|filter|significance|"
+                    r"of\b|th\b)", t[end:end + 14], re.IGNORECASE):
             continue  # "95% CI", "10% of the data": a level or a share of the setup, not a plotted value
+        if (re.match(r"[.]\d|/\S", t[m.end(2):m.end(2) + 2]) or re.search(r"\d[.]$|doi:?\s*$|\^\{?\s*$", before,
+                                                                             re.IGNORECASE)):
+            continue  # part of an identifier or an exponent: GCC 7.5.0, DOI 10.5281/..., 10^10.5
+        if re.search(r"\d\s*[×x]\s*$", before) or re.match(r"\s*[×x]\s*\d", t[m.end(2):m.end(2) + 6]):
+            continue  # a size: 1024 × 1024
+        if re.search(r"\d\s+(?:out\s+)?of\s+\d[\d,]*\s*\(?\s*$", before):
+            continue  # "1035 out of 1134 (91%)": a statistic derived from the plotted points
+        if re.search(r"(?:correlation|coefficient|rho|ρ|tau|τ|R\^?2|R²)\s*(?:of|is|was)?\s*$", before, re.IGNORECASE):
+            continue  # a statistic computed from the plotted data, not a value it prints
+        if re.search(r"\d\s*(?:%|[A-Za-z]{1,4})?,?\s+(?:and|or)\s+$", before) or re.match(r"\s*(?:%|[A-Za-z]{1,4})?\s*,?\s*(?:and|or)\s+\d", after):
+            continue  # a list of values (4.0, 2.0, 1.0 and 0.5 bar): the settings of the runs shown
         if re.search(r"[A-Za-z][\-_]?$", before) or re.match(r"[A-Za-z]", t[m.end(2):m.end(2) + 1] or " ") and not suffix:
             continue  # part of a name: CIFAR-10, ResNet50, 3D, 10k
         if _REF_WORDS.search(before) or _SETTING_WORDS.search(before):
@@ -533,8 +557,10 @@ def caption_numbers_absent(fig: Figure, ctx: Context):
     ("+3.2 points", "2.1x"). Only figures that print their own values (at least
     `min-value-labels` numbers that are not tick labels) are checked. Years,
     citations, figure/section/table numbers, numbers in names (CIFAR-10, ResNet-50),
-    settings ("learning rate 0.001", "p = 0.05"), ranges, spreads (± 0.4) and bare
-    integers are ignored.
+    settings ("learning rate 0.001", "p = 0.05"), interval levels ("95 % CrI"), sizes
+    ("1024 × 1024"), lists of run settings ("4.0, 2.0 and 0.5 bar"), identifiers (versions,
+    DOIs), exponents, statistics derived from the data ("rank correlation 0.81", "1035 out
+    of 1134 (91 %)"), ranges, spreads (± 0.4) and bare integers are ignored.
 
     Why is this bad?
     A value in the caption that the figure does not show is either stale (the figure

@@ -6,6 +6,7 @@ import re
 
 from figlint.model import CitingSite, Figure, Paper
 from figlint.rules.registry import Context, rule
+from figlint.mentions import sentence_spans
 from figlint.text import POINTER_WORDS, content_words
 
 _MENTION_RE = re.compile(
@@ -28,6 +29,45 @@ def site_order(site: CitingSite, paper: Paper) -> tuple:
     width = paper.page_size[0] if paper.page_size else 612.0
     column = 1 if paper.extra.get("columns", 1) >= 2 and loc.bbox[0] > width / 2 else 0
     return (1, page, column, loc.bbox[1])
+
+
+# What a sentence that reads a figure says: a comparison or a trend, an agreement, or the
+# marks it points at. A sentence after a pointer that says one of these is the reading the
+# pointer introduced ("... is shown in Fig. 2. The ratio stays below unity on all scales").
+_READING_RE = re.compile(
+    r"\b(?:\w+er than|more than|less than|fewer than|higher|lower|larger|smaller|greater|"
+    r"highest|lowest|largest|smallest|best|worst|"
+    r"increas\w*|decreas\w*|declin\w*|grow\w*|drops?|dropp\w*|rises?|rising|falls?|falling|peaks?|peaked|"
+    r"converg\w*|diverg\w*|remains?|stays?|exceed\w*|outperform\w*|improv\w*|reduc\w*|"
+    r"agree\w*|match\w*|consistent|deviat\w*|depart\w*|similar\w*|differ\w*|correlat\w*|trends?|"
+    r"steadily|sharply|significantly|prevalent|dominat\w*|"
+    r"lines?|curves?|bars?|bands?|dots?|markers?|arrows?|boxes|blocks?|shaded|dashed|dotted|"
+    r"colou?r(?:ed|s)?|red|blue|green|black|gr[ae]y|orange|purple|"
+    r"x-axis|y-axis|axis|axes|histogram|we (?:see|observe|note|find)|can be seen|is visible|"
+    r"\d+(?:\.\d+)?\s*%)\b",
+    re.IGNORECASE,
+)
+READING_WINDOW = 2  # sentences after the pointer that may carry its reading
+
+
+def reading_follows(site: CitingSite) -> bool:
+    """Whether one of the next sentences of the paragraph reads the figure the pointer
+    points at: it states a comparison, a trend or an agreement, or names the figure's marks,
+    and cites no other figure (a sentence that does belongs to that figure)."""
+    para, sentence = site.paragraph or "", (site.sentence or "").strip()
+    if not para or not sentence:
+        return False
+    at = para.find(sentence[:60])
+    if at < 0:
+        return False
+    end = at + len(sentence)
+    following = [para[a:b] for a, b in sentence_spans(para) if a >= end - 1][:READING_WINDOW]
+    for text in following:
+        if _MENTION_RE.search(text) or re.search(r"\\[a-z]*ref\b", text):
+            return False
+        if _READING_RE.search(text):
+            return True
+    return False
 
 
 def is_bare_pointer(site: CitingSite, max_claim_words: int) -> bool:
@@ -88,8 +128,10 @@ def bare_pointer(fig: Figure, ctx: Context):
     What it does:
     Reads every sentence that cites the figure; after removing the reference and pointer
     words (*see, shown, illustrated, overview, results, ...*), a sentence with at most
-    `max-claim-words` content words left is a bare pointer. Reports the figure when all
-    its citations are bare pointers, and caps context consistency (CTX) at 6.
+    `max-claim-words` content words left is a bare pointer, unless one of the next two
+    sentences of its paragraph reads the figure (states a comparison, a trend or an
+    agreement, or names the figure's marks) and cites no other figure. Reports the figure
+    when all its citations are bare pointers, and caps context consistency (CTX) at 6.
 
     Why is this bad?
     The text should tell the reader what to take from the figure. "Results are shown in
@@ -106,7 +148,7 @@ def bare_pointer(fig: Figure, ctx: Context):
     if not fig.sites:
         return
     limit = int(ctx.option("max-claim-words"))
-    if all(is_bare_pointer(s, limit) for s in fig.sites):
+    if all(is_bare_pointer(s, limit) and not reading_follows(s) for s in fig.sites):
         first = fig.sites[0]
         yield ctx.finding(
             f"{fig.key} is cited only by bare pointers ({len(fig.sites)} site"
@@ -132,9 +174,11 @@ def citation_order(paper: Paper, ctx: Context):
 
     What it does:
     Compares the page where each figure appears with the page of its first citation and
-    reports figures more than `max-page-distance` pages apart (either way). Also reports a
-    figure whose first citation comes before the first citation of a lower-numbered
-    figure. Appendix figures are not checked.
+    reports figures more than `max-page-distance` pages apart (either way). Also reports the
+    figures cited out of numbering order: those outside the longest run of figures whose
+    first citations follow their numbers (one figure cited late is one finding, not one per
+    figure after it). A mention inside a caption does not count as a first citation. Appendix
+    figures are not checked.
 
     Why is this bad?
     Readers meet figures by number and look for the discussion nearby. A figure pages
@@ -150,12 +194,19 @@ def citation_order(paper: Paper, ctx: Context):
     placement near that paragraph), and cite figures first in their numbering order.
     """
     max_distance = int(ctx.option("max-page-distance"))
+    captions = [re.sub(r"\s+", " ", f.caption.text) for f in paper.figures if f.caption and f.caption.text]
     main = [f for f in paper.figures if f.number and not f.in_appendix and f.sites]
     firsts = {}
     for fig in main:
-        firsts[fig.number] = min(fig.sites, key=lambda s: site_order(s, paper))
+        # A mention inside a caption (an overview figure pointing ahead) is not where the
+        # text takes the figure up: the first citation is the first one in running text.
+        text_sites = [s for s in fig.sites if not _in_caption(s, captions)]
+        if text_sites:
+            firsts[fig.number] = min(text_sites, key=lambda s: site_order(s, paper))
     for fig in main:
-        first = firsts[fig.number]
+        first = firsts.get(fig.number)
+        if first is None:
+            continue
         if fig.page and first.location.page:
             distance = first.location.page - fig.page
             if abs(distance) > max_distance:
@@ -168,19 +219,58 @@ def citation_order(paper: Paper, ctx: Context):
                     origin="text",
                 )
     ordered = [f for f in paper.figures if f.number and not f.in_appendix]
-    for i, fig in enumerate(ordered):
-        if fig.number not in firsts:
+    rank = {f.number: i for i, f in enumerate(ordered)}
+    cited = sorted((f for f in ordered if f.number in firsts), key=lambda f: site_order(firsts[f.number], paper))
+    # Only the figures outside the longest run cited in numbering order are out of order:
+    # one figure cited late (or early) is one misplaced figure, not every figure after it.
+    in_order = _in_order(cited, rank)
+    for fig in cited:
+        if fig.number in in_order:
             continue
         mine = site_order(firsts[fig.number], paper)
-        for earlier in ordered[:i]:
-            other = firsts.get(earlier.number)
-            if other is not None and site_order(other, paper) > mine:
-                yield ctx.finding(
-                    f"{fig.key} is first cited before {earlier.key}: figures are numbered "
-                    "in a different order from the text",
-                    figure=fig,
-                    location=firsts[fig.number].location if firsts[fig.number].location.line else None,
-                    evidence={"cited_before": earlier.number, "sentence": firsts[fig.number].sentence},
-                    origin="text",
-                )
-                break
+        earlier = next((e for e in ordered[:rank[fig.number]] if e.number in firsts
+                        and site_order(firsts[e.number], paper) > mine), None)
+        if earlier is not None:
+            msg = (f"{fig.key} is first cited before {earlier.key}: figures are numbered "
+                   "in a different order from the text")
+        else:
+            later = max((f for f in cited if rank[f.number] > rank[fig.number]
+                         and site_order(firsts[f.number], paper) < mine), key=lambda f: rank[f.number], default=None)
+            if later is None:
+                continue
+            msg = (f"{fig.key} is first cited after {later.key}: figures are numbered "
+                   "in a different order from the text")
+        yield ctx.finding(
+            msg,
+            figure=fig,
+            location=firsts[fig.number].location if firsts[fig.number].location.line else None,
+            evidence={"cited_before": earlier.number if earlier is not None else None,
+                      "sentence": firsts[fig.number].sentence},
+            origin="text",
+        )
+
+
+def _in_caption(site: CitingSite, captions: list[str]) -> bool:
+    probe = re.sub(r"\s+", " ", (site.sentence or "").strip())[:60]
+    return len(probe) >= 20 and any(probe in c for c in captions)
+
+
+def _in_order(cited: list[Figure], rank: dict[str, int]) -> set[str]:
+    """Numbers of the figures on a longest subsequence of `cited` (figures in order of first
+    citation) whose numbering increases; of equally long ones, the one ending lowest, so
+    that of two figures cited in swapped order the higher-numbered one is reported."""
+    n = len(cited)
+    if n == 0:
+        return set()
+    length, prev = [1] * n, [-1] * n
+    for i in range(n):
+        for j in range(i):
+            if rank[cited[j].number] < rank[cited[i].number] and length[j] + 1 > length[i]:
+                length[i], prev[i] = length[j] + 1, j
+    best = max(length)
+    end = min((i for i in range(n) if length[i] == best), key=lambda i: rank[cited[i].number])
+    keep = set()
+    while end >= 0:
+        keep.add(cited[end].number)
+        end = prev[end]
+    return keep
