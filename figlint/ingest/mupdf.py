@@ -4,10 +4,14 @@ MuPDF prints warnings and errors about damaged content ("could not parse color
 space", "unknown colorspace") to standard output, where they would be mixed into
 JSON or SARIF. Importing this module switches that printing off for the whole
 process; MuPDF keeps the messages in a buffer, and `drain()` hands them over (and
-empties it), so the PDF route can report them as an FL010 finding instead.
+empties it), so the PDF route can report them as an FL010 finding instead. Font
+messages ("FT_Get_Advance ... invalid glyph index"), which ordinary pdfTeX output
+raises, are left out.
 """
 
 from __future__ import annotations
+
+import re
 
 import pymupdf
 
@@ -15,8 +19,13 @@ pymupdf.TOOLS.mupdf_display_errors(False)
 pymupdf.TOOLS.mupdf_display_warnings(False)
 
 
+# Messages about fonts (a glyph index a subset font lacks, a hinting hiccup) come from
+# ordinary LaTeX output and change nothing figlint reads: they are dropped, not reported.
+_BENIGN = re.compile(r"^FT_|glyph|\bfont\b|\bhint|^\.\.\. repeated \d+ times", re.I)
+
+
 def drain() -> list[str]:
-    """The messages MuPDF stored since the last call, in order, without repeats."""
+    """The messages MuPDF stored since the last call (font noise left out), in order, no repeats."""
     try:
         text = pymupdf.TOOLS.mupdf_warnings(reset=True)
     except Exception:  # noqa: BLE001 - a library without the buffer has nothing to report
@@ -24,7 +33,7 @@ def drain() -> list[str]:
     out: list[str] = []
     for line in (text or "").splitlines():
         line = line.strip()
-        if line and line not in out:
+        if line and line not in out and not _BENIGN.search(line):
             out.append(line)
     return out
 
