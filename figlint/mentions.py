@@ -68,6 +68,9 @@ class Mention:
     text: str
     numbers: list[str] = field(default_factory=list)
     panels: dict[str, list[str]] = field(default_factory=dict)
+    # each number as printed, in order, with its own span and panels: "Figures 3a and 3b"
+    # names Figure 3 twice (two references, a reader counts two citing sites)
+    items: list[tuple[int, int, str, list[str]]] = field(default_factory=list)
 
 
 def _expand(first: str, last: str) -> list[str]:
@@ -151,6 +154,8 @@ def find_mentions(text: str) -> list[Mention]:
         if item is None:
             pos = wm.end()
             continue
+        first_at = _NUM_RE.match(text, wm.end()).start(1)
+        items = [(first_at, item[0], n, list(item[2].get(n, []))) for n in item[1]]
         end, numbers, panels = item
         numbers = list(numbers)
         seen = set(numbers)  # membership in a set: "Figs. 1, 2, ..., 30000" was quadratic in a list
@@ -164,9 +169,13 @@ def find_mentions(text: str) -> list[Mention]:
             if nxt is None:
                 break
             # A comma list needs a plural label ("Figs. 2, 3"): after a singular one,
-            # "Figure 3, 80 users ..." is a clause, not a second figure.
-            if "," in sm.group(0) and not re.search(r"and|&|or", sm.group(0)) and not plural:
+            # "Figure 3, 80 users ..." is a clause, not a second figure; but "Figure 8a, 8b"
+            # repeats one figure's number with another panel.
+            same_fig = bool(panels) and len(nxt[1]) == 1 and nxt[1][0] == numbers[-1] and bool(nxt[2])
+            if "," in sm.group(0) and not re.search(r"and|&|or", sm.group(0)) and not plural and not same_fig:
                 break
+            at = _NUM_RE.match(text, sm.end()).start(1)
+            items += [(at, nxt[0], n, list(nxt[2].get(n, []))) for n in nxt[1]]
             end, more, more_panels = nxt
             for n in more:
                 if n not in seen:
@@ -174,7 +183,7 @@ def find_mentions(text: str) -> list[Mention]:
                     numbers.append(n)
             for k, v in more_panels.items():
                 panels.setdefault(k, []).extend(x for x in v if x not in panels.get(k, []))
-        out.append(Mention(wm.start(), end, text[wm.start():end], numbers, panels))
+        out.append(Mention(wm.start(), end, text[wm.start():end], numbers, panels, items))
         pos = end
     return out
 

@@ -513,3 +513,56 @@ def test_percent_in_url_is_not_a_comment(tmp_path):
     paper = read_latex(str(tmp_path / "main.tex"))
     assert paper.problems == []
     assert len(fig(paper, "1").sites) == 1
+
+
+def test_caption_text_as_printed_with_common_packages(tmp_path):
+    """glossaries/acronym, siunitx and mhchem print their text; a local .sty that redefines
+    LaTeX internals (\\small via \\@setsize) is never expanded into a caption, its plain
+    macros are."""
+    (tmp_path / "oldsizes.sty").write_text(
+        "\\renewcommand{\\small}{\\@setsize\\small{10pt}\\ixpt\\@ixpt}\n"
+        "\\newcommand{\\fancybox}[1]{\\@ifnextchar[{\\@tempa}{#1}}\n"
+        "\\newcommand{\\ours}{OurNet}\n")
+    (tmp_path / "main.tex").write_text(r"""\documentclass{article}
+\usepackage{oldsizes}
+\usepackage{glossaries}
+\newacronym{cnn}{CNN}{convolutional neural network}
+\acro{gpu}[GPU]{graphics processing unit}
+\begin{document}
+Figure~\ref{fig:a} shows the \ac{gpu} load of the \gls{cnn}.
+\begin{figure}
+\rule{1cm}{1cm}
+\caption{{\small Accuracy} of \ours{} (\acrfull{cnn}) at \SI{20}{\kilo\hertz} and \qty{3}{\metre\per\second}
+on \num{12} \acp{gpu} for \ce{H2O}, 10\textsuperscript{-4}; see \href{https://example.org}{the site}.}
+\label{fig:a}
+\end{figure}
+\end{document}
+""")
+    paper = read_latex(str(tmp_path / "main.tex"))
+    text = paper.figures[0].caption.text
+    assert text == ("Accuracy of OurNet (convolutional neural network (CNN)) at 20 kHz and 3 m/s on 12 GPUs "
+                    "for H2O, 10-4; see the site."), text
+    assert "setsize" not in text and "@" not in text
+    assert paper.figures[0].sites[0].sentence == "Figure 1 shows the GPU load of the CNN."
+
+
+def test_a_figure_naming_itself_in_its_caption_is_not_a_citing_site(tmp_path):
+    (tmp_path / "main.tex").write_text(r"""\documentclass{article}
+\begin{document}
+Figure~\ref{fig:a} shows the loss.
+\begin{figure}
+\rule{1cm}{1cm}
+\caption{Loss per epoch; Figure~\ref{fig:a} repeats the run of Figure~\ref{fig:b}.}
+\label{fig:a}
+\end{figure}
+\begin{figure}
+\rule{1cm}{1cm}
+\caption{Accuracy per epoch.}
+\label{fig:b}
+\end{figure}
+\end{document}
+""")
+    paper = read_latex(str(tmp_path / "main.tex"))
+    a, b = paper.figure("1"), paper.figure("2")
+    assert [s.location.line for s in a.sites] == [3]
+    assert [s.location.line for s in b.sites] == [6]  # another figure's caption does cite it

@@ -223,3 +223,26 @@ def test_latex_bare_ref_is_a_link_site(compiled_paper):
     assert len(bare) == 1
     assert bare[0].mention == "2"
     assert bare[0].sentence == "The response saturates above the threshold, as in 2."
+
+
+def test_mupdf_complaints_never_reach_stdout(tmp_path):
+    """MuPDF's "unknown colorspace" messages become one FL010 finding; JSON and SARIF stay clean."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    from fixtures.damaged_pdf import write_bad_colorspace_pdf
+
+    pdf = write_bad_colorspace_pdf(str(tmp_path / "bad.pdf"))
+    env = {**os.environ, "CI": "true"}
+    for fmt in ("json", "sarif"):
+        proc = subprocess.run([sys.executable, "-m", "figlint", pdf, "--format", fmt, "--no-cache"],
+                              capture_output=True, text=True, timeout=300, env=env)
+        assert proc.stdout.lstrip().startswith("{"), proc.stdout[:200]
+        doc = json.loads(proc.stdout)  # the whole of stdout is one JSON document
+        text = json.dumps(doc)
+        assert "FL010" in text and "colorspace" in text, fmt
+    paper = read_pdf(pdf)
+    assert [p.code for p in paper.problems].count("FL010") == 1
+    assert paper.figure("1") is not None

@@ -35,7 +35,7 @@ _MAX_FIGURE_WORDS = 400
 def is_figure_pdf(path: str | Path) -> bool:
     """A one-page PDF that looks like a figure (little running text), not a paper."""
     try:
-        import pymupdf
+        from figlint.ingest.mupdf import pymupdf
 
         with pymupdf.open(str(path)) as doc:
             if doc.page_count != 1:
@@ -112,7 +112,7 @@ def _color(c) -> tuple[float, ...] | None:
 
 
 def _read_pdf_figure(path: str) -> Paper:
-    import pymupdf
+    from figlint.ingest.mupdf import pymupdf
 
     try:
         doc = pymupdf.open(path)

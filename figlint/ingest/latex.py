@@ -393,7 +393,17 @@ class _Assembler:
         self.hardcoded: list[dict] = []
         for lit in self.literal_mentions():
             events.append(lit)
-        self._attach(events)
+        self._attach([ev for ev in events if not self._in_own_caption(ev["pos"], ev["fig"])])
+
+    def _in_own_caption(self, pos: int, fig: int) -> bool:
+        """A figure naming itself in its own caption or sub-caption ("(a) as in Figure 3b")
+        does not cite it; the PDF route skips such mentions alike."""
+        for a, b, k in self.scan.caption_ranges:
+            if k == fig and a <= pos < b:
+                return True
+        rec = self.scan.figures[fig] if 0 <= fig < len(self.scan.figures) else None
+        return rec is not None and any(sub.long_range and sub.long_range[0] <= pos < sub.long_range[1]
+                                       for sub in rec.subs)
 
     def literal_mentions(self) -> list[dict]:
         try:

@@ -6,16 +6,22 @@ number LaTeX gives them (the LaTeX route numbers figures as LaTeX does),
 checked against the caption text; uncaptioned figures are bound in order.
 The merged Paper keeps the LaTeX locations, so every finding points at a
 `.tex` line, and carries the printed content, so visual rules run on the
-figure as printed. Disagreements become findings: FL007 (the PDF is older
-than the sources) and FL008 (a figure in one route is missing from the other).
+figure as printed. Disagreements become findings: FL007 (the PDF was not
+compiled from the sources as they are: from latexmk's recorded input hashes
+where there are any, else from modification times) and FL008 (a figure in one
+route is missing from the other once figures are matched by number, caption
+text and order).
 """
 
 from __future__ import annotations
 
 import difflib
+import hashlib
 import os
+import re
 from pathlib import Path
 
+from figlint.mentions import normalize_number
 from figlint.model import Figure, Location, Paper, Problem
 from figlint.text import normalize
 
@@ -87,46 +93,171 @@ def merge(tex: Paper, pdf: Paper) -> Paper:
     tex.extra["columns"] = pdf.extra.get("columns", 1)
     pdf_name = _rel(pdf_path, tex.root)
 
-    newest = _newest_source(tex)
-    try:
-        pdf_mtime = os.path.getmtime(pdf_path)
-    except OSError:
-        pdf_mtime = None
-    if newest and pdf_mtime is not None and newest[0] > pdf_mtime + 1:
+    stale = _stale_input(tex, pdf_path)
+    if stale is not None:
+        rel, why = stale
         tex.problems.append(Problem(
             "FL007",
-            f"{pdf_name} is older than {newest[1]}: recompile, or the printed figures checked "
+            f"{pdf_name} was compiled before {rel} {why}: recompile, or the printed figures checked "
             "here may not match the sources",
-            Location(file=newest[1], line=1) if newest[1].endswith(".tex") else _main_loc(tex),
+            Location(file=rel, line=1) if rel.endswith(".tex") else _main_loc(tex),
         ))
 
-    printed = {f.number: f for f in pdf.figures if f.number}
+    pairs = match_figures([f for f in tex.figures if f.number], [f for f in pdf.figures if f.number])
     loose = [f for f in pdf.figures if not f.number]
-    used: set[str] = set()
+    for fig in tex.figures:
+        if not fig.number and loose:
+            _copy_printed(fig, loose.pop(0))
+    bound = {id(o) for o in pairs.values()}
     for fig in tex.figures:
         if not fig.number:
-            if loose:
-                _copy_printed(fig, loose.pop(0))
             continue
-        other = printed.get(fig.number)
+        other = pairs.get(id(fig))
         if other is None:
             tex.problems.append(Problem(
                 "FL008", f"{fig.key} is in the sources but not in {pdf_name}", fig.location, fig.number))
             continue
-        used.add(fig.number)
         if fig.has_caption and other.has_caption and \
                 _similar(fig.caption.text, other.caption.text) < _MIN_CAPTION_SIMILARITY:
             tex.problems.append(Problem(
                 "FL008", f"{fig.key} has a different caption in {pdf_name}: the PDF is stale or "
                 "was compiled from other sources", fig.location, fig.number))
+        if normalize_number(fig.number) != normalize_number(other.number):
+            fig.extra["printed_number"] = other.number
         _copy_printed(fig, other)
         _copy_site_pages(fig, other)
-    for number, other in printed.items():
-        if number not in used:
+    for other in pdf.figures:
+        if other.number and id(other) not in bound:
             tex.problems.append(Problem(
-                "FL008", f"Figure {number} is in {pdf_name} (page {other.page}) but not in the sources",
-                _main_loc(tex), number))
+                "FL008", f"Figure {other.number} is in {pdf_name} (page {other.page}) but not in the sources",
+                _main_loc(tex), other.number))
     return tex
+
+
+def match_figures(tex: list[Figure], printed: list[Figure]) -> dict[int, Figure]:
+    """Bind each numbered source figure to its printed figure: id(tex figure) -> printed figure.
+
+    First by number, read as LaTeX prints it ("A.2" and "A2" are one figure; "3.1" is
+    chapter 3's first), where the captions do not contradict it; then by caption text,
+    for numbers the sources were simulated wrongly (a class that numbers its own way);
+    then what is left in order, when as many figures are left on both sides and their
+    captions do not contradict it. Only what none of these binds is a disagreement.
+    """
+    out: dict[int, Figure] = {}
+    taken: set[int] = set()
+    by_num: dict[str, list[Figure]] = {}
+    for o in printed:
+        by_num.setdefault(normalize_number(o.number), []).append(o)
+
+    def fits(f: Figure, o: Figure, need: float) -> bool:
+        if not (f.has_caption and o.has_caption):
+            return True
+        return _similar(f.caption.text, o.caption.text) >= need
+
+    for f in tex:
+        for o in by_num.get(normalize_number(f.number), []):
+            if id(o) not in taken and fits(f, o, _MIN_CAPTION_SIMILARITY):
+                out[id(f)] = o
+                taken.add(id(o))
+                break
+    for f in tex:
+        if id(f) in out or not f.has_caption:
+            continue
+        best = max((o for o in printed if id(o) not in taken and o.has_caption),
+                   key=lambda o: _similar(f.caption.text, o.caption.text), default=None)
+        if best is not None and _similar(f.caption.text, best.caption.text) >= 0.85:
+            out[id(f)] = best
+            taken.add(id(best))
+    rest_t = [f for f in tex if id(f) not in out]
+    rest_p = [o for o in printed if id(o) not in taken]
+    if rest_t and len(rest_t) == len(rest_p):
+        if all(fits(f, o, _MIN_CAPTION_SIMILARITY) for f, o in zip(rest_t, rest_p)):
+            for f, o in zip(rest_t, rest_p):
+                out[id(f)] = o
+    # same number, different caption: bound anyway (FL008 says the captions differ)
+    for f in tex:
+        if id(f) in out:
+            continue
+        for o in by_num.get(normalize_number(f.number), []):
+            if id(o) not in taken and id(o) not in {id(v) for v in out.values()}:
+                out[id(f)] = o
+                break
+    return out
+
+
+def _recorded_inputs(tex: Paper, pdf_path: str) -> dict[str, str] | None:
+    """Input files and their MD5 as latexmk recorded them when it last compiled (.fdb_latexmk
+    next to the main file or the PDF): path relative to the root -> hash; None without one."""
+    cands = []
+    main = tex.extra.get("main_tex")
+    if main and tex.root:
+        cands.append(Path(tex.root, main).with_suffix(".fdb_latexmk"))
+    cands.append(Path(pdf_path).with_suffix(".fdb_latexmk"))
+    for fdb in cands:
+        if not fdb.is_file():
+            continue
+        try:
+            text = fdb.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            continue
+        out: dict[str, str] = {}
+        for m in _FDB_LINE.finditer(text):
+            name, digest = m.group(1), m.group(2)
+            full = Path(name) if os.path.isabs(name) else fdb.parent / name
+            if tex.root:
+                try:
+                    rel = os.path.relpath(os.path.realpath(full), os.path.realpath(tex.root)).replace(os.sep, "/")
+                except ValueError:
+                    continue
+                if not rel.startswith(".."):
+                    out[rel] = digest
+        if out:
+            return out
+    return None
+
+
+# One input of a latexmk rule: "path" mtime size md5 "from-rule"
+_FDB_LINE = re.compile(r'^[ \t]+"([^"\n]+)"[ \t]+[\d.]+[ \t]+-?\d+[ \t]+([0-9a-f]{32})[ \t]', re.M)
+
+
+def _md5(path: str) -> str | None:
+    try:
+        with open(path, "rb") as fh:
+            return hashlib.md5(fh.read()).hexdigest()
+    except OSError:
+        return None
+
+
+def _stale_input(tex: Paper, pdf_path: str) -> tuple[str, str] | None:
+    """(source, why) when the PDF was not compiled from the sources as they are now.
+
+    From content where latexmk recorded it: a source whose MD5 differs from the one in
+    the .fdb_latexmk was edited after that compile, whatever the modification times say
+    (a fresh clone or a checkout rewrites them); a source the compile never read is new.
+    Without such a record, from modification times alone.
+    """
+    recorded = _recorded_inputs(tex, pdf_path)
+    files = list(dict.fromkeys(list(tex.extra.get("sources", [])) + [g for f in tex.figures for g in f.graphics]))
+    if recorded is not None:
+        for rel in files:
+            path = os.path.join(tex.root or "", rel)
+            if not os.path.isfile(path):
+                continue
+            if rel not in recorded:
+                if rel.endswith(".tex"):
+                    return rel, "was added (the last compile did not read it)"
+                continue
+            if _md5(path) != recorded[rel]:
+                return rel, "was changed"
+        return None
+    newest = _newest_source(tex)
+    try:
+        pdf_mtime = os.path.getmtime(pdf_path)
+    except OSError:
+        return None
+    if newest and newest[0] > pdf_mtime + 1:
+        return newest[1], "was last modified"
+    return None
 
 
 def _main_loc(tex: Paper) -> Location:
@@ -163,8 +294,8 @@ def _copy_site_pages(fig: Figure, other: Figure) -> None:
     if len(printed) == len(ordered):
         for src, out in zip(ordered, printed):
             src.location.page = out.location.page
-    else:  # at least the first citation's page, which is what FL303 needs
-        ordered[0].location.page = printed[0].location.page if ordered else None
+    elif ordered:  # at least the first citation's page, which is what FL303 needs
+        ordered[0].location.page = printed[0].location.page
 
 
 def _rel(path: str, root: str | None) -> str:

@@ -17,6 +17,8 @@ import re
 
 import pymupdf
 
+from figlint.ingest import mupdf as _mupdf  # noqa: F401 - keeps MuPDF messages off stdout
+
 from figlint.bind import bind_sites
 from figlint.errors import InputError
 from figlint.ingest import pdf_regions as R
@@ -59,6 +61,7 @@ def _open(path: str) -> pymupdf.Document:
 def read_pdf(path: str, sides: dict[str, str] | None = None) -> Paper:
     """Read a compiled paper. `sides` (figure number -> "above"/"below": where its graphics
     are, from the sources) decides which graphics each caption owns where it applies."""
+    _mupdf.drain()  # messages about earlier files are not this one's
     doc = _open(path)
     paper = Paper(path=path, route="pdf", pdf_path=path, pages=doc.page_count)
     try:
@@ -71,6 +74,11 @@ def read_pdf(path: str, sides: dict[str, str] | None = None) -> Paper:
         doc.close()
     if repaired:
         paper.problems.append(Problem("FL010", "the PDF is damaged and was repaired on reading; figures may be missed", Location(file=path)))
+    said = _mupdf.drain()
+    if said:
+        more = f" (and {len(said) - 1} more)" if len(said) > 1 else ""
+        paper.problems.append(Problem("FL010", f"MuPDF reported damaged content while reading the PDF: {said[0]}{more}; "
+                                      "what it could not parse may be missing", Location(file=path)))
     try:
         _build(paper, pages, names, path, sides)
     except Exception as exc:  # noqa: BLE001 - an odd page layout must not sink the whole run
@@ -149,6 +157,8 @@ def _build(paper: Paper, pages: list[PageData], names: dict[str, dict], path: st
             if c.region:
                 _claim_lines(pd, c.region, "figure" if c.kind == "figure" else c.kind)
         for box in R.uncaptioned(pr, pd, layout):
+            if _text_wraps_beside(pd, box, layout):
+                continue  # an inline picture (an author's photo in a biography, a logo), not a float
             loose.append((pd.index, box))
             _claim_lines(pd, box, "figure")
             if layout.column_of(box[0], box[2]) is None and len(layout.columns) > 1:
@@ -162,6 +172,7 @@ def _build(paper: Paper, pages: list[PageData], names: dict[str, dict], path: st
         fig.extra["uncaptioned"] = True
         paper.figures.append(fig)
     paper.figures.sort(key=_reading_key)
+    _number_gaps(paper, pages, layout, spanning)
 
     paras = S.paragraphs(pages, layout, spanning) + S.caption_paragraphs(caps)
     _mark_appendix(paper, pages, layout)
@@ -176,6 +187,60 @@ def _build(paper: Paper, pages: list[PageData], names: dict[str, dict], path: st
     paper.extra["unresolved_marks"] = unresolved_in_pages(pages)  # "Figure ??": FL012 (ingest/__init__.py)
     paper.extra["columns"] = len(layout.columns)
     paper.extra["layout"] = {"columns": layout.columns, "body_font": font, "text_top": layout.text_top, "text_bottom": layout.text_bottom}
+
+
+def _text_wraps_beside(pd: PageData, box: BBox, layout: Layout) -> bool:
+    """Running text set beside a picture over its height, in its column: the picture sits in
+    the paragraph (IEEE biographies, wrapped logos); a float has the column to itself."""
+    col = layout.column_of(box[0], box[2])
+    pics = [im["bbox"] for im in pd.images if R.inside(im["bbox"], box, 2.0)]
+    if col is None or not pics:
+        return False
+    c0, c1 = layout.columns[col]
+    pic = union(pics)
+    rows = [ln for ln in pd.lines if ln.role in ("", "figure") and ln.horizontal and len(ln.text) >= 20
+            and abs(ln.size - layout.body_size) <= 2.0 and layout.column_of(ln.bbox[0], ln.bbox[2]) == col
+            and (ln.bbox[0] >= pic[2] - 1 or ln.bbox[2] <= pic[0] + 1)
+            and pic[1] - 2 <= (ln.bbox[1] + ln.bbox[3]) / 2 <= pic[3] + 2]
+    return pic[2] - pic[0] < 0.6 * (c1 - c0) and len(rows) >= 3
+
+
+def _number_gaps(paper: Paper, pages: list[PageData], layout: Layout, spanning: dict[int, list[BBox]]) -> None:
+    """A figure printed without a caption line of its own (only sub-captions, which
+    subcaption allows) still takes its number: when figures N-1 and N+1 are found and the
+    uncaptioned regions between them in reading order sit on one page, they are Figure N."""
+    def split(num: str) -> tuple[str, int] | None:
+        m = re.fullmatch(r"((?:[A-Z]|\d+)\.)?(\d+)", num)
+        return (m.group(1) or "", int(m.group(2))) if m else None
+
+    def place(fig: Figure) -> tuple:
+        box = fig.bbox or (fig.caption.location.bbox if fig.caption else None) or (0, 0, 0, 0)
+        return (fig.page or 0, box[1])
+
+    numbered = [f for f in paper.figures if f.number and split(f.number)]
+    have = {split(f.number) for f in numbered}
+    loose = [f for f in paper.figures if not f.number]
+    for a in numbered:
+        pre, n = split(a.number)
+        if (pre, n + 1) in have or (pre, n + 2) not in have:
+            continue
+        b = next(f for f in numbered if split(f.number) == (pre, n + 2))
+        between = [f for f in loose if place(a) < place(f) < place(b) and f.number == ""]
+        if not between or len({f.page for f in between}) != 1:
+            continue
+        box = union([f.bbox for f in between if f.bbox])
+        pg = between[0].page
+        _claim_lines(pages[pg - 1], box, "figure")  # its sub-captions are not running text
+        if layout.column_of(box[0], box[2]) is None and len(layout.columns) > 1:
+            spanning.setdefault(pg - 1, []).append(box)
+        fig = _fill(Figure(number=f"{pre}{n + 1}", page=pg, bbox=box,
+                           location=Location(file=paper.path, page=pg, bbox=box)), pages[pg - 1], box)
+        fig.extra["region"] = "no caption line; numbered from its neighbours"
+        gone = {id(f) for f in between}
+        paper.figures = [f for f in paper.figures if id(f) not in gone] + [fig]
+        loose = [f for f in loose if id(f) not in gone]
+        have.add((pre, n + 1))
+    paper.figures.sort(key=_reading_key)
 
 
 def _reading_key(fig: Figure) -> tuple:

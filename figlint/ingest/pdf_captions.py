@@ -92,7 +92,7 @@ def find_captions(pd: PageData, layout: Layout) -> list[CaptionBlock]:
     for i, ln in enumerate(lines):
         if ln.role or not ln.horizontal:
             continue
-        found = parse_float_label(ln.text) or _label_set_apart(ln)
+        found = parse_float_label(ln.text) or _label_set_apart(ln) or _small_bare_label(ln, layout)
         if not found:
             continue
         kind, label, number, rest = found
@@ -115,23 +115,47 @@ def find_captions(pd: PageData, layout: Layout) -> list[CaptionBlock]:
 
 def _label_set_apart(ln: Line) -> tuple[str, str, str, str] | None:
     """A label with no punctuation after it ("Figure 5  user interface ...") still opens a
-    caption when it is set apart: in its own font (bold) or by a wide gap."""
+    caption when it is set apart: in its own font (bold) or by a wide gap.
+
+    The label itself may be spread over several runs with wide gaps ("Fig." "1" in sn-jnl's
+    bold): the split is taken at the first gap or font change after which what came before
+    reads as a whole label with its number.
+    """
     spans = [s for s in ln.spans if s["text"].strip()]
-    head, i = "", 0
-    while i < len(spans):
-        head += spans[i]["text"]
-        i += 1
-        if i == len(spans):
-            return None
-        nxt, cur = spans[i], spans[i - 1]
-        apart = nxt["bbox"][0] - cur["bbox"][2] > 0.4 * cur["size"] or _bold(nxt) != _bold(cur)
-        if apart:
-            break
-    found = parse_float_label(head.strip())
-    if not found or found[3]:
+    gaps = sorted(b["bbox"][0] - a["bbox"][2] for a, b in zip(spans, spans[1:]))
+    # wider than the line's usual word space: justified running text stretches every space
+    wide = max(0.4 * ln.size, 1.6 * gaps[len(gaps) // 2]) if len(gaps) >= 3 else 0.4 * ln.size
+    head = ""
+    for i in range(1, min(len(spans), 5)):
+        cur, nxt = spans[i - 1], spans[i]
+        head = (head + " " + cur["text"].strip()).strip()
+        apart = nxt["bbox"][0] - cur["bbox"][2] > wide or _bold(nxt) != _bold(cur)
+        if not apart:
+            continue
+        found = parse_float_label(head)
+        if not found or found[3]:
+            continue
+        # the rest as printed, spaces included (whitespace runs are spans of their own)
+        at = ln.spans.index(nxt)
+        rest = " ".join("".join(s["text"] for s in ln.spans[at:]).split())
+        return found[0], found[1], found[2], rest
+    return None
+
+
+_BARE_LABEL = re.compile(r"^\s*((?:Supplementary\s+)?(?:Figure|Fig\.|FIGURE|FIG\.))[ \u00a0]*([A-Z]?\.?\d+(?:\.\d+)?)[ \u00a0]+(?=[A-Z(\u201c\"])")
+
+
+def _small_bare_label(ln: Line, layout: Layout) -> tuple[str, str, str, str] | None:
+    """"Figure 11 Datasets vs ..." with only a space after the number (caption's labelsep=space)
+    opens a caption when it is set smaller than the running text, as captions usually are;
+    at body size "Figure 11 Then ..." may as well begin a sentence of the text."""
+    if is_body_size(ln.size, layout.body_size) or ln.size > layout.body_size:
         return None
-    rest = " ".join("".join(s["text"] for s in spans[i:]).split())
-    return found[0], found[1], found[2], rest
+    m = _BARE_LABEL.match(ln.text)
+    if not m or m.group(2).endswith("."):
+        return None
+    label = f"{m.group(1)} {m.group(2)}"
+    return "figure", label, m.group(2), ln.text[m.end():].strip()
 
 
 def _bold(span: dict) -> bool:
@@ -161,27 +185,48 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool) -> list
     """Lines below the label line that continue the caption paragraph (bare: the label stands alone)."""
     first = lines[i]
     cur = first.bbox
-    # A caption's later lines stay within its first line (justified, or shorter and centred);
-    # reaching wider would take in a neighbouring caption set side by side.
+    # A caption's later lines stay within its first line (justified, or shorter and centred),
+    # or start where it starts and run on to its column's edge (a short first line before a
+    # long word); reaching wider would take in a neighbouring caption set side by side.
     x0, x1 = first.bbox[0] - 3, first.bbox[2] + 3
     col = layout.column_of(first.bbox[0], first.bbox[2])
+    right = layout.columns[col][1] + 3 if col is not None else x1
     if col is not None and bare:
         x0, x1 = min(x0, layout.columns[col][0]), max(x1, layout.columns[col][1])
     out: list[Line] = []
     cands = sorted((l for l in lines if l is not first and l.horizontal and not l.role and l.bbox[1] >= first.bbox[1] + 2), key=lambda l: l.bbox[1])
+    # Double-spaced manuscripts leave a body line's height between the lines of a caption too.
+    lead = max(0.6 * max(first.size, 6), 1.2 * layout.line_gap * first.size / max(layout.body_size, 1.0))
+    row = first.bbox
     for ln in cands:
-        if ln.bbox[1] > cur[3] + 0.6 * max(first.size, 6):
+        if ln.bbox[1] > cur[3] + lead:
             break
         w = ln.bbox[2] - ln.bbox[0]
-        if _hoverlap(ln.bbox[0], ln.bbox[2], x0, x1) < 0.9 * w:
+        aligned = abs(ln.bbox[0] - first.bbox[0]) <= 3 and ln.bbox[2] <= right
+        if _hoverlap(ln.bbox[0], ln.bbox[2], x0, x1) < 0.9 * w and not aligned:
             continue
-        if abs(ln.size - first.size) > 1.3 and len(ln.text) > 12:
+        # a piece of the row already taken (a formula's sub- and superscripts are set
+        # smaller and come as lines of their own) is part of the caption whatever its size
+        h = min(ln.bbox[3] - ln.bbox[1], row[3] - row[1])
+        same_row = h > 0 and min(ln.bbox[3], row[3]) - max(ln.bbox[1], row[1]) > 0.5 * h
+        if not same_row and abs(ln.size - first.size) > 1.3 and len(ln.text) > 12:
             break
         if parse_float_label(ln.text):
             break
         out.append(ln)
+        if not same_row:
+            row = ln.bbox
         cur = (cur[0], cur[1], cur[2], max(cur[3], ln.bbox[3]))
-    return out
+    # reading order: row by row, left to right
+    rows: list[list[Line]] = []
+    for ln in out:
+        last = rows[-1][-1] if rows else first
+        h = min(ln.bbox[3] - ln.bbox[1], last.bbox[3] - last.bbox[1])
+        if rows and h > 0 and min(ln.bbox[3], last.bbox[3]) - max(ln.bbox[1], last.bbox[1]) > 0.5 * h:
+            rows[-1].append(ln)
+        else:
+            rows.append([ln])
+    return [ln for r in rows for ln in sorted(r, key=lambda l: l.bbox[0])]
 
 
 def pick_captions(cands: list[CaptionBlock]) -> list[CaptionBlock]:

@@ -20,7 +20,9 @@ from dataclasses import dataclass, field
 import pymupdf
 
 from figlint.budget import MAX_DECODE_PIXELS
+from figlint.ingest import mupdf as _mupdf  # noqa: F401 - keeps MuPDF messages off stdout
 from figlint.ingest.pdf_hidden import drop_hidden_text
+from figlint.mentions import parse_float_label
 
 BBox = tuple[float, float, float, float]
 
@@ -72,6 +74,7 @@ class Layout:
     columns: list[tuple[float, float]]
     text_top: float
     text_bottom: float
+    line_gap: float = 0.0  # usual white space between two lines of a paragraph (double spacing: large)
 
     def column_of(self, x0: float, x1: float) -> int | None:
         """Index of the column holding [x0, x1], or None when it crosses a gutter."""
@@ -403,7 +406,22 @@ def find_layout(pages: list[PageData], body: float, font: str) -> Layout:
     bottoms.sort(reverse=True)
     text_top = tops[len(tops) // 10] if tops else 0.0
     text_bottom = bottoms[len(bottoms) // 10] if bottoms else pages[0].height
-    return Layout(body, font, columns, text_top, text_bottom)
+    return Layout(body, font, columns, text_top, text_bottom, _line_gap(cand, body))
+
+
+def _line_gap(cand: list[Line], body: float) -> float:
+    """Median white space between consecutive body lines of one column on one page."""
+    gaps = []
+    by_x: dict[tuple[int, int], list[Line]] = {}
+    for ln in cand:
+        by_x.setdefault((ln.page, round(ln.bbox[0] / 20)), []).append(ln)
+    for group in by_x.values():
+        group.sort(key=lambda l: l.bbox[1])
+        for a, b in zip(group, group[1:]):
+            g = b.bbox[1] - a.bbox[3]
+            if -1 < g < 3 * body:
+                gaps.append(g)
+    return statistics.median(gaps) if len(gaps) >= 10 else 0.0
 
 
 def mark_margins(pages: list[PageData], layout: Layout) -> None:
@@ -422,6 +440,10 @@ def mark_margins(pages: list[PageData], layout: Layout) -> None:
                 if x1 < layout.columns[0][0] - 2 or x0 > layout.columns[-1][1] + 2:
                     ln.role = "margin"
                 continue
+            if (ln.bbox[2] < layout.columns[0][0] - 2 or ln.bbox[0] > layout.columns[-1][1] + 2) \
+                    and _LINE_NO.match(ln.text.strip()):
+                ln.role = "margin"  # line numbers of a review copy (lineno, ametsoc, ICML)
+                continue
             if ln.bbox[3] <= layout.text_top - 1.5:
                 zone.append((pd, ln, "header"))
             elif ln.bbox[1] >= layout.text_bottom + 1.5:
@@ -437,13 +459,17 @@ def mark_margins(pages: list[PageData], layout: Layout) -> None:
     seen: Counter = Counter(_shape(ln.text) for _, ln, _ in zone)
     for pd, ln, role in zone:
         outer = ln.bbox[3] < 0.06 * pd.height or ln.bbox[1] > 0.94 * pd.height
-        if _PAGE_NO.match(ln.text.strip()) or seen[_shape(ln.text)] >= 2 or outer:
+        if _PAGE_NO.match(ln.text.strip()) or outer:
+            ln.role = role
+        elif seen[_shape(ln.text)] >= 2 and not parse_float_label(ln.text):
+            # two captions alike ("FIG. 6. As in Fig. 5, but for ...") are not a running foot
             ln.role = role
     # Entries of a list of figures ("Figure 3: Caption . . . . 12") are neither captions nor citations.
     for pd in pages:
         for ln in pd.lines:
             if not ln.role and _TOC_ENTRY.search(ln.text):
                 ln.role = "toc"
+    _mark_lists_of_figures(pages)
 
 
 def _folios(zone: list[tuple[PageData, Line, str]]) -> set[int]:
@@ -469,6 +495,35 @@ def _in_graphic(b: BBox, pd: PageData) -> bool:
                for f in pd.frames)
 
 
+# A list of figures repeats every caption (endfloat's "LIST OF FIGURES" before the figures,
+# a thesis's front matter): its entries are neither captions nor citing text.
+_LOF_HEAD = re.compile(r"^(?:List of (?:Figures|Illustrations|Tables)|LIST OF (?:FIGURES|ILLUSTRATIONS|TABLES)|"
+                       r"Figure Captions|FIGURE CAPTIONS|(?:Table of )?Contents|(?:TABLE OF )?CONTENTS)$")
+
+
+def _mark_lists_of_figures(pages: list[PageData]) -> None:
+    """Every line from a "List of Figures" heading on, and its continuation pages (no images,
+    entries ending in dot leaders and a page number), is marked as a table-of-contents line.
+    Only the lines that carry the number of an entry end in leaders, so marking those alone
+    leaves each entry's first line looking like a caption."""
+    listing = False
+    for pd in pages:
+        lines = sorted((ln for ln in pd.lines if ln.horizontal and ln.role not in ("header", "footer", "margin")),
+                       key=lambda l: (l.bbox[1], l.bbox[0]))
+        head = next((ln for ln in lines if _LOF_HEAD.match(ln.text.strip())), None)
+        # the heading's page must hold entries (dot leaders and page numbers) below it
+        if head is not None and sum(1 for ln in lines if ln.role == "toc" and ln.bbox[1] > head.bbox[1]) >= 2:
+            listing = True
+            lines = [ln for ln in lines if ln.bbox[1] >= head.bbox[1] - 1]
+        elif listing:
+            listing = not pd.images and any(ln.role == "toc" for ln in lines)
+        if listing:
+            for ln in lines:
+                if not ln.role:
+                    ln.role = "toc"
+
+
+_LINE_NO = re.compile(r"^\d{1,5}(?:\s+\d{1,5})*$")
 _TOC_ENTRY = re.compile(r"(?:\.\s?){4,}\s*(?:\d+|[ivxlc]+)\s*$")
 
 

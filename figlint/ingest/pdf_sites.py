@@ -77,7 +77,7 @@ def reading_order(pd: PageData, layout: Layout, spanning: list[BBox], roles: tup
     """Body lines of a page: full-width lines and float regions cut the page into bands."""
     lines = [ln for ln in pd.lines if ln.role in roles and ln.horizontal and ln.text.strip()]
     if len(layout.columns) == 1:
-        return sorted(lines, key=lambda l: (round(l.bbox[1]), l.bbox[0]))
+        return _left_to_right(sorted(lines, key=lambda l: (round(l.bbox[1]), l.bbox[0])), layout)
     cuts = sorted([b[1] for b in spanning] + [l.bbox[1] for l in lines if not l.role and layout.column_of(l.bbox[0], l.bbox[2]) is None])
 
     def key(l: Line):
@@ -85,7 +85,21 @@ def reading_order(pd: PageData, layout: Layout, spanning: list[BBox], roles: tup
         band = sum(1 for y in cuts if y < l.bbox[1] - 0.5)
         return (band, -1 if col is None else col, l.bbox[1], l.bbox[0])
 
-    return sorted(lines, key=key)
+    return _left_to_right(sorted(lines, key=key), layout)
+
+
+def _left_to_right(lines: list[Line], layout: Layout) -> list[Line]:
+    """Pieces of one printed line come left to right, although a superscript ("N²") lifts the
+    top of the right-hand piece above that of a run-in heading on its left."""
+    out = list(lines)
+    for i in range(len(out) - 1):
+        a, b = out[i], out[i + 1]
+        h = min(a.bbox[3] - a.bbox[1], b.bbox[3] - b.bbox[1])
+        over = min(a.bbox[3], b.bbox[3]) - max(a.bbox[1], b.bbox[1])
+        if b.bbox[2] <= a.bbox[0] + 1 and h > 0 and over > 0.6 * h \
+                and layout.column_of(a.bbox[0], a.bbox[2]) == layout.column_of(b.bbox[0], b.bbox[2]):
+            out[i], out[i + 1] = b, a
+    return out
 
 
 def number_lines(pages: list[PageData], layout: Layout, spanning: dict[int, list[BBox]]) -> None:
@@ -149,13 +163,16 @@ def _breaks(prev: Line, ln: Line, layout: Layout) -> bool:
     if same_page_col and abs(ln.bbox[1] - prev.bbox[1]) <= 2 and ln.bbox[0] >= prev.bbox[2] - 1:
         return False  # the rest of the same printed line (pymupdf split it at a gap or a link)
     indented = c0 + 0.5 * ln.size < ln.bbox[0] < c0 + 3 * ln.size
+    if indented and same_page_col and c0 + 0.5 * prev.size < prev.bbox[0] <= ln.bbox[0] + 1:
+        indented = False  # the hanging indent of a list item ("• Simple: ...⏎  text"), not a new paragraph
     # Short against the column, or against the next line when both end early: text set
     # around a wrapfigure ends every line at the figure's edge, not at the column's.
     right = min(p1, max(prev.bbox[2], ln.bbox[2])) if same_page_col else p1
     short_prev = prev.bbox[2] < right - 2 * prev.size
     if not same_page_col or ln.bbox[1] < prev.bbox[1] - 2:
         return indented or short_prev
-    if ln.bbox[1] - prev.bbox[3] > 0.8 * ln.size:
+    # double-spaced manuscripts: a gap counts only when wider than the usual one between lines
+    if ln.bbox[1] - prev.bbox[3] > max(0.8 * ln.size, layout.line_gap + 0.4 * ln.size):
         return True
     return indented or short_prev
 
@@ -199,12 +216,18 @@ def text_sites(paras: list[Para], path: str) -> tuple[list[tuple[str, CitingSite
             for num in m.numbers:
                 if para.owner is not None and normalize_number(num) == para.owner:
                     continue
-                site = CitingSite(
-                    paragraph=para.text.strip(), sentence=sentence, mention=m.text,
-                    location=Location(file=path, page=(page + 1) if page is not None else None, bbox=bbox),
-                    via="text", panels=list(m.panels.get(num, [])), order=para.order_at(m.start),
-                )
-                out.append((num, site))
+                # "Figures 3a and 3b" prints two references to Figure 3: one site each, each
+                # placed at its own number (the first with the word), so binding keeps both
+                occ = [it for it in m.items if it[2] == num] or [(m.start, m.end, num, list(m.panels.get(num, [])))]
+                for k, (a, b, _n, panels) in enumerate(occ):
+                    pg, box = (page, bbox) if len(occ) == 1 else para.locate(m.start if k == 0 else a, b)
+                    site = CitingSite(
+                        paragraph=para.text.strip(), sentence=sentence, mention=m.text,
+                        location=Location(file=path, page=(pg + 1) if pg is not None else None, bbox=box),
+                        via="text", panels=list(panels) if len(occ) > 1 else list(m.panels.get(num, [])),
+                        order=para.order_at(m.start if k == 0 else a),
+                    )
+                    out.append((num, site))
                 spans.append((para, m.start, m.end, normalize_number(num)))
     return out, spans
 

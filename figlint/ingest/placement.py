@@ -986,7 +986,7 @@ def _merged_drawings(paths: list[dict], ox: float, oy: float) -> list[Drawing]:
 
 def _pdf_content(path: str, page_no: int) -> _Content | None:
     try:
-        import pymupdf
+        from figlint.ingest.mupdf import pymupdf
     except ImportError:  # pragma: no cover - pymupdf is a dependency
         return None
     try:

@@ -77,6 +77,13 @@ _WALKER_MACROS = {
     "setlength": "{{", "addtolength": "{{", "setcounter": "{{", "addtocounter": "{{",
     "stepcounter": "{", "refstepcounter": "{", "phantomsection": "", "phantom": "{",
     "hphantom": "{", "vphantom": "{", "rule": "[{{", "hfill": "", "vfill": "",
+    # siunitx, mhchem, glossaries, acronym: rendered as printed (TextRenderer)
+    "SI": "[{[{", "si": "[{", "num": "[{", "qty": "[{{", "unit": "[{", "ang": "[{",
+    "numrange": "[{{", "SIrange": "[{{{", "qtyrange": "[{{{", "ce": "{",
+    "gls": "[{[", "Gls": "[{[", "GLS": "[{[", "glspl": "[{[", "Glspl": "[{[", "glsentryshort": "{",
+    "acrshort": "[{[", "Acrshort": "[{[", "acrlong": "[{[", "Acrlong": "[{[", "acrfull": "[{[",
+    "Acrfull": "[{[", "ac": "*{", "Ac": "*{", "acs": "*{", "acl": "*{", "Acl": "*{", "acf": "*{",
+    "Acf": "*{", "acp": "*{", "Acp": "*{", "acsp": "*{", "aclp": "*{",
 }
 _WALKER_MACROS.update(REF_MACROS)
 _WALKER_MACROS.update(NON_FIGURE_REFS)
@@ -169,6 +176,18 @@ class MacroDef:
 _REF_IN_BODY = re.compile(r"\\(" + "|".join(sorted((re.escape(k) for k in REF_MACROS if "*" not in k), key=len, reverse=True)) + r")(?![A-Za-z@])")
 
 
+# A definition that writes a list-of-figures entry numbered by one of its arguments:
+# \addcontentsline{lof}{figure}{\protect\numberline{#1}{\ignorespaces #2}}
+_LOF_ENTRY = re.compile(r"\\addcontentsline\s*\{[^{}]*(?:\{[^{}]*\}[^{}]*)*\}\s*\{figure\}\s*\{\s*(?:\\protect\s*)?"
+                        r"\\numberline\s*\{\s*#([1-9])\s*\}\s*\{[^#}]*#([1-9])")
+
+
+def numbered_caption_args(body: str) -> tuple[int, int] | None:
+    """(number argument, text argument), 0-based, of a caption macro that numbers by hand."""
+    m = _LOF_ENTRY.search(body)
+    return (int(m.group(1)) - 1, int(m.group(2)) - 1) if m and m.group(1) != m.group(2) else None
+
+
 class MacroTable:
     """The paper's user macros, position-aware (a later \\renewcommand wins from there on)."""
 
@@ -177,6 +196,11 @@ class MacroTable:
         self.extra_refs = {m.lstrip("\\") for m in extra_ref_macros}
         self._ref_cache: dict[int, bool] = {}
         self.version = 0
+        # caption commands of a class that print a number given by hand (ametsoc's
+        # \appendcaption{A1}{text}): name -> (index of the number argument, of the text)
+        self.numbered_captions: dict[str, tuple[int, int]] = {}
+        # glossaries / acronym entries: key -> (short form, long form), as LaTeX source
+        self.acronyms: dict[str, tuple[str, str]] = {}
 
     def add(self, d: MacroDef) -> None:
         if d.name in PROTECTED:
@@ -359,7 +383,9 @@ def margs(node) -> list:
 
 
 def split_labels(s: str) -> list[str]:
-    return [p.strip() for p in s.split(",") if p.strip()]
+    # TeX reads a line end as a space and a run of spaces as one: "\\ref{fig:<newline>data}"
+    # names the label "fig: data"
+    return [p for p in (re.sub(r"\s+", " ", q).strip() for q in s.split(",")) if p]
 
 
 def ref_labels(name: str, args: list) -> list[str]:
@@ -420,6 +446,7 @@ class CapEvent:
     sub_env: int | None = None  # which subfigure environment, for sub-captions
     parent: int | None = None  # sub-captions: index of the main caption they belong to
     letter: str = ""
+    number: str = ""  # printed number given by hand (a class's \appendcaption{A1}{...}), else ""
 
 
 @dataclass
@@ -537,6 +564,18 @@ class _FloatWalker:
             self.caption(node, sc, override, short, long, is_sub)
             self.args(node, sc, override)  # labels inside the caption bind to it
             return
+        if name in self.table.numbered_captions and sc.sub_env is None:
+            ni, ti = self.table.numbered_captions[name]
+            number = arg_text(args[ni]).strip() if ni < len(args) and args[ni] is not None else ""
+            long = args[ti] if ti < len(args) else None
+            if number and long is not None:
+                ev = CapEvent(pos=self.pos(node, override), macro=name, long_node=long,
+                              long_range=self._range(long, override), number=number)
+                self.info.mains.append(ev)
+                # no counter is stepped: a \label after it names the enclosing section
+                sc.target = None
+                self.args(node, sc, override)
+                return
         if name == "subcaption":
             short = args[1] if len(args) > 1 else None
             long = args[2] if len(args) > 2 else None
@@ -565,7 +604,7 @@ class _FloatWalker:
             return
         if name == "label":
             if args and args[0] is not None:
-                for lab in [arg_text(args[0]).strip()]:
+                for lab in [re.sub(r"\s+", " ", arg_text(args[0])).strip()]:
                     self.info.labels.append((self.pos(node, override), lab, sc.target))
             return
         if name in GRAPHICS_MACROS or name == "input":
@@ -849,6 +888,40 @@ def _unpack_runs(s: str, runs: list[str]) -> str:
 RefRenderer = Callable[[str, list[str], list, "_L2T"], str]
 
 
+_UNITS = {
+    "metre": "m", "meter": "m", "second": "s", "gram": "g", "kilogram": "kg", "hertz": "Hz",
+    "kelvin": "K", "celsius": "°C", "degreeCelsius": "°C", "volt": "V", "watt": "W", "ampere": "A",
+    "joule": "J", "newton": "N", "pascal": "Pa", "byte": "B", "bit": "bit", "hour": "h", "minute": "min",
+    "day": "d", "litre": "L", "liter": "L", "mole": "mol", "ohm": "Ω", "candela": "cd", "radian": "rad",
+    "percent": "%", "degree": "°", "decibel": "dB", "electronvolt": "eV", "tesla": "T", "bar": "bar",
+    "kilo": "k", "mega": "M", "giga": "G", "tera": "T", "milli": "m", "micro": "µ", "nano": "n",
+    "pico": "p", "femto": "f", "centi": "c", "deci": "d", "hecto": "h",
+}
+
+
+_PREFIXES = {"kilo", "mega", "giga", "tera", "milli", "micro", "nano", "pico", "femto", "centi", "deci", "hecto"}
+
+
+def _unit_text(src: str, renderer: "TextRenderer") -> str:
+    """A siunitx unit written with macros (\\kilo\\metre\\per\\second -> "km/s") or literally."""
+    if "\\" not in src:
+        return squash(src.replace("~", " ").replace(".", "·"))
+    out, prefix, per = "", "", False
+    for m in re.finditer(r"\\([A-Za-z]+)|([^\\{}\s]+)", src):
+        word, lit = m.groups()
+        if word == "per":
+            per = True
+        elif word in ("squared", "cubic"):
+            out += "²" if word == "squared" else "³"
+        elif word in _PREFIXES:
+            prefix += _UNITS[word]
+        elif word in _UNITS or lit:
+            piece = prefix + (_UNITS[word] if word else lit)
+            out += ("/" if per else (" " if out else "")) + piece
+            prefix, per = "", False
+    return out.strip()
+
+
 class TextRenderer:
     """LaTeX fragments -> readable plain text, with this paper's macros and labels."""
 
@@ -883,6 +956,55 @@ class TextRenderer:
                                        "phantom", "hphantom", "vphantom", "rule", "footnotemark"}:
             self.text_macros[name] = lambda n, o: ""
         self.text_macros["xspace"] = lambda n, o: _XSPACE
+        for name in ("SI", "qty"):
+            self.text_macros[name] = lambda n, o: self._quantity(n, o, with_number=True)
+        for name in ("si", "unit"):
+            self.text_macros[name] = lambda n, o: self._quantity(n, o, with_number=False)
+        self.text_macros["num"] = lambda n, o: self._plain_arg(n, -1)
+        self.text_macros["ang"] = lambda n, o: self._plain_arg(n, -1) + "°"
+        self.text_macros["numrange"] = lambda n, o: self._plain_arg(n, -2) + "–" + self._plain_arg(n, -1)
+        self.text_macros["ce"] = lambda n, o: re.sub(r"\s*->\s*", " → ", self._plain_arg(n, -1))
+        for name in ("gls", "Gls", "GLS", "glspl", "Glspl", "acrshort", "Acrshort", "acrlong", "Acrlong",
+                     "acrfull", "Acrfull", "ac", "Ac", "acs", "acl", "Acl", "acf", "Acf", "acp", "Acp",
+                     "acsp", "aclp", "glsentryshort"):
+            self.text_macros[name] = self._acronym
+
+    def _plain_arg(self, node, k: int) -> str:
+        a = [x for x in margs(node) if x is not None and x.isNodeType(lw.LatexGroupNode)]
+        if not a or len(a) < -k:
+            return ""
+        return squash(self.nodes_to_text(a[k].nodelist))
+
+    def _quantity(self, node, obj, with_number: bool) -> str:
+        r"""siunitx: \SI{3}{\kilo\metre} -> "3 km", \si{\per\second} -> "/s"."""
+        a = [x for x in margs(node) if x is not None and x.isNodeType(lw.LatexGroupNode)]
+        if not a:
+            return ""
+        unit = _unit_text(a[-1].latex_verbatim()[1:-1], self)
+        if with_number and len(a) >= 2:
+            return squash(self.nodes_to_text(a[0].nodelist)) + " " + unit
+        return unit
+
+    def _acronym(self, node, obj) -> str:
+        """glossaries / acronym: the short form an entry prints (its long form for the long
+        commands), from the paper's \newacronym / \acro / \newglossaryentry."""
+        name = node.macroname
+        a = [x for x in margs(node) if x is not None and x.isNodeType(lw.LatexGroupNode)]
+        key = arg_text(a[0]).strip() if a else ""
+        short, long = (self.table.acronyms.get(key) if self.table else None) or (key, key)
+        low = name.lower()
+        if low in ("acrlong", "acl", "aclp"):
+            out = long
+        elif low in ("acrfull", "acf"):
+            out = f"{long} ({short})"
+        else:
+            out = short
+        if low in ("glspl", "acp", "acsp", "aclp"):
+            out += "s"
+        text = squash(self.latex_to_text(out, nested=True)) if "\\" in out or "$" in out else out
+        if name[:1].isupper():
+            text = text.upper() if name.isupper() and len(name) > 2 else text[:1].upper() + text[1:]
+        return text
 
     def _last(self, node, obj) -> str:
         a = [x for x in margs(node) if x is not None and x.isNodeType(lw.LatexGroupNode)]

@@ -23,7 +23,8 @@ from pylatexenc import latexwalker as lw
 
 from figlint.ingest.texparse import (
     CITE_MACROS, FIGURE_ENVS, NON_FIGURE_REFS, REF_MACROS, TABLE_ENVS, CapEvent, FloatInfo,
-    GraphicEvent, MacroDef, MacroTable, margs, parse_float, split_labels, walker_context, xparse_kinds,
+    GraphicEvent, MacroDef, MacroTable, _alph, margs, numbered_caption_args, parse_float, split_labels,
+    walker_context, xparse_kinds,
 )
 from figlint.ingest.texsource import (
     _CMD, Document, _scan_file, _skip_space, decode_bytes, is_inside, match_brace, read_arg, read_args,
@@ -51,6 +52,15 @@ MASK_ARG_CMDS = {
     "includegraphics", "includesvg", "includestandalone", "includepdf", "definecolor", "nocite",
     "crefname", "Crefname", "pgfplotsset", "tikzset", "captionsetup", "setcounter",
     "addtocounter", "hyperlink", "hypertarget", "Cpageref", "cpageref", "pageref", "eqref",
+}
+# Commands of the LaTeX kernel and standard classes that a local package may redefine
+# for typesetting: their printed text (none, or the argument) is known without the package.
+_KERNEL_COMMANDS = {
+    "tiny", "scriptsize", "footnotesize", "small", "normalsize", "large", "Large", "LARGE",
+    "huge", "Huge", "caption", "section", "subsection", "subsubsection", "paragraph",
+    "subparagraph", "chapter", "part", "footnote", "emph", "textbf", "textit", "texttt",
+    "textsc", "textsf", "textrm", "label", "ref", "cite", "maketitle", "title", "author",
+    "date", "thanks", "item", "par", "centering", "includegraphics", "url", "href",
 }
 _APPENDIX_TITLE = re.compile(r"^\s*(appendi(x|ces)|supplementa(ry|l)\b|supplement\b)", re.I)
 
@@ -388,6 +398,8 @@ class _Scanner:
             elif self.res.appendix_pos is None:
                 self.res.appendix_pos = i
             return pos
+        if name in ("newacronym", "acro", "acrodef", "newglossaryentry"):
+            return self.glossary_entry(name, i, pos)
         if name in self.table.defs:
             return self.user_macro(name, star, i, pos, in_body)
         if name == "label":
@@ -396,7 +408,7 @@ class _Scanner:
                 return pos
             self.mask(i, r[2])
             if in_body and self.cur_float is None:
-                self.doc_label(i, t[r[0]:r[1]].strip())
+                self.doc_label(i, re.sub(r"\s+", " ", t[r[0]:r[1]]).strip())
             return r[2]
         if name in REF_MACROS or name in self.extra_refs or name in NON_FIGURE_REFS:
             spec = REF_MACROS.get(name) or NON_FIGURE_REFS.get(name) or "*{"
@@ -478,6 +490,7 @@ class _Scanner:
                 self.res.docclass = cls
                 if cls in CHAPTER_CLASSES:
                     self.counters = Counters(True)
+                self.local_package(cls, i, ext=".cls")
             self.mask(i, end)
             return end
         if name in ("usepackage", "RequirePackage"):
@@ -553,6 +566,28 @@ class _Scanner:
             return pos
         return pos
 
+    def glossary_entry(self, name: str, i: int, pos: int) -> int:
+        """An acronym or glossary entry (glossaries, acronym): what \\gls / \\ac print for it."""
+        t = self.t
+        if name == "newacronym":
+            args, end = read_args(t, pos, "[{{{")
+            vals = [t[a[0]:a[1]] if a else None for a in args]
+            key, short, long = vals[1], vals[2], vals[3]
+        elif name in ("acro", "acrodef"):
+            args, end = read_args(t, pos, "{[{")
+            vals = [t[a[0]:a[1]] if a else None for a in args]
+            key, short, long = vals[0], vals[1] if vals[1] is not None else vals[0], vals[2]
+        else:
+            args, end = read_args(t, pos, "{{")
+            vals = [t[a[0]:a[1]] if a else None for a in args]
+            key = vals[0]
+            m = re.search(r"(?:^|,)\s*name\s*=\s*(\{(?:[^{}]|\{[^{}]*\})*\}|[^,]*)", vals[1] or "")
+            short = long = m.group(1).strip().strip("{}") if m else key
+        if key and short is not None:
+            self.table.acronyms[key.strip()] = (short.strip(), (long or short).strip())
+        self.mask(i, end)
+        return max(end, pos)
+
     def expand_refs(self, s: str, pos: int, depth: int) -> list[str]:
         """Labels named by reference commands in an expanded user-macro body."""
         out: list[str] = []
@@ -583,10 +618,10 @@ class _Scanner:
                 k = end
         return out
 
-    def local_package(self, pkg: str, at: int) -> None:
-        """Definitions from a package file shipped in the paper's tree."""
+    def local_package(self, pkg: str, at: int, ext: str = ".sty") -> None:
+        """Definitions from a package (or class) file shipped in the paper's tree."""
         base = self.doc.dir_at(at)
-        path = os.path.normpath(os.path.join(base, pkg + ".sty"))
+        path = os.path.normpath(os.path.join(base, pkg + ext))
         if not is_inside(path, self.doc.root) or not os.path.isfile(path):
             return
         if not is_inside(os.path.realpath(path), os.path.realpath(self.doc.root)):
@@ -611,7 +646,20 @@ class _Scanner:
             nm = m.group(1)
             if nm in DEF_NEWCOMMAND or nm in DEF_TEX or nm in DEF_XPARSE:
                 d, end = parse_definition(clean, k, nm, m.group(2) or "")
-                if d is not None and "@" not in d.name and not d.name.startswith("the"):
+                if d is not None and "@" not in d.name and numbered_caption_args(d.body) is not None \
+                        and not self.table.defs.get(d.name):
+                    ni, ti = numbered_caption_args(d.body)
+                    if max(ni, ti) < d.nargs:
+                        # a caption that numbers by hand: read as one (texparse), never expanded
+                        self.table.numbered_captions[d.name] = (ni, ti)
+                        self.table.add(MacroDef(d.name, d.nargs, None, "", -1, d.argspec, d.kinds))
+                        k = max(k, end)
+                        continue
+                # A package's definitions that reach into LaTeX's internals (a body using
+                # \@setsize, \@ifnextchar, ...) or redefine the kernel's own commands (font
+                # sizes, \caption) typeset; they are not text to put into a caption.
+                if d is not None and "@" not in d.name and not d.name.startswith("the") \
+                        and "@" not in d.body and d.name not in _KERNEL_COMMANDS:
                     d.pos = -1
                     if not self.table.defs.get(d.name):
                         self.table.add(d)
@@ -715,8 +763,9 @@ class _Scanner:
                                              location=self.doc.locate(i)))
         figs: list[int] = []
         for k, cap in enumerate(info.mains):
-            self.counters.step("figure")
-            rec = FigRec(index=len(self.res.figures), number=self.counters.the("figure"), env=env,
+            if not cap.number:
+                self.counters.step("figure")
+            rec = FigRec(index=len(self.res.figures), number=cap.number or self.counters.the("figure"), env=env,
                          begin_pos=i, caption=cap, float_info=info, in_appendix=self.in_appendix(cap.pos),
                          graphicspath=list(self.graphicspath), graphics_base=self.doc.dir_at(i),
                          tikz=info.tikz, float_index=k)
@@ -733,6 +782,22 @@ class _Scanner:
                 break
             k = next((j for j, c in enumerate(info.mains) if c.pos > g.pos), len(figs) - 1)
             self.res.figures[figs[k]].graphics.append(g)
+        if not figs and i >= self.doc.body_start and any(
+                sub.macro in ("subcaption", "subcaptionbox") or sub.sub_env is not None for sub in info.subs):
+            # subcaption's sub-captions number a float that has no main caption: LaTeX steps
+            # the figure counter at the first one (references print "2a"), and writes no
+            # list-of-figures line, so the figure has a number and no caption
+            self.counters.step("figure")
+            rec = FigRec(index=len(self.res.figures), number=self.counters.the("figure"), env=env,
+                         begin_pos=i, caption=None, float_info=info, in_appendix=self.in_appendix(i),
+                         graphicspath=list(self.graphicspath), graphics_base=self.doc.dir_at(i),
+                         tikz=info.tikz, graphics=list(info.graphics))
+            self.res.figures.append(rec)
+            figs.append(rec.index)
+            for k, sub in enumerate(info.subs):
+                sub.parent = 0
+                sub.letter = _alph(k + 1)
+                rec.subs.append(sub)
         if not figs and i >= self.doc.body_start:
             # no numbered caption: still a figure (rules report it), with no number
             rec = FigRec(index=len(self.res.figures), number="", env=env, begin_pos=i,

@@ -153,11 +153,15 @@ def unused_suppression():
 
 @rule("FL007", "stale-pdf", severity="warning", scope="engine", routes=("latex",))
 def stale_pdf():
-    """The compiled PDF is older than the LaTeX sources or graphics it was built from.
+    """The compiled PDF was not built from the LaTeX sources or graphics as they are now.
 
     What it does:
-    When figlint reads the sources together with the compiled PDF, compares their
-    modification times and reports a PDF older than the newest source or graphics file.
+    When figlint reads the sources together with the compiled PDF, compares each source
+    and graphics file with the MD5 that latexmk recorded for it at the last compile
+    (`main.fdb_latexmk`) and reports a file that changed since, or a new `.tex` file the
+    compile never read. A fresh clone or a `git checkout` rewrites modification times but
+    not contents, so that alone never makes the PDF stale. Without latexmk's record it
+    falls back to modification times: a PDF older than the newest source or graphics file.
 
     Why is this bad?
     Visual checks (resolution, font sizes) run on the figures as printed in that PDF; if
@@ -176,9 +180,10 @@ def routes_disagree():
     """A figure is in the sources but not in the compiled PDF, or the other way round.
 
     What it does:
-    Binds each figure of the LaTeX sources to its figure in the compiled PDF by number and
-    caption, and reports figures found in only one of them, or bound figures whose captions
-    differ.
+    Binds each figure of the LaTeX sources to its figure in the compiled PDF: by number as
+    LaTeX prints it (chapter numbers "3.1", appendix "A.2" and "A2" alike), then by caption
+    text, then in order, and reports figures that none of these binds, or bound figures
+    whose captions differ.
 
     Why is this bad?
     The PDF you would submit does not show what the sources say: usually a stale PDF, a
@@ -197,8 +202,10 @@ def damaged_pdf():
     """The PDF is damaged: it had to be repaired on reading, or a page could not be read.
 
     What it does:
-    Reports a PDF whose cross-reference table or page content is broken. figlint reads what
-    it can and lints that.
+    Reports a PDF whose cross-reference table or page content is broken, including content
+    the PDF library complains about while reading (an unknown colour space): those messages
+    become this one finding and never reach standard output, so JSON and SARIF stay clean.
+    figlint reads what it can and lints that.
 
     Why is this bad?
     Figures or citations on the broken parts may be missed, and some viewers and submission

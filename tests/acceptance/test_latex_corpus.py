@@ -23,6 +23,14 @@ pytestmark = pytest.mark.skipif(not PAPERS, reason=f"shared corpus not found at 
 
 _CACHE: dict[str, tuple] = {}
 
+# Papers that cannot pass a check yet, with the cause (strict xfails: a fix shows up).
+XFAIL: dict[tuple[str, str], str] = {}
+
+
+def per_paper(check: str) -> list:
+    return [pytest.param(n, marks=pytest.mark.xfail(strict=True, reason=XFAIL[(check, n)]))
+            if (check, n) in XFAIL else n for n in PAPERS]
+
 
 def load(name: str):
     if name not in _CACHE:
@@ -36,7 +44,7 @@ def load(name: str):
     return _CACHE[name]
 
 
-@pytest.mark.parametrize("name", PAPERS)
+@pytest.mark.parametrize("name", per_paper("figures"))
 def test_figures_labels_and_graphics(name):
     truth, paper = load(name)
     assert paper.route == "latex"
@@ -50,13 +58,16 @@ def test_figures_labels_and_graphics(name):
         assert f.env == tf["env"], tf["number"]
         if tf["graphics"]:
             assert f.graphics == tf["graphics"], tf["number"]
-        assert f.caption is not None and f.caption.text
+        if tf["caption"] or tf.get("caption_full"):
+            assert f.caption is not None and f.caption.text, tf["number"]
+        else:  # printed with sub-captions only (subcaption numbers it): no main caption
+            assert f.caption is None or not f.caption.text, tf["number"]
         for lab, printed in tf.get("label_refs", {}).items():
             assert paper.extra["label_refs"].get(lab) == printed
     assert not [p for p in paper.problems if p.code in ("FL003", "FL004", "FL005")]
 
 
-@pytest.mark.parametrize("name", PAPERS)
+@pytest.mark.parametrize("name", per_paper("ref_sites"))
 def test_reference_sites_on_the_right_line(name):
     truth, paper = load(name)
     ours = {(f.number, s.location.file, s.location.line, s.location.column, s.macro)
@@ -69,7 +80,7 @@ def test_reference_sites_on_the_right_line(name):
             assert s.sentence and s.paragraph and s.mention
 
 
-@pytest.mark.parametrize("name", PAPERS)
+@pytest.mark.parametrize("name", per_paper("literal"))
 def test_literal_sites(name):
     truth, paper = load(name)
     ours = {(f.number, s.location.file, s.location.line, s.location.column)

@@ -1,0 +1,41 @@
+"""MuPDF's own messages, kept out of figlint's output.
+
+MuPDF prints warnings and errors about damaged content ("could not parse color
+space", "unknown colorspace") to standard output, where they would be mixed into
+JSON or SARIF. Importing this module switches that printing off for the whole
+process; MuPDF keeps the messages in a buffer, and `drain()` hands them over (and
+empties it), so the PDF route can report them as an FL010 finding instead. Font
+messages ("FT_Get_Advance ... invalid glyph index"), which ordinary pdfTeX output
+raises, are left out.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pymupdf
+
+pymupdf.TOOLS.mupdf_display_errors(False)
+pymupdf.TOOLS.mupdf_display_warnings(False)
+
+
+# Messages about fonts (a glyph index a subset font lacks, a hinting hiccup) come from
+# ordinary LaTeX output and change nothing figlint reads: they are dropped, not reported.
+_BENIGN = re.compile(r"^FT_|glyph|\bfont\b|\bhint|^\.\.\. repeated \d+ times", re.I)
+
+
+def drain() -> list[str]:
+    """The messages MuPDF stored since the last call (font noise left out), in order, no repeats."""
+    try:
+        text = pymupdf.TOOLS.mupdf_warnings(reset=True)
+    except Exception:  # noqa: BLE001 - a library without the buffer has nothing to report
+        return []
+    out: list[str] = []
+    for line in (text or "").splitlines():
+        line = line.strip()
+        if line and line not in out and not _BENIGN.search(line):
+            out.append(line)
+    return out
+
+
+__all__ = ["drain", "pymupdf"]
