@@ -55,6 +55,8 @@ class FakeOpenAI:
         self.requests: list[dict] = []
         self.script = script
         self.latency = latency
+        self.in_flight = 0  # requests being answered now, and the most at once
+        self.max_in_flight = 0
         self._lock = threading.Lock()
         self._queue = list(script) if isinstance(script, list) else None
         outer = self
@@ -75,6 +77,15 @@ class FakeOpenAI:
                 with outer._lock:
                     n = len(outer.requests)
                     outer.requests.append({"path": self.path, "headers": dict(self.headers), "body": body})
+                    outer.in_flight += 1
+                    outer.max_in_flight = max(outer.max_in_flight, outer.in_flight)
+                try:
+                    self._answer(body, n)
+                finally:
+                    with outer._lock:
+                        outer.in_flight -= 1
+
+            def _answer(self, body, n):
                 reply = outer._next(body, n)
                 if not isinstance(reply, Reply):
                     reply = Reply(content=reply)

@@ -274,15 +274,13 @@ def test_vision_and_language_models_may_differ(tmp_path, server):
 
 
 def test_concurrency_judges_figures_in_parallel(tmp_path, server):
-    srv = server(latency=0.3)
+    # The server counts the requests it is answering at once: a busy machine slows the run
+    # but cannot make 4 workers that each wait 0.5 s on the server send one request at a time.
+    srv = server(latency=0.5)
     paper = make_paper(tmp_path, 8)
-    import time
-
-    t0 = time.perf_counter()
     lint(paper, judge_config(srv, **{"judge-concurrency": 4}))
-    took = time.perf_counter() - t0
     assert len(srv.requests) == 24
-    assert took < 24 * 0.3 / 2, took  # sequential would take 7.2 s of server latency alone
+    assert 2 <= srv.max_in_flight <= 4, srv.max_in_flight
 
 
 def test_cli_judge_agent_against_the_local_server(tmp_path, server):
