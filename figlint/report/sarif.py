@@ -7,7 +7,8 @@ sure of: tool.driver.rules[] from the rule registry (descriptions <= 1024
 chars, help text and markdown, helpUri to rules/<CODE>.md, tags <= 10,
 precision, no security-severity: these are not security alerts); results with
 ruleId/ruleIndex/level/message and exactly one physical location whose
-artifactLocation.uri is repository-relative and percent-encoded and whose
+artifactLocation.uri is repository-relative (uriBaseId SRCROOT, which the run's
+originalUriBaseIds maps to the repository root) and percent-encoded and whose
 region.startLine >= 1 (the `.tex` line when known, else line 1 of the PDF plus
 properties.page); partialFingerprints.primaryLocationLineHash from
 figlint.fingerprint (stable across line shifts); one run per paper with
@@ -35,6 +36,7 @@ from figlint.report.paths import relative_path, repo_root, source_location, to_u
 SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
 SARIF_VERSION = "2.1.0"
 MAX_RESULTS = 25_000
+SRCROOT = "SRCROOT"  # the uriBaseId of every artifactLocation: the repository root
 MAX_RUNS = 20
 MAX_TAGS = 10
 MAX_DESCRIPTION = 1024
@@ -199,7 +201,7 @@ def result_for(f: Finding, fp: str, rule_index: int, paper: Paper | None, defaul
         locations=[
             om.Location(
                 physical_location=om.PhysicalLocation(
-                    artifact_location=om.ArtifactLocation(uri=to_uri(path)),
+                    artifact_location=om.ArtifactLocation(uri=to_uri(path), uri_base_id=SRCROOT),
                     region=region,
                 )
             )
@@ -259,9 +261,13 @@ def build(result, *, category: str | None = None) -> dict:
             run_id = f"figlint/{relative_path(r.path, repo_root(r.path), r.paper)}/"
         else:
             run_id = "figlint/"
+        roots = {root for _, _, _, root in items} or {repo_root(group[0].path)}
         runs.append(
             om.Run(
                 tool=om.Tool(driver=driver),
+                # where the relative uris start (the repository root), when the run has one root
+                original_uri_base_ids={SRCROOT: om.ArtifactLocation(uri=roots.pop().as_uri() + "/")}
+                if len(roots) == 1 else None,
                 results=results,
                 automation_details=om.RunAutomationDetails(id=run_id),
                 invocations=[
