@@ -15,10 +15,12 @@ misplaced labels, missing graphics, hard-coded numbers) is recorded in
 from __future__ import annotations
 
 import bisect
+import dataclasses
 import os
 import re
 from typing import Iterable
 
+from figlint.gcpause import paused
 from figlint.ingest.texparse import TextRenderer, squash
 from figlint.ingest.texscan import FigRec, LabelDef, ScanResult, scan_document
 from figlint.ingest.texsource import Document, is_inside, load_document
@@ -41,6 +43,7 @@ _EXT_BEFORE = [
     re.compile(r"(?i)(?:\bet\s+al\.?\s*(?:'s|’s)?|(?<=[A-Za-z])(?:'s|’s))\s+$"),
     re.compile(r"\\cite[a-zA-Z]*\*?(?:\[[^\]]*\])*\{[^}]*\}(?:'s|’s)?\s*[,(]?\s*$"),
 ]
+_EXT_WORDS = ("their", "its", "his", "her", "whose")
 _BEGIN_AT = re.compile(r"\\begin\s*\{([^}]*)\}")
 _ALT_MACRO = re.compile(r"\\(?:Description|alt)\s*(?:\[[^\]]*\]\s*)?\{\s*[^}\s]")
 _EXT_AFTER = re.compile(
@@ -58,9 +61,10 @@ def read_latex(path: str, *, root: str | None = None, ref_macros: Iterable[str] 
     `ref_macros` names extra commands that take a label as their first
     argument (as `\\ref` does), for macros defined in packages figlint cannot read.
     """
-    doc = load_document(path, root)
-    scan = scan_document(doc, tuple(ref_macros))
-    return _Assembler(path, doc, scan).paper()
+    with paused():
+        doc = load_document(path, root)
+        scan = scan_document(doc, tuple(ref_macros))
+        return _Assembler(path, doc, scan).paper()
 
 
 class _Assembler:
@@ -452,7 +456,9 @@ class _Assembler:
             for k in figs:
                 panels = list(m.panels.get(self.figures[k].number, []))
                 out.append({"pos": m.start, "end": m.end, "fig": k, "labels": [], "macro": None,
-                            "via": "text", "text": text, "panels": panels})
+                            "via": "text", "text": text, "panels": panels,
+                            # one Location per site: merge sets each site's page on it
+                            "loc": loc if k == figs[0] else dataclasses.replace(loc)})
         return out
 
     def _external(self, start: int, end: int) -> bool:
@@ -460,7 +466,13 @@ class _Assembler:
         t = self.t
         before = t[max(0, start - 80):start]
         after = t[end:end + 120]
-        if any(rx.search(before) for rx in _EXT_BEFORE):
+        # each pattern only when its words are there (a 1 MB line has 125,000 mentions)
+        low = before.lower()
+        if any(w in low for w in _EXT_WORDS) and _EXT_BEFORE[0].search(before):
+            return True
+        if ("et al" in low or "'s" in low or "’s" in low) and _EXT_BEFORE[1].search(before):
+            return True
+        if "\\cite" in before and _EXT_BEFORE[2].search(before):
             return True
         return bool(_EXT_AFTER.match(after))
 
@@ -512,7 +524,7 @@ class _Assembler:
                 else:
                     mention = ev["text"]
                     panels = ev["panels"]
-                loc = doc.locate(ev["pos"])
+                loc = ev.get("loc") or doc.locate(ev["pos"])
                 site = CitingSite(paragraph=plain, sentence=sentence, mention=mention, location=loc,
                                   via=ev["via"], macro=ev["macro"], panels=panels,
                                   order=float(ev["pos"]), labels=list(ev["labels"]))

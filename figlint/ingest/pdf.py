@@ -17,10 +17,10 @@ import re
 
 import pymupdf
 
-from figlint.ingest import mupdf as _mupdf  # noqa: F401 - keeps MuPDF messages off stdout
-
 from figlint.bind import bind_sites
 from figlint.errors import InputError
+from figlint.gcpause import paused
+from figlint.ingest import mupdf as _mupdf  # noqa: F401 - keeps MuPDF messages off stdout
 from figlint.ingest import pdf_regions as R
 from figlint.ingest.pdf_captions import CaptionBlock, _hoverlap, find_captions, pick_captions, union
 from figlint.ingest import pdf_sites as S
@@ -61,6 +61,11 @@ def _open(path: str) -> pymupdf.Document:
 def read_pdf(path: str, sides: dict[str, str] | None = None) -> Paper:
     """Read a compiled paper. `sides` (figure number -> "above"/"below": where its graphics
     are, from the sources) decides which graphics each caption owns where it applies."""
+    with paused():  # figlint/gcpause.py: a fifth of this read went to full collections
+        return _read_pdf(path, sides)
+
+
+def _read_pdf(path: str, sides: dict[str, str] | None) -> Paper:
     _mupdf.drain()  # messages about earlier files are not this one's
     doc = _open(path)
     paper = Paper(path=path, route="pdf", pdf_path=path, pages=doc.page_count)
