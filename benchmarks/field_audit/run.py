@@ -57,6 +57,7 @@ BUILD_TIMEOUT = 600
 STUBS = {
     "soul.sty": "\\newcommand\\hl[1]{#1}\\newcommand\\st[1]{#1}\\newcommand\\ul[1]{#1}"
                 "\\newcommand\\so[1]{#1}\\newcommand\\caps[1]{#1}\\newcommand\\sethlcolor[1]{}\n",
+    "bbm.sty": "\\providecommand\\mathbbm[1]{\\mathbb{#1}}\n",  # blackboard-bold digits fall back to amssymb's
 }
 FIGLINT_TIMEOUT = 1800
 
