@@ -203,6 +203,21 @@ def test_missing_graphics_file_with_graphicspath(tmp_path):
     assert f.evidence["file"] == "absent"
 
 
+def test_missing_graphics_file_resolves_as_tex_live_does(tmp_path):
+    """Found by a real build, so no FL307: a name relative to the main file's folder in a file
+    read with \\import{sections/}{...}; a name that differs from the file's only in case
+    (TeX Live folds case when the exact name is missing); mwe's placeholder example-image,
+    which TeX Live installs. A file that is nowhere is still reported."""
+    body = ("Figures~\\ref{fig:a}, \\ref{fig:b}, \\ref{fig:c} and~\\ref{fig:d} compare the runs.\n"
+            "\\import{sections/}{results.tex}\n"
+            + figure("fig:b", graphic="figs/Accuracy_Plot") + figure("fig:c", graphic="example-image-a")
+            + figure("fig:d", graphic="figs/nowhere"))
+    write(tmp_path, {"main.tex": doc(body, "\\usepackage{import}\n"),
+                     "sections/results.tex": figure("fig:a", graphic="figs/in_top_folder.pdf")})
+    result = lint(tmp_path, graphics=("figs/in_top_folder.pdf", "figs/accuracy_plot.pdf"))
+    assert [(f.figure, f.evidence["file"]) for f in by_code(result, "FL307")] == [("4", "figs/nowhere")]
+
+
 # ---------------------------------------------------------------- FL601
 
 def test_alt_text_off_by_default_and_its_three_forms(tmp_path):

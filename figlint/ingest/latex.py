@@ -53,6 +53,23 @@ _EXT_AFTER = re.compile(
 )
 
 
+# The placeholder images the mwe package installs with TeX Live (example-image-a, example-grid-100x100pt, ...):
+# found by the TeX installation, not in the paper.
+_TEX_DISTRIBUTION_GRAPHIC = re.compile(r"^example-(?:image|grid)(?:-[A-Za-z0-9x.]+)*(?:\.(?:pdf|png|jpg|eps))?$")
+
+
+def _casefold_match(path: str) -> str | None:
+    """The file in `path`'s folder whose name equals its name but for case, if exactly one."""
+    folder, name = os.path.split(path)
+    try:
+        hits = [n for n in os.listdir(folder or ".") if n.lower() == name.lower()]
+    except OSError:
+        return None
+    if len(hits) != 1 or not os.path.isfile(os.path.join(folder, hits[0])):
+        return None
+    return os.path.join(folder, hits[0])
+
+
 def read_latex(path: str, *, root: str | None = None, ref_macros: Iterable[str] = ()) -> Paper:
     """Read a LaTeX paper (main file or directory) into a Paper (route "latex").
 
@@ -163,6 +180,10 @@ class _Assembler:
             return None, False
         base = rec.graphics_base or self.doc.base_dir
         dirs = [base] + [os.path.join(base, g) for g in rec.graphicspath]
+        if base != self.doc.base_dir:
+            # LaTeX resolves names against the folder it runs in (the main file's) too: a file
+            # read with \import{sections/}{...} may name figures/x.pdf from the top
+            dirs += [self.doc.base_dir] + [os.path.join(self.doc.base_dir, g) for g in rec.graphicspath]
         ext = os.path.splitext(name)[1].lower()
         if macro == "input":
             tries = [name] if ext in KNOWN_EXTS else [name + e for e in (".tex", ".pgf", ".tikz")] + [name]
@@ -181,11 +202,16 @@ class _Assembler:
                 if not is_inside(cand, self.doc.root):
                     outside = True
                     continue
-                if os.path.isfile(cand):
-                    if not is_inside(os.path.realpath(cand), os.path.realpath(self.doc.root)):
-                        outside = True
+                if not os.path.isfile(cand):
+                    # TeX Live's search folds case when the exact name is not there
+                    # (texmf_casefold_search), as Windows and macOS file systems do
+                    cand = _casefold_match(cand)
+                    if cand is None:
                         continue
-                    return os.path.relpath(cand, self.doc.root).replace(os.sep, "/"), False
+                if not is_inside(os.path.realpath(cand), os.path.realpath(self.doc.root)):
+                    outside = True
+                    continue
+                return os.path.relpath(cand, self.doc.root).replace(os.sep, "/"), False
         return None, outside
 
     def build_figures(self) -> None:
@@ -216,7 +242,7 @@ class _Assembler:
                         code="FL003", message=f"graphics file {' '.join(g.path.split())} is outside the paper's directory; not read",
                         location=self.doc.locate(g.pos), figure=rec.number))
                     continue
-                if path is None:
+                if path is None and not outside and not _TEX_DISTRIBUTION_GRAPHIC.match(g.path.strip()):
                     missing.append(g.path)
                 fig.graphics.append(path or g.path)
                 options.append({"file": g.path, "path": path, "macro": g.macro,

@@ -260,9 +260,11 @@ def missing_graphics_file(fig: Figure, ctx: Context):
 
     What it does:
     Resolves each graphics file of the figure as LaTeX does (against the including
-    file's directory and every `\\graphicspath` entry, trying .pdf .png .jpg .jpeg .eps
-    when no extension is given) and reports the ones that do not exist, at the line of
-    the command.
+    file's directory and every `\\graphicspath` entry, and the main file's folder for a
+    file read with `\\import`; trying .pdf .png .jpg .jpeg .eps when no extension is
+    given; a name that differs from the file's only in case counts as found, as TeX Live's
+    search folds case; mwe's `example-image...` placeholders come with TeX Live) and reports
+    the ones that do not exist, at the line of the command.
 
     Why is this bad?
     The paper does not compile (pdflatex stops with "File not found"), or a stale build
