@@ -276,7 +276,7 @@ def dumped_findings(path: Path, rec: dict) -> dict | str:
 
 def match(rec: dict, current: dict) -> tuple[list[tuple[dict, dict]], list[dict], list[dict]]:
     """(finding, verdict) pairs, NEW findings without a verdict, verdicts no longer found."""
-    verdicts = {(v["route"], v["figure"], v["code"], v["key"]): v for v in rec["verdicts"]}
+    verdicts = {(v["route"], v["figure"] or "", v["code"], v["key"]): v for v in rec["verdicts"]}  # "" or null
     pairs, new = [], []
     used = set()
     for route in ROUTES:

@@ -336,7 +336,7 @@ def caption_omits_content(fig: Figure, ctx: Context):
 
 
 # Panel letters in a caption, lower or upper case in parentheses ("(a)", "(A) ...", "(A-C)").
-_CAP_PANEL = re.compile(r"\(\s*([a-hA-H])\s*\)|\(\s*([a-hA-H])\s*[-\u2013,]\s*([a-hA-H])\s*\)|(?<![A-Za-z])([a-h])\)"
+_CAP_PANEL = re.compile(r"\(\s*([a-hA-H])\s*\)|\(\s*([a-hA-H])\s*[-\u2013,]\s*([a-hA-H])\s*\)|(?<![A-Za-z(])([a-hA-H])\)"
                         r"|\b[Pp]anels?\s+\(?([a-hA-H])\b(?:\)?\s*(?:and|,|-|\u2013|to)\s*\(?([a-hA-H])\b)?")
 _CAP_POSITION = re.compile(
     r"\b(left|right|top|bottom|middle|upper|lower|center|centre|row|rows|column|columns|panel|panels|"
@@ -344,7 +344,7 @@ _CAP_POSITION = re.compile(
 
 
 def caption_panels(text: str) -> set[str]:
-    """Panel letters a caption refers to: (a), (a-c), (a, b), a), panel b, panels a and c."""
+    """Panel letters a caption refers to: (a), (a-c), (a, b), a), A), panel b, panels a and c."""
     text = normalize(_strip_latex(text))
     out: set[str] = set()
     for m in _CAP_PANEL.finditer(text):
@@ -352,6 +352,8 @@ def caption_panels(text: str) -> set[str]:
         before = re.search(r"([A-Za-z]+)\s*$", text[:m.start()])
         if raw and raw[0].isupper() and before and before.group(1)[0] == raw[0]:
             continue  # an abbreviation: "Control (C)", not panel C
+        if m.group(4) and m.group(4).isupper() and text[:m.start()].count("(") > text[:m.start()].count(")"):
+            continue  # "(type A)" closes a parenthesis; a key "A) the control ..." opens nothing
         groups = [g.lower() for g in raw]
         if len(groups) == 2 and re.search(r"[-\u2013]|\bto\b", m.group(0)):
             lo, hi = sorted(groups)

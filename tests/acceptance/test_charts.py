@@ -65,10 +65,7 @@ def test_real_chart_scores(scored, label):
     assert f >= FLOORS_F1[label], msg
 
 
-@pytest.mark.parametrize("code", ["FL401", pytest.param("FL402", marks=pytest.mark.xfail(strict=True, reason=(
-    "FL402 fires on 7 of 337 paper figures (2.1% > 2%) with the 17-paper corpus: panels set side by side "
-    "(stoic-socc Figure 4, two charts in minipages under one caption) read as one plot with a left and a "
-    "right value axis; rule precision, not binding"))), "FL403"])
+@pytest.mark.parametrize("code", ["FL401", "FL402", "FL403"])
 def test_false_positive_rate_on_paper_figures(scored, code):
     _bench, _table, paper_rows, _results = scored
     assert paper_rows, "no paper figures were read"
