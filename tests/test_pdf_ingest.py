@@ -246,3 +246,27 @@ def test_mupdf_complaints_never_reach_stdout(tmp_path):
     paper = read_pdf(pdf)
     assert [p.code for p in paper.problems].count("FL010") == 1
     assert paper.figure("1") is not None
+
+
+def _raw_line(text, bbox, size):
+    return {"bbox": bbox, "dir": (1.0, 0.0), "spans": [{"text": text, "size": size, "font": "Helvetica", "flags": 0,
+                                                       "color": 0, "bbox": bbox, "origin": (bbox[0], bbox[3])}]}
+
+
+def test_a_printed_line_split_by_a_raised_math_piece_is_one_line():
+    """MuPDF gives a math accent (\\hat F) and the text after it lines of their own that start a
+    little higher: read in the order of their tops, the caption line broke after 'of'. One row,
+    pieces that nearly touch, is one line and the accent glyph goes; a gutter of review line
+    numbers (small type, a gap wider than it) stays apart from the text beside it."""
+    from figlint.ingest.pdf_layout import _lines_of_block
+
+    block = {"lines": [
+        _raw_line("Figure 2. The plot of", (51.9, 236.7, 104.8, 243.3), 6.6),
+        _raw_line("\u02c6", (112.2, 234.6, 116.2, 241.5), 7.0),
+        _raw_line("F ST calculated in windows", (106.7, 236.3, 555.7, 244.3), 6.6),
+        _raw_line("181", (35.0, 338.7, 43.1, 343.5), 4.8),
+        _raw_line("(ii) A run-in heading", (53.1, 330.2, 140.0, 345.0), 11.9),
+    ]}
+    lines = [ln.text for ln in _lines_of_block(0, 0, block)]
+    assert "Figure 2. The plot of F ST calculated in windows" in lines, lines
+    assert "181" in lines and not any("\u02c6" in t for t in lines), lines

@@ -218,6 +218,17 @@ def test_missing_graphics_file_resolves_as_tex_live_does(tmp_path):
     assert [(f.figure, f.evidence["file"]) for f in by_code(result, "FL307")] == [("4", "figs/nowhere")]
 
 
+def test_graphicspath_set_in_a_local_package(tmp_path):
+    """A house style (style.sty beside the paper) that sets \\graphicspath{{figures/}}: bare
+    names in a section file are found there; a name that is nowhere is still reported."""
+    body = ("Figures~\\ref{fig:a} and~\\ref{fig:b} compare the runs.\n\\input{sections/results}\n")
+    write(tmp_path, {"main.tex": doc(body, "\\usepackage{style}\n"),
+                     "style.sty": "\\RequirePackage{graphicx}\n\\graphicspath{{./}{figures/}}\n",
+                     "sections/results.tex": figure("fig:a", graphic="chi2") + figure("fig:b", graphic="absent")})
+    result = lint(tmp_path, graphics=("figures/chi2.pdf",))
+    assert [(f.figure, f.evidence["file"]) for f in by_code(result, "FL307")] == [("2", "absent")]
+
+
 # ---------------------------------------------------------------- FL601
 
 def test_alt_text_off_by_default_and_its_three_forms(tmp_path):

@@ -152,8 +152,21 @@ def _make_line(page: int, block: int, raw_lines: list[dict]) -> Line:
     return Line(page, (x0, y0, x1, y1), " ".join("".join(parts).split()), spans, size, font, bold, block, horizontal, gap)
 
 
+# Spacing accents a math accent prints as a glyph of its own above a letter (\\hat F_{ST}):
+# MuPDF gives each its own line, which split the printed line around it.
+_ACCENTS = set("\u02c6\u02dc\u00af\u02d9\u00a8\u00b4\u0060\u02c7\u02d8\u02da\u005e\u007e")
+
+
 def _lines_of_block(page: int, bno: int, block: dict) -> list[Line]:
-    """Join raw lines of one block that sit on the same baseline with a moderate gap."""
+    """Join raw lines of one block that sit on the same baseline with a moderate gap.
+
+    Raw lines are taken in the order of their tops; a line joins the one before it when
+    both sit on one baseline. A piece of a line that stands a little higher (math with an
+    accent, \\hat F_{ST}) comes earlier in that order and split the printed line around it,
+    so a second pass joins neighbouring pieces on one row that nearly touch (a gap under
+    one character), in either order, and drops an accent glyph printed over a piece.
+    A wider gutter (review line numbers beside the text) keeps its pieces apart.
+    """
     raw = [l for l in block["lines"] if any(s["text"].strip() for s in l["spans"])]
     raw.sort(key=lambda l: (round(l["bbox"][1]), l["bbox"][0]))
     groups: list[list[dict]] = []
@@ -169,7 +182,60 @@ def _lines_of_block(page: int, bno: int, block: dict) -> list[Line]:
                 groups[-1].append(rl)
                 continue
         groups.append([rl])
+    if len(groups) > 1:
+        groups = _join_row_pieces(groups)
     return [_make_line(page, bno, g) for g in groups]
+
+
+# Spacing accents a math accent prints as a glyph of its own above a letter.
+_ACCENTS = set("\u02c6\u02dc\u00af\u02d9\u00a8\u00b4\u0060\u02c7\u02d8\u02da^~")
+
+
+def _join_row_pieces(groups: list[list[dict]]) -> list[list[dict]]:
+    def box(g):
+        return (min(l["bbox"][0] for l in g), min(l["bbox"][1] for l in g),
+                max(l["bbox"][2] for l in g), max(l["bbox"][3] for l in g))
+
+    def same_row(a, b, ga, gb) -> bool:
+        h = min(a[3] - a[1], b[3] - b[1])
+        return ga[0].get("dir") == gb[0].get("dir") and h > 0 and min(a[3], b[3]) - max(a[1], b[1]) >= 0.5 * h
+
+    def text(g) -> str:
+        return "".join(s["text"] for l in g for s in l["spans"]).strip()
+
+    out = list(groups)
+    i = 0
+    while i < len(out):
+        merged = False
+        for j in range(max(0, i - 4), min(len(out), i + 5)):
+            if j == i:
+                continue
+            a, b = box(out[i]), box(out[j])
+            if not same_row(a, b, out[i], out[j]):
+                continue
+            t = text(out[i])
+            if t and all(c in _ACCENTS for c in t) and b[0] - 1 <= a[0] and a[2] <= b[2] + 1:
+                del out[i]  # an accent over a letter of its neighbour
+                merged = True
+                break
+            if a[2] <= b[0]:
+                left, right, lk = out[i], out[j], a
+                gap, rk = b[0] - a[2], b
+            else:
+                left, right, lk = out[j], out[i], b
+                gap, rk = a[0] - b[2], a
+            # the smaller type decides: a gutter of review line numbers is wider than their size
+            size = min(max((s["size"] for l in g for s in l["spans"]), default=10) for g in (out[i], out[j]))
+            if -2 <= gap <= 1.0 * size and lk[0] < rk[0]:
+                out[min(i, j)] = left + right
+                del out[max(i, j)]
+                merged = True
+                break
+        if merged:
+            i = max(0, i - 5)
+        else:
+            i += 1
+    return out
 
 
 def read_page(page: pymupdf.Page) -> PageData:

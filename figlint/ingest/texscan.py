@@ -475,11 +475,7 @@ class _Scanner:
         if name == "graphicspath":
             r = read_arg(t, pos, "{")
             if r:
-                inner = t[r[0]:r[1]]
-                dirs = re.findall(r"\{([^{}]*)\}", inner)
-                if not dirs and inner.strip():
-                    dirs = [inner.strip()]
-                self.graphicspath = [d.strip() for d in dirs if d.strip()]
+                self.graphicspath = _graphicspath_dirs(t[r[0]:r[1]])
                 self.mask(i, r[2])
                 return r[2]
             return pos
@@ -644,6 +640,12 @@ class _Scanner:
                 break
             k = m.end()
             nm = m.group(1)
+            if nm == "graphicspath":  # a house style that sets where the figures are
+                r = read_arg(clean, k, "{")
+                if r:
+                    self.graphicspath = _graphicspath_dirs(clean[r[0]:r[1]])
+                    k = max(k, r[2])
+                continue
             if nm in DEF_NEWCOMMAND or nm in DEF_TEX or nm in DEF_XPARSE:
                 d, end = parse_definition(clean, k, nm, m.group(2) or "")
                 if d is not None and "@" not in d.name and numbered_caption_args(d.body) is not None \
@@ -909,6 +911,14 @@ class _Scanner:
             else:
                 merged.append((a, b))
         self.res.skipped = merged
+
+
+def _graphicspath_dirs(inner: str) -> list[str]:
+    """The folders of a \\graphicspath argument: {{a/}{b/}}, or one bare folder."""
+    dirs = re.findall(r"\{([^{}]*)\}", inner)
+    if not dirs and inner.strip():
+        dirs = [inner.strip()]
+    return [d.strip() for d in dirs if d.strip()]
 
 
 def scan_document(doc: Document, extra_refs: tuple[str, ...] = ()) -> ScanResult:
