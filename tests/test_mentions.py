@@ -126,3 +126,24 @@ def test_abbreviations_joined_to_a_word_do_not_break_sentences():
     text = "Demographics help (cf. App. H/Fig. A5). See (Fig. 2) too. It ends here2. Next one."
     sentences = [text[a:b].strip() for a, b in sentence_spans(text)]
     assert sentences == ["Demographics help (cf. App. H/Fig. A5).", "See (Fig. 2) too.", "It ends here2.", "Next one."]
+
+
+@pytest.mark.parametrize("text, external", [
+    ("as the ratio grows (Supp Fig. 5), the split holds", True),
+    ("Supplementary Figure 5 shows the raw counts", True),
+    ("the SI Figure 3 lists every run", True),
+    ("Their Figure 3 shows a different model", True),
+    ("read off Figure 2 in the paper \\cite{k20}; then", True),
+    ("read off Figure 2 in the paper [12]; then", True),  # the same, as printed
+    ("Figure 4 of Smith et al. uses another scale", True),
+    ("[3], Figure 5 uses another scale", True),
+    ("as Figure 3 shows, the loss falls", False),
+    ("in Figure 3 of Section 2 the loss falls", False),
+    ("see Figure 2 in this paper for the setup", False),
+    ("Figure 3 (supplementary data in the appendix) shows", False),
+])
+def test_a_figure_of_another_work_or_series(text, external):
+    from figlint.mentions import external_mention
+
+    (m,) = find_mentions(text)
+    assert external_mention(text, m.start, m.end) is external

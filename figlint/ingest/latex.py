@@ -21,6 +21,7 @@ import re
 from typing import Iterable
 
 from figlint.gcpause import paused
+from figlint.mentions import external_mention
 from figlint.ingest.texparse import TextRenderer, squash
 from figlint.ingest.texscan import FigRec, LabelDef, ScanResult, scan_document
 from figlint.ingest.texsource import Document, is_inside, load_document
@@ -38,19 +39,8 @@ _BOUNDARY = re.compile(
 _NOT_NL = re.compile(r"[^\n]")
 _MARK = re.compile("[\U000F0000-\U000FFFFD]")
 _FIG_WORD_BEFORE = re.compile(r"(?i)(?<![A-Za-z])(?:fig(?:ure)?s?\.?)[\s~]*(?:\\,|\\ )?$")
-_EXT_BEFORE = [
-    re.compile(r"(?i)(?<![A-Za-z])(?:their|its|his|her|whose)\s+(?:own\s+)?$"),
-    re.compile(r"(?i)(?:\bet\s+al\.?\s*(?:'s|’s)?|(?<=[A-Za-z])(?:'s|’s))\s+$"),
-    re.compile(r"\\cite[a-zA-Z]*\*?(?:\[[^\]]*\])*\{[^}]*\}(?:'s|’s)?\s*[,(]?\s*$"),
-]
-_EXT_WORDS = ("their", "its", "his", "her", "whose")
 _BEGIN_AT = re.compile(r"\\begin\s*\{([^}]*)\}")
 _ALT_MACRO = re.compile(r"\\(?:Description|alt)\s*(?:\[[^\]]*\]\s*)?\{\s*[^}\s]")
-_EXT_AFTER = re.compile(
-    r"^\s*\)?\s*,?\s*(?:\\cite|~\\cite|\\citep|\\citet|\[\d"
-    r"|(?:in|of|from)\s+(?:\\cite|\\citet|\\citep|\[\d|\(\d|the\s+(?:original|cited|supplementary)"
-    r"|(?:the\s+)?(?:paper|work|study|article)\s+(?:of|by)\b|[A-Z][A-Za-z-]+\s+(?:et\s+al|and\s+[A-Z]|\\cite|~?\\cite|\(\d{4}|\[\d)))"
-)
 
 
 # The placeholder images the mwe package installs with TeX Live (example-image-a, example-grid-100x100pt, ...):
@@ -489,18 +479,7 @@ class _Assembler:
 
     def _external(self, start: int, end: int) -> bool:
         """A mention of another work's figure ("their Figure 5", "Figure 4 in \\cite{x}")."""
-        t = self.t
-        before = t[max(0, start - 80):start]
-        after = t[end:end + 120]
-        # each pattern only when its words are there (a 1 MB line has 125,000 mentions)
-        low = before.lower()
-        if any(w in low for w in _EXT_WORDS) and _EXT_BEFORE[0].search(before):
-            return True
-        if ("et al" in low or "'s" in low or "’s" in low) and _EXT_BEFORE[1].search(before):
-            return True
-        if "\\cite" in before and _EXT_BEFORE[2].search(before):
-            return True
-        return bool(_EXT_AFTER.match(after))
+        return external_mention(self.t, start, end)
 
     def _attach(self, events: list[dict]) -> None:
         doc = self.doc

@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass, field
 
 from figlint.ingest.pdf_layout import BBox, Layout, Line, PageData
-from figlint.mentions import find_mentions, normalize_number, sentence_at
+from figlint.mentions import external_mention, find_mentions, normalize_number, sentence_at
 from figlint.model import CitingSite, Location
 
 _REFS_RE = re.compile(r"^(?:\d+\.?\s*|[A-Z]\.?\s+)?(References|REFERENCES|Bibliography|BIBLIOGRAPHY|Literature Cited|Works Cited)$")
@@ -211,6 +211,8 @@ def text_sites(paras: list[Para], path: str) -> tuple[list[tuple[str, CitingSite
         if para.skip:
             continue
         for m in find_mentions(para.text):
+            if external_mention(para.text, m.start, m.end):
+                continue  # "their Figure 5", "Supp Fig. 2": not this paper's figure (as on the LaTeX route)
             page, bbox = para.locate(m.start, m.end)
             sentence = sentence_at(para.text, m.start)
             for num in m.numbers:
