@@ -433,7 +433,7 @@ def _raster(fig: Figure, paper: Paper | None, render: bool = False) -> FigureAna
         return FigureAnalysis("empty", "px", 0, 0)
     # The one raster reading (features/raster.read_image), for every route: the image's own
     # pixels at its printed size, OCR where the pixels carry text.
-    reading = R.read_image(img, printed, R.image_digest(img))
+    reading = R.read_image(img, printed, R.image_digest(img), size_known=print_size_known(fig))
     tokens, marks, scale = reading.tokens, reading.marks, reading.scale
     an = FigureAnalysis("raster", "px", marks.width, marks.height)
     an.tokens = tokens
@@ -492,6 +492,12 @@ def _raster_pixels(fig: Figure, paper: Paper | None, render: bool):
             return img, _box_size(one.bbox), False
     img = R.render_region(paper.pdf_path, fig.page, fig.bbox, fig.images)
     return img, _box_size(fig.bbox), True
+
+
+def print_size_known(fig: Figure) -> bool:
+    """False for a standalone image file whose printed size is only assumed (it records no
+    resolution: ingest/graphics.py takes 300 DPI); its reading detects text at its own pixels."""
+    return not ("image_path" in fig.extra and fig.images and fig.images[0].dpi_source == "assumed")
 
 
 def _box_size(box):
