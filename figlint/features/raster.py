@@ -320,13 +320,28 @@ def text_like(img, f: float) -> bool:
                                                   interpolation=cv2.INTER_AREA if f < 1 else cv2.INTER_LINEAR)
     hist = np.bincount((g // 16).ravel(), minlength=16)
     bg = int(hist.argmax()) * 16 + 8
-    ink = (np.abs(g.astype(np.int16) - bg) > 64).astype(np.uint8)
+    # Strong ink first; then pale ink: light grey tick labels on white (a light theme's
+    # #bbb is 60 grey levels from the paper) are text all the same.
+    return any(_strokes_text_like((np.abs(g.astype(np.int16) - bg) > c).astype(np.uint8)) for c in (64, 36))
+
+
+def _strokes_text_like(ink) -> bool:
+    import cv2
+    import numpy as np
+
     n, _lab, st, _c = cv2.connectedComponentsWithStats(ink, connectivity=8)
     if n <= 2:
         return False
     x, y, w, h, a = (st[1:, i] for i in range(5))
     glyph = (h >= 4) & (h <= 60) & (w <= 1.6 * h) & (a >= 0.12 * w * h) & (w >= 1)
     idx = np.nonzero(glyph)[0]
+    # Labels whose glyphs touch (a blurred JPEG, bold digits enlarged) are one stroke each, a
+    # few times wider than high: a column of them ("306", "305", ... right-aligned) or a row
+    # on one baseline is the layout of tick labels too.
+    word = (h >= 4) & (h <= 60) & (w > 1.6 * h) & (w <= 6 * h) & (a >= 0.2 * w * h)
+    wdx = np.nonzero(word)[0][:600]
+    if len(wdx) >= 4 and _aligned(x[wdx].astype(float), y[wdx].astype(float), w[wdx].astype(float), h[wdx].astype(float)):
+        return True
     if len(idx) < 3:
         return False
     if len(idx) > 4000:
