@@ -208,6 +208,14 @@ def _drop_overlaps(run: list[Token], orient: str, unit: float) -> list[Token] | 
             drop.add(id(a) if _digits(a) > _digits(b) else id(b))
     if not drop:
         return run
+    # Boxes OCR draws loose (a small image enlarged for reading) overlap a little along a
+    # column whose labels are nonetheless one evenly spaced nice scale: no badge among them.
+    whole = make_axis(orient, run)
+    if whole is not None and whole.scale == "linear" and whole.nice and len(whole.ticks) == len(run):
+        pos = sorted(t.pos for t in whole.ticks)
+        gaps = [b - a for a, b in zip(pos, pos[1:])]
+        if min(gaps) > 0.75 * median(gaps) and max(gaps) < 1.25 * median(gaps):
+            return run
     if len(drop) > 0.25 * len(run) or len(run) - len(drop) < 5:
         return None  # only a long column survives a dropped label: short ones are not axes
     return [t for t in run if id(t) not in drop]
