@@ -604,15 +604,17 @@ def _label_baseline(an: FigureAnalysis, g: BarGroup) -> bool:
     u = an.unit_size
     used: set[int] = set()
     pairs = []
+    labels = _value_labels(an.tokens)
+    vert = g.orient == "vertical"
     for b in g.boxes:
-        if g.orient == "vertical":
+        if vert:
             length, end = b[3] - b[1], b[1]
-            near = [t for t in an.tokens if t.value is not None and not t.rotated and b[0] - 0.3 * u <= t.cx <= b[2] + 0.3 * u
+            near = [t for t in labels if _over_bar(t, b, g, u, vert)
                     and end - 2.5 * u <= t.cy <= end + max(0.5 * length, 1.5 * u)]
             dist = lambda t, end=end: abs(t.cy - end)  # noqa: E731
         else:
             length, end = b[2] - b[0], b[2]
-            near = [t for t in an.tokens if t.value is not None and not t.rotated and b[1] - 0.3 * u <= t.cy <= b[3] + 0.3 * u
+            near = [t for t in labels if _over_bar(t, b, g, u, vert)
                     and end - max(0.5 * length, 1.5 * u) <= t.cx <= end + 4 * u]
             dist = lambda t, end=end: abs(t.cx - end)  # noqa: E731
         near = [t for t in near if id(t) not in used]
@@ -626,21 +628,85 @@ def _label_baseline(an: FigureAnalysis, g: BarGroup) -> bool:
     if len(pairs) < min(g.count, 3) or len(pairs) < 0.6 * g.count or len(set(vals)) < 2 or min(vals) <= 0:
         return False
     # least squares length = k * value + c; base = -c / k
-    n = len(pairs)
-    mv = sum(vals) / n
-    ml = sum(length for _, length in pairs) / n
-    svv = sum((v - mv) ** 2 for v in vals)
-    k = sum((v - mv) * (length - ml) for v, length in pairs) / svv
-    if k <= 0:
+    fit = _label_fit(pairs)
+    # A label misread (its decimal point lost: "3292" for 32.92) or a number of another
+    # bar's label is left out when many labels remain that agree on one line (the line
+    # through two of them that most others lie on): at most a quarter of them, and never
+    # below five or 60 % of the bars.
+    tol = 0.05 * max(length for _, length in pairs)
+    if fit is not None and fit[2] > tol and len(pairs) >= 6:
+        best: list[tuple[float, float]] = []
+        for i, (v1, l1) in enumerate(pairs):
+            for v2, l2 in pairs[i + 1:]:
+                if v2 == v1:
+                    continue
+                k = (l2 - l1) / (v2 - v1)
+                if k <= 0:
+                    continue
+                c = l1 - k * v1
+                agree = [p for p in pairs if abs(k * p[0] + c - p[1]) <= tol]
+                if len(agree) > len(best):
+                    best = agree
+        if len(best) >= max(5, 0.6 * g.count) and len(pairs) - len(best) <= len(pairs) / 4:
+            pairs = best
+            fit = _label_fit(pairs)
+    if fit is None:
         return False
-    c = ml - k * mv
-    if n >= 3:
-        worst = max(abs(k * v + c - length) for v, length in pairs)
-        if worst > 0.05 * max(length for _, length in pairs):
-            return False  # labels and lengths disagree: not a consistent reading
+    k, c, worst = fit
+    if len(pairs) >= 3 and worst > 0.05 * max(length for _, length in pairs):
+        return False  # labels and lengths disagree: not a consistent reading
+    if len({v for v, _ in pairs}) < 2:
+        return False
     an.bar_labels = pairs
     an.label_baseline = -c / k
     return True
+
+
+def _over_bar(t: Token, b, g: BarGroup, u: float, vert: bool) -> bool:
+    """Whether label `t` stands over bar `b` across the bars: centred on it, or a badge wider
+    than the bar hanging over its edge (covering at least half the bar) whose centre is
+    nearer this bar than any other of the group."""
+    lo, hi = (b[0], b[2]) if vert else (b[1], b[3])
+    t0, t1, c = (t.bbox[0], t.bbox[2], t.cx) if vert else (t.bbox[1], t.bbox[3], t.cy)
+    if lo - 0.3 * u <= c <= hi + 0.3 * u:
+        return True
+    if min(t1, hi) - max(t0, lo) < 0.5 * (hi - lo):
+        return False
+    mid = lambda x: (x[0] + x[2]) / 2 if vert else (x[1] + x[3]) / 2  # noqa: E731
+    return min(g.boxes, key=lambda x: abs(mid(x) - c)) is b
+
+
+def _value_labels(tokens: list[Token]) -> list[Token]:
+    """Upright numeric tokens, with a line OCR read across neighbouring value labels ("17.44
+    18.14": the labels of two bars side by side) split into its numbers (axes.split_numbers)."""
+    from figlint.features.axes import split_numbers
+
+    out = []
+    for t in tokens:
+        if t.rotated:
+            continue
+        if t.value is not None:
+            out.append(t)
+        else:
+            out += split_numbers(t) or []
+    return out
+
+
+def _label_fit(pairs: list[tuple[float, float]]) -> tuple[float, float, float] | None:
+    """Least squares bar length = k * value + c over (value, length) pairs: (k, c, worst
+    residual), None unless lengths grow with values."""
+    n = len(pairs)
+    vals = [v for v, _ in pairs]
+    mv = sum(vals) / n
+    ml = sum(length for _, length in pairs) / n
+    svv = sum((v - mv) ** 2 for v in vals)
+    if svv == 0:
+        return None
+    k = sum((v - mv) * (length - ml) for v, length in pairs) / svv
+    if k <= 0:
+        return None
+    c = ml - k * mv
+    return k, c, max(abs(k * v + c - length) for v, length in pairs)
 
 
 def year_like(ax: Axis) -> bool:
