@@ -97,6 +97,8 @@ class FigureAnalysis:
     # without a value axis: the baseline implied by the bars' own value labels
     label_baseline: float | None = None
     bar_labels: list[tuple[float, float]] = field(default_factory=list)  # (value, bar length)
+    # other bar charts in the picture, each measured on its own axis: (bars, axis, baseline value)
+    more_bars: list = field(default_factory=list)
     evidence: dict[str, Any] = field(default_factory=dict)
     seconds: float = 0.0
     marks: Any = None  # VectorMarks or RasterMarks (not dumped)
@@ -591,12 +593,36 @@ def _bar_baseline(an: FigureAnalysis, groups: list[BarGroup]) -> None:
         if axis is not None:
             an.bars, an.bar_axis = g, axis
             an.baseline_value = axis.value_at(g.baseline)
+            _more_bar_charts(an, groups[:4])
             return
     if an.chart_type == "bar":
         for g in groups[:2]:
             if _label_baseline(an, g):
                 an.bars = g
                 return
+
+
+def _more_bar_charts(an: FigureAnalysis, groups: list[BarGroup]) -> None:
+    """Other bar charts of the same picture (a page or slide showing two charts): groups of
+    three or more bars apart from the measured one, each beside a value axis of its own."""
+    if an.chart_type != "bar":
+        return
+
+    def extent(g):
+        return (min(b[0] for b in g.boxes), min(b[1] for b in g.boxes), max(b[2] for b in g.boxes), max(b[3] for b in g.boxes))
+
+    taken = [(extent(an.bars), an.bar_axis)]
+    for g in groups:
+        if g is an.bars or g.count < 3:
+            continue
+        e = extent(g)
+        if any(min(e[2], t[2]) > max(e[0], t[0]) and min(e[3], t[3]) > max(e[1], t[1]) for t, _ in taken):
+            continue  # bars among the measured ones (another colour of the same chart)
+        axis = _axis_for(an, g)
+        if axis is None or any(axis is a for _, a in taken):
+            continue
+        taken.append((e, axis))
+        an.more_bars.append((g, axis, axis.value_at(g.baseline)))
 
 
 def _label_baseline(an: FigureAnalysis, g: BarGroup) -> bool:
