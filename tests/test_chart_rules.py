@@ -142,3 +142,16 @@ def test_a_number_with_space_separators_or_words_is_not_split():
     assert split_numbers(Token("12 500", (0, 0, 60, 10))) is None
     assert split_numbers(Token("3840 X 2160", (0, 0, 60, 10))) is None
     assert split_numbers(Token("Q1 2012", (0, 0, 60, 10))) is None
+
+
+def test_detector_scale_of_images_of_unknown_print_size():
+    """A small web image of unknown print size reaches the detector with at least 640 px on its
+    short side (its 8 px labels are lost at 640 x 472); a large one keeps its own pixels up to
+    1,280 px; an image whose print size is known is read at 200 DPI of it, as before."""
+    from figlint.features.raster import DET_DPI, MAX_UPSCALE, det_scale
+
+    f = det_scale((236, 320, 3), None)
+    assert 236 * f >= 639 and 320 * f <= 1280
+    assert abs(det_scale((619, 1200, 3), None) * 1200 - 1240) < 5
+    known = det_scale((236, 320, 3), (320 * 72 / 96, 236 * 72 / 96))
+    assert abs(known - min(DET_DPI / 96, MAX_UPSCALE)) < 1e-3

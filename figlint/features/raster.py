@@ -302,7 +302,10 @@ def det_scale(shape, printed: tuple[float, float] | None) -> float:
         cap = MAX_DET_SIDE
     else:
         f = MAX_SIDE / side if side > MAX_SIDE else (min(2.0, UPSCALE_TO / side) if side < MIN_SIDE else 1.0)
-        cap = MAX_SIDE
+        # and, as the detector was trained to see, at least 640 px on the short side (a 320 x
+        # 236 px web chart's 8 px labels are found at 870 x 640, half of them at 640 x 472)
+        f *= max(1.0, min(640.0 / max(f * min(h, w), 1), MAX_SIDE / max(f * side, 1)))
+        return round(max(min(f, MAX_SIDE / side), 32.0 / max(min(h, w), 1)), 4)
     f = min(f, cap / side, MAX_UPSCALE)
     f = max(f, 32.0 / max(min(h, w), 1))  # the detector needs some pixels
     return round(f, 4)
