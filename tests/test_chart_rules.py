@@ -86,3 +86,72 @@ def test_every_chart_serialises_to_json_and_sarif(chart_files, tmp_path_factory)
         assert proc.returncode in (0, 1) and "Traceback" not in proc.stderr, proc.stderr[-2000:]
         doc = json.loads(proc.stdout)
         assert doc
+
+
+def _bars_with_labels(labels):
+    """A FigureAnalysis of eight bars on one baseline (y 300) with value-label tokens above them."""
+    from figlint.features import FigureAnalysis
+    from figlint.features.axes import Token
+    from figlint.features.bars import BarGroup
+
+    tops = [300 - 5 * (v - 10) for v in (17.4, 39.1, 24.9, 32.9, 22.2, 21.0, 21.8, 20.1)]
+    boxes = [(20 + 40 * i, t, 50 + 40 * i, 300.0) for i, t in enumerate(tops)]
+    g = BarGroup("vertical", 300.0, boxes, [b[1] for b in boxes])
+    an = FigureAnalysis("raster", "px", 400, 320)
+    from figlint.features.numbers import parse_number
+
+    for text, i in labels:
+        b = boxes[i]
+        n = parse_number(text)
+        an.tokens.append(Token(text, (b[0] - 2, b[1] - 14, b[2] + 2 if " " not in text else b[2] + 42, b[1] - 2),
+                               value=None if n is None else n.value))
+    return an, g
+
+
+def test_label_baseline_reads_joined_labels_and_skips_a_misread():
+    """Two neighbours' labels OCR read as one line are split; one label read without its decimal
+    point ("3290" for 32.9) is left out when the other seven agree."""
+    from figlint.features import _label_baseline
+
+    an, g = _bars_with_labels([("17.4", 0), ("39.1", 1), ("24.9", 2), ("3290", 3), ("22.2", 4), ("21.0 21.8", 5),
+                               ("20.1", 7)])
+    assert _label_baseline(an, g)
+    assert 9.5 < an.label_baseline < 10.5 and len(an.bar_labels) == 7
+
+
+def test_label_baseline_refuses_labels_that_disagree():
+    """Labels that fit no one line (numbers of something else) give no baseline."""
+    from figlint.features import _label_baseline
+
+    an, g = _bars_with_labels([("17.4", 0), ("3.9", 1), ("240", 2), ("32.9", 3), ("2.2", 4), ("71.0", 5),
+                               ("1.8", 6), ("20.1", 7)])
+    assert not _label_baseline(an, g)
+
+
+def test_a_tick_row_read_as_one_line_is_split_into_labels():
+    """OCR reads a row of tick labels as one line "10 15 20 25 30 35": each number is a tick."""
+    from figlint.features.axes import Token, find_axes
+
+    (ax,) = [a for a in find_axes([Token("10 15 20 25 30 35", (100, 500, 400, 520))]) if a.orient == "x"]
+    assert ax.values == [10, 15, 20, 25, 30, 35] and ax.clean and ax.nice
+
+
+def test_a_number_with_space_separators_or_words_is_not_split():
+    from figlint.features.axes import Token, split_numbers
+
+    assert split_numbers(Token("12 500", (0, 0, 60, 10))) is None
+    assert split_numbers(Token("3840 X 2160", (0, 0, 60, 10))) is None
+    assert split_numbers(Token("Q1 2012", (0, 0, 60, 10))) is None
+
+
+def test_detector_scale_of_images_of_unknown_print_size():
+    """A small web image of unknown print size reaches the detector with at least 640 px on its
+    short side (its 8 px labels are lost at 640 x 472); a large one keeps its own pixels up to
+    1,280 px; an image whose print size is known is read at 200 DPI of it, as before."""
+    from figlint.features.raster import DET_DPI, MAX_UPSCALE, det_scale
+
+    f = det_scale((236, 320, 3), None)
+    assert 236 * f >= 639 and 320 * f <= 1280
+    assert abs(det_scale((619, 1200, 3), None) * 1200 - 1240) < 5
+    known = det_scale((236, 320, 3), (320 * 72 / 96, 236 * 72 / 96))
+    assert abs(known - min(DET_DPI / 96, MAX_UPSCALE)) < 1e-3

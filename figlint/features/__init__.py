@@ -97,6 +97,8 @@ class FigureAnalysis:
     # without a value axis: the baseline implied by the bars' own value labels
     label_baseline: float | None = None
     bar_labels: list[tuple[float, float]] = field(default_factory=list)  # (value, bar length)
+    # other bar charts in the picture, each measured on its own axis: (bars, axis, baseline value)
+    more_bars: list = field(default_factory=list)
     evidence: dict[str, Any] = field(default_factory=dict)
     seconds: float = 0.0
     marks: Any = None  # VectorMarks or RasterMarks (not dumped)
@@ -433,7 +435,7 @@ def _raster(fig: Figure, paper: Paper | None, render: bool = False) -> FigureAna
         return FigureAnalysis("empty", "px", 0, 0)
     # The one raster reading (features/raster.read_image), for every route: the image's own
     # pixels at its printed size, OCR where the pixels carry text.
-    reading = R.read_image(img, printed, R.image_digest(img))
+    reading = R.read_image(img, printed, R.image_digest(img), size_known=print_size_known(fig))
     tokens, marks, scale = reading.tokens, reading.marks, reading.scale
     an = FigureAnalysis("raster", "px", marks.width, marks.height)
     an.tokens = tokens
@@ -492,6 +494,12 @@ def _raster_pixels(fig: Figure, paper: Paper | None, render: bool):
             return img, _box_size(one.bbox), False
     img = R.render_region(paper.pdf_path, fig.page, fig.bbox, fig.images)
     return img, _box_size(fig.bbox), True
+
+
+def print_size_known(fig: Figure) -> bool:
+    """False for a standalone image file whose printed size is only assumed (it records no
+    resolution: ingest/graphics.py takes 300 DPI); its reading detects text at its own pixels."""
+    return not ("image_path" in fig.extra and fig.images and fig.images[0].dpi_source == "assumed")
 
 
 def _box_size(box):
@@ -585,6 +593,7 @@ def _bar_baseline(an: FigureAnalysis, groups: list[BarGroup]) -> None:
         if axis is not None:
             an.bars, an.bar_axis = g, axis
             an.baseline_value = axis.value_at(g.baseline)
+            _more_bar_charts(an, groups[:4])
             return
     if an.chart_type == "bar":
         for g in groups[:2]:
@@ -593,20 +602,45 @@ def _bar_baseline(an: FigureAnalysis, groups: list[BarGroup]) -> None:
                 return
 
 
+def _more_bar_charts(an: FigureAnalysis, groups: list[BarGroup]) -> None:
+    """Other bar charts of the same picture (a page or slide showing two charts): groups of
+    three or more bars apart from the measured one, each beside a value axis of its own."""
+    if an.chart_type != "bar":
+        return
+
+    def extent(g):
+        return (min(b[0] for b in g.boxes), min(b[1] for b in g.boxes), max(b[2] for b in g.boxes), max(b[3] for b in g.boxes))
+
+    taken = [(extent(an.bars), an.bar_axis)]
+    for g in groups:
+        if g is an.bars or g.count < 3:
+            continue
+        e = extent(g)
+        if any(min(e[2], t[2]) > max(e[0], t[0]) and min(e[3], t[3]) > max(e[1], t[1]) for t, _ in taken):
+            continue  # bars among the measured ones (another colour of the same chart)
+        axis = _axis_for(an, g)
+        if axis is None or any(axis is a for _, a in taken):
+            continue
+        taken.append((e, axis))
+        an.more_bars.append((g, axis, axis.value_at(g.baseline)))
+
+
 def _label_baseline(an: FigureAnalysis, g: BarGroup) -> bool:
     """Where value labels printed on or above the bars put zero: bar length = k (value - base)."""
     u = an.unit_size
     used: set[int] = set()
     pairs = []
+    labels = _value_labels(an.tokens)
+    vert = g.orient == "vertical"
     for b in g.boxes:
-        if g.orient == "vertical":
+        if vert:
             length, end = b[3] - b[1], b[1]
-            near = [t for t in an.tokens if t.value is not None and not t.rotated and b[0] - 0.3 * u <= t.cx <= b[2] + 0.3 * u
+            near = [t for t in labels if _over_bar(t, b, g, u, vert)
                     and end - 2.5 * u <= t.cy <= end + max(0.5 * length, 1.5 * u)]
             dist = lambda t, end=end: abs(t.cy - end)  # noqa: E731
         else:
             length, end = b[2] - b[0], b[2]
-            near = [t for t in an.tokens if t.value is not None and not t.rotated and b[1] - 0.3 * u <= t.cy <= b[3] + 0.3 * u
+            near = [t for t in labels if _over_bar(t, b, g, u, vert)
                     and end - max(0.5 * length, 1.5 * u) <= t.cx <= end + 4 * u]
             dist = lambda t, end=end: abs(t.cx - end)  # noqa: E731
         near = [t for t in near if id(t) not in used]
@@ -620,21 +654,85 @@ def _label_baseline(an: FigureAnalysis, g: BarGroup) -> bool:
     if len(pairs) < min(g.count, 3) or len(pairs) < 0.6 * g.count or len(set(vals)) < 2 or min(vals) <= 0:
         return False
     # least squares length = k * value + c; base = -c / k
-    n = len(pairs)
-    mv = sum(vals) / n
-    ml = sum(length for _, length in pairs) / n
-    svv = sum((v - mv) ** 2 for v in vals)
-    k = sum((v - mv) * (length - ml) for v, length in pairs) / svv
-    if k <= 0:
+    fit = _label_fit(pairs)
+    # A label misread (its decimal point lost: "3292" for 32.92) or a number of another
+    # bar's label is left out when many labels remain that agree on one line (the line
+    # through two of them that most others lie on): at most a quarter of them, and never
+    # below five or 60 % of the bars.
+    tol = 0.05 * max(length for _, length in pairs)
+    if fit is not None and fit[2] > tol and len(pairs) >= 6:
+        best: list[tuple[float, float]] = []
+        for i, (v1, l1) in enumerate(pairs):
+            for v2, l2 in pairs[i + 1:]:
+                if v2 == v1:
+                    continue
+                k = (l2 - l1) / (v2 - v1)
+                if k <= 0:
+                    continue
+                c = l1 - k * v1
+                agree = [p for p in pairs if abs(k * p[0] + c - p[1]) <= tol]
+                if len(agree) > len(best):
+                    best = agree
+        if len(best) >= max(5, 0.6 * g.count) and len(pairs) - len(best) <= len(pairs) / 4:
+            pairs = best
+            fit = _label_fit(pairs)
+    if fit is None:
         return False
-    c = ml - k * mv
-    if n >= 3:
-        worst = max(abs(k * v + c - length) for v, length in pairs)
-        if worst > 0.05 * max(length for _, length in pairs):
-            return False  # labels and lengths disagree: not a consistent reading
+    k, c, worst = fit
+    if len(pairs) >= 3 and worst > 0.05 * max(length for _, length in pairs):
+        return False  # labels and lengths disagree: not a consistent reading
+    if len({v for v, _ in pairs}) < 2:
+        return False
     an.bar_labels = pairs
     an.label_baseline = -c / k
     return True
+
+
+def _over_bar(t: Token, b, g: BarGroup, u: float, vert: bool) -> bool:
+    """Whether label `t` stands over bar `b` across the bars: centred on it, or a badge wider
+    than the bar hanging over its edge (covering at least half the bar) whose centre is
+    nearer this bar than any other of the group."""
+    lo, hi = (b[0], b[2]) if vert else (b[1], b[3])
+    t0, t1, c = (t.bbox[0], t.bbox[2], t.cx) if vert else (t.bbox[1], t.bbox[3], t.cy)
+    if lo - 0.3 * u <= c <= hi + 0.3 * u:
+        return True
+    if min(t1, hi) - max(t0, lo) < 0.5 * (hi - lo):
+        return False
+    mid = lambda x: (x[0] + x[2]) / 2 if vert else (x[1] + x[3]) / 2  # noqa: E731
+    return min(g.boxes, key=lambda x: abs(mid(x) - c)) is b
+
+
+def _value_labels(tokens: list[Token]) -> list[Token]:
+    """Upright numeric tokens, with a line OCR read across neighbouring value labels ("17.44
+    18.14": the labels of two bars side by side) split into its numbers (axes.split_numbers)."""
+    from figlint.features.axes import split_numbers
+
+    out = []
+    for t in tokens:
+        if t.rotated:
+            continue
+        if t.value is not None:
+            out.append(t)
+        else:
+            out += split_numbers(t) or []
+    return out
+
+
+def _label_fit(pairs: list[tuple[float, float]]) -> tuple[float, float, float] | None:
+    """Least squares bar length = k * value + c over (value, length) pairs: (k, c, worst
+    residual), None unless lengths grow with values."""
+    n = len(pairs)
+    vals = [v for v, _ in pairs]
+    mv = sum(vals) / n
+    ml = sum(length for _, length in pairs) / n
+    svv = sum((v - mv) ** 2 for v in vals)
+    if svv == 0:
+        return None
+    k = sum((v - mv) * (length - ml) for v, length in pairs) / svv
+    if k <= 0:
+        return None
+    c = ml - k * mv
+    return k, c, max(abs(k * v + c - length) for v, length in pairs)
 
 
 def year_like(ax: Axis) -> bool:

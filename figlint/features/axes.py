@@ -143,6 +143,28 @@ class Axis:
 _OCR_DOLLAR = re.compile(r"^([-\u2212]?)S(?=[\d.])")
 
 
+def split_numbers(t: Token) -> list[Token] | None:
+    """A line OCR read across several neighbouring number labels ("10 15 20 25": a row of
+    tick labels; "17.44 18.14": two bars' value labels) as one token per number, each with
+    its share of the box by characters; None when the text is not two or more numbers (or is
+    one number printed with space separators, "12 500")."""
+    parts = t.text.split()
+    if len(parts) < 2 or t.rotated or parse_number(t.text) is not None:
+        return None
+    nums = [parse_number(p) for p in parts]
+    if any(n is None for n in nums):
+        return None
+    text = t.text.strip()
+    x0, y0, x1, y1 = t.bbox
+    w = (x1 - x0) / max(len(text), 1)
+    out, at = [], 0
+    for p, n in zip(parts, nums):
+        i = text.index(p, at)
+        at = i + len(p)
+        out.append(Token(p, (x0 + w * i, y0, x0 + w * at, y1), t.conf, n.value, n.kind))
+    return out
+
+
 def numeric_tokens(tokens: list[Token]) -> list[Token]:
     out = []
     # OCR reads a "$" as "S" ("S0.60" among "$0.50", "$1.00"); where the figure prints dollar
@@ -158,6 +180,8 @@ def numeric_tokens(tokens: list[Token]) -> list[Token]:
         if n is not None:
             t.value, t.kind = n.value, n.kind
             out.append(t)
+        else:
+            out += split_numbers(t) or []
     return out
 
 
@@ -208,6 +232,14 @@ def _drop_overlaps(run: list[Token], orient: str, unit: float) -> list[Token] | 
             drop.add(id(a) if _digits(a) > _digits(b) else id(b))
     if not drop:
         return run
+    # Boxes OCR draws loose (a small image enlarged for reading) overlap a little along a
+    # column whose labels are nonetheless one evenly spaced nice scale: no badge among them.
+    whole = make_axis(orient, run)
+    if whole is not None and whole.scale == "linear" and whole.nice and len(whole.ticks) == len(run):
+        pos = sorted(t.pos for t in whole.ticks)
+        gaps = [b - a for a, b in zip(pos, pos[1:])]
+        if min(gaps) > 0.75 * median(gaps) and max(gaps) < 1.25 * median(gaps):
+            return run
     if len(drop) > 0.25 * len(run) or len(run) - len(drop) < 5:
         return None  # only a long column survives a dropped label: short ones are not axes
     return [t for t in run if id(t) not in drop]

@@ -189,6 +189,7 @@ class Placed:
     jpeg: bool  # stored JPEG-compressed (a .jpg file, a DCTDecode stream in a PDF)
     printed: tuple[float, float] | None  # points
     bbox: tuple[float, float, float, float] | None = None  # where it prints, in the figure's points
+    size_known: bool = True  # False: `printed` is assumed (a standalone file recording no DPI)
 
 
 def placed_images(fig, paper, min_side_px: int = 48, names: set[str] | None = None):
@@ -211,7 +212,9 @@ def placed_images(fig, paper, min_side_px: int = 48, names: set[str] | None = No
         bgr = _load(p)
         if bgr is not None:
             box = fig.images[0].bbox if fig.images else None
-            out.append(Placed(Path(p).name, bgr, _is_jpeg_file(p), _size(box), box))
+            from figlint.features import print_size_known
+
+            out.append(Placed(Path(p).name, bgr, _is_jpeg_file(p), _size(box), box, print_size_known(fig)))
         return out
     pdf = getattr(paper, "pdf_path", None) if paper is not None else None
     if fig.images and pdf and fig.page:

@@ -288,17 +288,25 @@ class Reading:
 
 def det_scale(shape, printed: tuple[float, float] | None) -> float:
     """The factor the detector's input is resized by: DET_DPI at the printed size when it is
-    known, capped at MAX_DET_SIDE and MAX_UPSCALE."""
+    known, capped at MAX_DET_SIDE and MAX_UPSCALE. Of unknown size: the image's own pixels
+    (small ones enlarged towards ocr.UPSCALE_TO), at most ocr.MAX_SIDE on the long side,
+    since nothing says its labels are larger than the pixels show (a screen chart of
+    1,200 px with 8 px tick labels loses them at 1,024)."""
+    from figlint.features.ocr import MAX_SIDE, MIN_SIDE, UPSCALE_TO
+
     h, w = shape[:2]
     side = max(h, w, 1)
     if printed and printed[0] > 0 and printed[1] > 0:
         native = max(w / (printed[0] / 72.0), h / (printed[1] / 72.0))
         f = DET_DPI / native
+        cap = MAX_DET_SIDE
     else:
-        from figlint.features.ocr import MAX_SIDE, MIN_SIDE, UPSCALE_TO
-
         f = MAX_SIDE / side if side > MAX_SIDE else (min(2.0, UPSCALE_TO / side) if side < MIN_SIDE else 1.0)
-    f = min(f, MAX_DET_SIDE / side, MAX_UPSCALE)
+        # and, as the detector was trained to see, at least 640 px on the short side (a 320 x
+        # 236 px web chart's 8 px labels are found at 870 x 640, half of them at 640 x 472)
+        f *= max(1.0, min(640.0 / max(f * min(h, w), 1), MAX_SIDE / max(f * side, 1)))
+        return round(max(min(f, MAX_SIDE / side), 32.0 / max(min(h, w), 1)), 4)
+    f = min(f, cap / side, MAX_UPSCALE)
     f = max(f, 32.0 / max(min(h, w), 1))  # the detector needs some pixels
     return round(f, 4)
 
@@ -315,13 +323,28 @@ def text_like(img, f: float) -> bool:
                                                   interpolation=cv2.INTER_AREA if f < 1 else cv2.INTER_LINEAR)
     hist = np.bincount((g // 16).ravel(), minlength=16)
     bg = int(hist.argmax()) * 16 + 8
-    ink = (np.abs(g.astype(np.int16) - bg) > 64).astype(np.uint8)
+    # Strong ink first; then pale ink: light grey tick labels on white (a light theme's
+    # #bbb is 60 grey levels from the paper) are text all the same.
+    return any(_strokes_text_like((np.abs(g.astype(np.int16) - bg) > c).astype(np.uint8)) for c in (64, 36))
+
+
+def _strokes_text_like(ink) -> bool:
+    import cv2
+    import numpy as np
+
     n, _lab, st, _c = cv2.connectedComponentsWithStats(ink, connectivity=8)
     if n <= 2:
         return False
     x, y, w, h, a = (st[1:, i] for i in range(5))
     glyph = (h >= 4) & (h <= 60) & (w <= 1.6 * h) & (a >= 0.12 * w * h) & (w >= 1)
     idx = np.nonzero(glyph)[0]
+    # Labels whose glyphs touch (a blurred JPEG, bold digits enlarged) are one stroke each, a
+    # few times wider than high: a column of them ("306", "305", ... right-aligned) or a row
+    # on one baseline is the layout of tick labels too.
+    word = (h >= 4) & (h <= 60) & (w > 1.6 * h) & (w <= 6 * h) & (a >= 0.2 * w * h)
+    wdx = np.nonzero(word)[0][:600]
+    if len(wdx) >= 4 and _aligned(x[wdx].astype(float), y[wdx].astype(float), w[wdx].astype(float), h[wdx].astype(float)):
+        return True
     if len(idx) < 3:
         return False
     if len(idx) > 4000:
@@ -417,14 +440,20 @@ _READINGS: dict[tuple, Reading] = {}
 _READINGS_MAX = 6  # readings hold pixels: keep only the last few (a figure's rules ask in turn)
 
 
-def read_image(img, printed: tuple[float, float] | None, digest: str = "") -> Reading:
+def read_image(img, printed: tuple[float, float] | None, digest: str = "", size_known: bool = True) -> Reading:
     """The one raster reading, for a placed image of a paper (PDF or LaTeX route) and an image
     file alike: `img` is the image's own pixels (BGR), `printed` its printed size in points
     (None: unknown). OCR runs only when the cheap text test finds text-like strokes, with
     the detector at DET_DPI of the printed size; each token's text size is measured on the
-    image's pixels and converted to points at print scale."""
+    image's pixels and converted to points at print scale.
+
+    `size_known=False`: `printed` is an assumption (a standalone image file that records no
+    resolution is taken at 300 DPI, ingest/graphics.py). Text sizes are still converted at
+    it, but the detector sees the image as an image of unknown size does (its own pixels,
+    small web graphics enlarged): a chart saved for the screen at 96 DPI, read as if printed
+    at 300, had its detector input shrunk to two thirds and lost tick labels 8-10 px high."""
     digest = digest or image_digest(img)
-    key = (digest, None if printed is None else (round(printed[0], 2), round(printed[1], 2)))
+    key = (digest, None if printed is None else (round(printed[0], 2), round(printed[1], 2)), size_known)
     hit = _READINGS.get(key)
     if hit is not None:
         return hit
@@ -432,7 +461,7 @@ def read_image(img, printed: tuple[float, float] | None, digest: str = "") -> Re
 
     h0, w0 = img.shape[:2]
     scale = min(1.0, WORK_SIDE / max(h0, w0))
-    f = det_scale(img.shape, printed)
+    f = det_scale(img.shape, printed if size_known else None)
     found = text_like(img, f)
     raw: list[dict] = []
     if found:

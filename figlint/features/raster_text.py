@@ -70,7 +70,7 @@ def _read(fig, paper) -> list[RasterLabel]:
     for p in placed_images(fig, paper, min_side_px=MIN_SIDE_PX):
         img = p.bgr
         h, w = img.shape[:2]
-        reading = read_image(img, p.printed, image_digest(img))
+        reading = read_image(img, p.printed, image_digest(img), size_known=p.size_known)
         p.bgr = None  # the reading keeps what it needs; the pixels are not kept on the figure
         if not reading.tokens:
             continue

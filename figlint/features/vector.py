@@ -23,7 +23,35 @@ def _is_rotated(s: TextSpan) -> bool:
     return len(s.text.strip()) >= 2 and h > 1.5 * w
 
 
+def _drawn_minus(s: TextSpan, drawings: list[Drawing]) -> float | None:
+    """Whether a minus sign is drawn as a path just left of span `s`: a thin bar about a
+    digit wide at the middle of the line (matplotlib writes "−" as a filled rectangle when
+    the font has no such glyph; the span then reads "5" for -5). Returns the bar's left
+    edge, where the printed label starts."""
+    fs = s.size or (s.bbox[3] - s.bbox[1])
+    x0, y0, _x1, y1 = s.bbox
+    for d in drawings:
+        b = d.bbox
+        w, h = b[2] - b[0], b[3] - b[1]
+        # a glyph is filled, not stroked, and wider than a tick mark (3.5 pt against 10 pt labels)
+        if d.fill is None or d.stroke is not None or not (0.4 * fs <= w <= 0.9 * fs and h <= max(0.12 * fs, 0.5)):
+            continue
+        if not (x0 - 0.45 * fs <= b[2] <= x0 + 0.2):
+            continue
+        cy = (b[1] + b[3]) / 2
+        if y0 + 0.3 * (y1 - y0) <= cy <= y0 + 0.8 * (y1 - y0):
+            return b[0]
+    return None
+
+
+def _unsigned_number(text: str) -> bool:
+    t = text.strip()
+    return bool(t) and t[0].isdigit() and all(c.isdigit() or c in ".," for c in t)
+
+
 def span_tokens(fig: Figure) -> list[Token]:
+    minus_bars = [d for d in fig.drawings if d.fill is not None and d.stroke is None
+                  and d.bbox[3] - d.bbox[1] <= 2.0 and 0 < d.bbox[2] - d.bbox[0] <= 20]
     spans = [s for s in fig.spans if s.text.strip()]
     spans.sort(key=lambda s: (round(s.bbox[1]), s.bbox[0]))
     used: set[int] = set()
@@ -33,6 +61,10 @@ def span_tokens(fig: Figure) -> list[Token]:
             continue
         text = s.text.strip()
         bbox = tuple(s.bbox)
+        start = _drawn_minus(s, minus_bars) if minus_bars and _unsigned_number(text) else None
+        if start is not None:
+            text = "\u2212" + text
+            bbox = (min(start, bbox[0]), bbox[1], bbox[2], bbox[3])
         base = text.replace("\u2212", "-").lstrip("-")
         if base == "10" or base.endswith(("×10", "x10", "\u00d710")):
             # Look for an exponent: a smaller span just right of it, raised.
@@ -42,6 +74,8 @@ def span_tokens(fig: Figure) -> list[Token]:
                 et = e.text.strip().replace("\u2212", "-")
                 if not et.lstrip("-+").isdigit() or e.size >= s.size:
                     continue
+                if minus_bars and et.isdigit() and _drawn_minus(e, minus_bars) is not None:
+                    et = "-" + et
                 gap = e.bbox[0] - s.bbox[2]
                 if -0.5 <= gap <= 0.5 * s.size and e.bbox[1] < s.bbox[1] + 0.1 * s.size and e.bbox[3] < s.bbox[3]:
                     text = f"{text}^{et}"

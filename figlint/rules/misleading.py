@@ -109,22 +109,12 @@ def _truncation(an: FigureAnalysis, threshold: float):
         return None
     ax, base = an.bar_axis, an.baseline_value
     if ax is not None and base is not None:
-        if ax.scale != "linear" or not ax.clean or not ax.nice or ax.inverted:
-            return None
-        vals = ax.values
-        top, low = max(vals), min(vals)
-        if top <= 0 or low <= 0:
-            return None  # the axis shows zero or negative values: the baseline is meant
-        if base <= max(threshold * top, 0.25 * ax.step):
-            return None
-        # Bars measured on this axis cover a good part of its tick span; boxes a few points
-        # long beside a row of step numbers are highlights in a diagram, not bars.
-        longest = max(abs(e - g.baseline) for e in g.far_ends)
-        if longest < 0.15 * (ax.hi - ax.lo):
-            return None
-        ev = {"baseline_value": round(base, 4), "axis_ticks": _ticks(ax), "bars": g.count,
-              "bar_orientation": g.orient, "lowest_tick": low, "highest_tick": top}
-        return base, "ticks read: " + ", ".join(t.text for t in ax.ticks[:6]), ev, ax.box
+        # the measured bars first, then other bar charts of the same picture (each on its own axis)
+        for g, ax, base in [(g, ax, base)] + list(an.more_bars):
+            found = _axis_truncation(g, ax, base, threshold)
+            if found is not None:
+                return found
+        return None
     base = an.label_baseline
     if base is None or an.chart_type != "bar" or an.chart_confidence < 0.55:
         return None
@@ -137,6 +127,25 @@ def _truncation(an: FigureAnalysis, threshold: float):
           "bars": g.count, "bar_orientation": g.orient, "read_from": "value labels (no value axis)"}
     labels = ", ".join(_fmt(v) for v in vals[:6])
     return base, f"bar lengths are proportional to their labels {labels} minus {_fmt(base)}", ev, None
+
+
+def _axis_truncation(g, ax: Axis, base: float, threshold: float):
+    if ax.scale != "linear" or not ax.clean or not ax.nice or ax.inverted:
+        return None
+    vals = ax.values
+    top, low = max(vals), min(vals)
+    if top <= 0 or low <= 0:
+        return None  # the axis shows zero or negative values: the baseline is meant
+    if base <= max(threshold * top, 0.25 * ax.step):
+        return None
+    # Bars measured on this axis cover a good part of its tick span; boxes a few points
+    # long beside a row of step numbers are highlights in a diagram, not bars.
+    longest = max(abs(e - g.baseline) for e in g.far_ends)
+    if longest < 0.15 * (ax.hi - ax.lo):
+        return None
+    ev = {"baseline_value": round(base, 4), "axis_ticks": _ticks(ax), "bars": g.count,
+          "bar_orientation": g.orient, "lowest_tick": low, "highest_tick": top}
+    return base, "ticks read: " + ", ".join(t.text for t in ax.ticks[:6]), ev, ax.box
 
 
 def _mirrored(a: Axis, b: Axis) -> bool:
