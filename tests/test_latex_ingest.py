@@ -492,6 +492,19 @@ def test_more_include_forms_excludecomment_and_endinput(tmp_path):
     assert paper.problems == []
 
 
+def test_includeonly_inside_a_conditional_is_not_obeyed(tmp_path):
+    """A thesis template sets \\includeonly inside flags its class options switch on
+    (\\ifdefineChapter ... \\fi): obeying it unread would drop every chapter silently, so
+    all chapters are read; an \\includeonly outside any conditional is still obeyed."""
+    pre = PRE + "\\newif\\ifdefineChapter\n\\ifdefineChapter\n  \\includeonly{chap/b}\n\\fi\n"
+    body = "\\begin{document}\n\\include{chap/a}\n\\include{chap/b}\n\\end{document}\n"
+    files = {"chap/a.tex": SIMPLE_FIG % ("a", "a"), "chap/b.tex": SIMPLE_FIG % ("b", "b")}
+    write(tmp_path, {"main.tex": pre + body, **files})
+    assert [f.caption.text for f in read_latex(str(tmp_path / "main.tex")).figures] == ["Cap a.", "Cap b."]
+    write(tmp_path, {"main.tex": PRE + "\\includeonly{chap/b}\n" + body})
+    assert [f.caption.text for f in read_latex(str(tmp_path / "main.tex")).figures] == ["Cap b."]
+
+
 def test_labels_with_dots_and_user_macro_definitions_by_def_and_xparse(tmp_path):
     pre = ("\\def\\figlabel#1{fig:#1}\n\\NewDocumentCommand{\\Fref}{m}{Figure~\\ref{#1}}\n"
            "\\newcommand\\subfigref[2]{Fig.~\\ref{#1}\\subref{#2}}\n")

@@ -874,6 +874,32 @@ def load_document(path: str, root: str | None = None) -> Document:
     return doc
 
 
+_INCLUDEONLY = re.compile(r"^[^%\n]*\\includeonly\s*\{([^}]*)\}", re.M)
+_IF_OR_FI = re.compile(r"\\(if[a-zA-Z@]*|fi)(?![a-zA-Z@])")
+
+
+def _unconditional_includeonly(text: str) -> re.Match | None:
+    """The first `\\includeonly` that stands outside every conditional. One inside a
+    conditional (a thesis template's `\\ifdefineChapter \\includeonly{Chapter3/chapter3} \\fi`,
+    its flag set by a class option) may never run: obeying it would silently drop whole
+    chapters, so figlint reads them all instead."""
+    for m in _INCLUDEONLY.finditer(text):
+        depth = 0
+        for line in text[:m.start()].split("\n"):
+            line = re.sub(r"(?<!\\)%.*", "", line)
+            for c in _IF_OR_FI.finditer(line):
+                name = c.group(1)
+                if name == "fi":
+                    depth = max(0, depth - 1)
+                elif line[:c.start()].rstrip().endswith(("\\newif", "\\let", "\\def")):
+                    continue  # \\newif\\ifdraft declares a flag, it opens nothing
+                elif name not in _NOT_PRIMITIVE_IFS and not name.startswith("ifthen"):
+                    depth += 1
+        if depth == 0:
+            return m
+    return None
+
+
 def _load(main: str, tree: str, text: str, enc: str, drop: set[str]) -> tuple[Document, _Loader]:
     loader = _Loader(main, tree)
     loader.drop_envs = set(drop)
@@ -883,7 +909,7 @@ def _load(main: str, tree: str, text: str, enc: str, drop: set[str]) -> tuple[Do
     if enc != "utf-8":
         doc.problems.append(Problem(code="FL006", message=f"{mf.rel} is not valid UTF-8; read as latin-1 (save it as UTF-8)",
                                     location=Location(file=mf.rel, line=1, column=1)))
-    m = re.search(r"^[^%\n]*\\includeonly\s*\{([^}]*)\}", text, re.M)
+    m = _unconditional_includeonly(text)
     if m:
         loader.includeonly = {s.strip().removesuffix(".tex") for s in m.group(1).split(",") if s.strip()}
     idx = loader.add_file(mf)
