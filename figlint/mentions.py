@@ -16,7 +16,9 @@ import re
 from dataclasses import dataclass, field
 
 # A figure number as printed: "3", "3.2" (chapter numbering), "S1", "A2", "A.2".
-_NUM = r"(?:[A-Z]\.?\d+|\d+(?:\.\d+)?)(?![\d])"
+# "3", "3.2" (chapter), "A2"/"A.2" (appendix), "S2.3" (supplement of a chapter), "OA-2" (an
+# online appendix's "OA-" prefix)
+_NUM = r"(?:(?:[A-Z]{1,2}-|[A-Z]\.?)?\d+(?:\.\d+)?)(?![\d])"
 _SP = r"[ \t\u00a0\u2009\u202f~]*"  # ~ survives in LaTeX text, nbsp in PDF text
 _DASH = r"(?:-{1,3}|\u2013|\u2014|\u2212)"
 
@@ -44,10 +46,10 @@ _LABEL_WORDS = {
 }
 _LABEL_RES = {
     kind: re.compile(
-        r"^\s*(?P<word>" + word + r")" + _SP + r"(?P<num>[A-Z]?\.?\d+(?:\.\d+)?"
+        r"^\s*(?P<word>" + word + r")" + _SP + r"(?P<num>(?:[A-Z]{1,2}-|[A-Z]\.?)?\d+(?:\.\d+)?"
         # IEEEtran and REVTeX number tables in roman numerals: "TABLE I.", "TABLE IV"
         + (r"|[IVX]{1,5}(?![A-Za-z])" if kind == "table" else "") + r")(?![\d])"
-        r"(?P<delim>" + _SP + r"(?:[:.|]|" + _DASH + r")(?:\s|$)|" + _SP + r"(?:[:|]|" + _DASH + r")|\s*$|\s+)",
+        r"(?P<delim>" + _SP + r"(?:\.?[:|]|\.|" + _DASH + r")(?:\s|$)|" + _SP + r"(?:\.?[:|]|" + _DASH + r")|\s*$|\s+)",
     )
     for kind, word in _LABEL_WORDS.items()
 }

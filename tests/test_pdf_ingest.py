@@ -270,3 +270,30 @@ def test_a_printed_line_split_by_a_raised_math_piece_is_one_line():
     lines = [ln.text for ln in _lines_of_block(0, 0, block)]
     assert "Figure 2. The plot of F ST calculated in windows" in lines, lines
     assert "181" in lines and not any("\u02c6" in t for t in lines), lines
+
+
+def test_prefixed_and_punctuated_figure_numbers_on_both_routes(tmp_path, pdflatex):
+    """An online appendix numbered 'OA-1', 'OA-2' (\\renewcommand\\thefigure{OA-\\arabic{figure}})
+    and a class that prints 'Figure 3.:': the printed captions are read as captions, the routes
+    agree (no FL008), and a typed 'Figure OA-2' is a mention of that figure (FL305)."""
+    import subprocess
+
+    from figlint.config import Config
+    from figlint.engine import lint_path
+    from figlint.mentions import parse_float_label
+
+    assert parse_float_label("Figure 3.: The merged map")[1:3] == ("Figure 3", "3")
+    fig = ("\\begin{figure}[h]\\centering\\rule{3cm}{2cm}\\caption{%s appendix figure with a caption long "
+           "enough to stand alone.}\\label{fig:%s}\\end{figure}\n")
+    (tmp_path / "main.tex").write_text(
+        "\\documentclass{article}\n\\begin{document}\nThe text cites Figure~\\ref{fig:a}, the typed Figure OA-2 "
+        "and Figure~\\ref{fig:b} again.\n\\appendix\n\\setcounter{figure}{0}\n"
+        "\\renewcommand{\\thefigure}{OA-\\arabic{figure}}\n" + fig % ("First", "a") + fig % ("Second", "b")
+        + "\\end{document}\n")
+    for _ in range(2):
+        subprocess.run(["pdflatex", "-interaction=batchmode", "main.tex"], cwd=tmp_path, capture_output=True, timeout=120)
+    pdf = read_pdf(str(tmp_path / "main.pdf"))
+    assert [(f.number, f.caption.label) for f in pdf.figures] == [("OA-1", "Figure OA-1"), ("OA-2", "Figure OA-2")]
+    result = lint_path(str(tmp_path / "main.tex"), Config(select=["ALL"]))
+    codes = sorted((f.code, f.figure) for f in result.findings if f.code in ("FL008", "FL305"))
+    assert codes == [("FL305", "OA-2")], codes
