@@ -155,3 +155,23 @@ def test_detector_scale_of_images_of_unknown_print_size():
     assert abs(det_scale((619, 1200, 3), None) * 1200 - 1240) < 5
     known = det_scale((236, 320, 3), (320 * 72 / 96, 236 * 72 / 96))
     assert abs(known - min(DET_DPI / 96, MAX_UPSCALE)) < 1e-3
+
+
+def test_powers_of_ten_with_drawn_minus_signs_are_read_whole():
+    """A log axis labelled 10^3, 10^1, 10^-1, 10^-3 whose exponents' minus signs are drawn as
+    filled bars: each raised exponent sorts before its "10" and was read on its own, so the
+    negative ones became ticks -1, -3 beside 10^3, 10^1 (a false FL405). Bases come first now,
+    and every label is one token with its sign."""
+    from figlint.features.vector import span_tokens
+    from figlint.model import Drawing, Figure, TextSpan
+
+    spans, bars = [], []
+    for k, (y, exp) in enumerate([(10, "3"), (40, "1"), (70, "1"), (100, "3")]):
+        spans.append(TextSpan(text="10", size=8.0, bbox=(20.0, y, 29.0, y + 8.0)))
+        x = 33.0 if k >= 2 else 29.5  # a negative exponent stands right of its drawn minus
+        spans.append(TextSpan(text=exp, size=5.6, bbox=(x, y - 2.5, x + 3.2, y + 3.1)))
+        if k >= 2:
+            bars.append(Drawing(bbox=(29.6, y - 0.05, 32.8, y + 0.35), fill=(0.0, 0.0, 0.0)))
+    fig = Figure(number="1")
+    fig.spans, fig.drawings = spans, bars
+    assert sorted(t.text for t in span_tokens(fig)) == ["10^-1", "10^-3", "10^1", "10^3"]

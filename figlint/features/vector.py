@@ -49,14 +49,24 @@ def _unsigned_number(text: str) -> bool:
     return bool(t) and t[0].isdigit() and all(c.isdigit() or c in ".," for c in t)
 
 
+def _power_base(text: str) -> bool:
+    base = text.strip().replace("\u2212", "-").lstrip("-")
+    return base == "10" or base.endswith(("×10", "x10", "\u00d710"))
+
+
 def span_tokens(fig: Figure) -> list[Token]:
     minus_bars = [d for d in fig.drawings if d.fill is not None and d.stroke is None
                   and d.bbox[3] - d.bbox[1] <= 2.0 and 0 < d.bbox[2] - d.bbox[0] <= 20]
     spans = [s for s in fig.spans if s.text.strip()]
     spans.sort(key=lambda s: (round(s.bbox[1]), s.bbox[0]))
     used: set[int] = set()
-    out: list[Token] = []
-    for i, s in enumerate(spans):
+    found: dict[int, Token] = {}
+    # Bases of powers first: a raised exponent sorts before its "10" and must not be read
+    # on its own (with a drawn minus, "10^-1" became a tick "-1").
+    order = [i for i, s in enumerate(spans) if _power_base(s.text)]
+    order += [i for i, s in enumerate(spans) if not _power_base(s.text)]
+    for i in order:
+        s = spans[i]
         if i in used:
             continue
         text = s.text.strip()
@@ -65,8 +75,7 @@ def span_tokens(fig: Figure) -> list[Token]:
         if start is not None:
             text = "\u2212" + text
             bbox = (min(start, bbox[0]), bbox[1], bbox[2], bbox[3])
-        base = text.replace("\u2212", "-").lstrip("-")
-        if base == "10" or base.endswith(("×10", "x10", "\u00d710")):
+        if _power_base(text):
             # Look for an exponent: a smaller span just right of it, raised.
             for j, e in enumerate(spans):
                 if j == i or j in used:
@@ -74,16 +83,20 @@ def span_tokens(fig: Figure) -> list[Token]:
                 et = e.text.strip().replace("\u2212", "-")
                 if not et.lstrip("-+").isdigit() or e.size >= s.size:
                     continue
-                if minus_bars and et.isdigit() and _drawn_minus(e, minus_bars) is not None:
-                    et = "-" + et
-                gap = e.bbox[0] - s.bbox[2]
+                left = e.bbox[0]
+                if minus_bars and et.isdigit():
+                    bar = _drawn_minus(e, minus_bars)
+                    if bar is not None:
+                        et, left = "-" + et, min(left, bar)
+                gap = left - s.bbox[2]
                 if -0.5 <= gap <= 0.5 * s.size and e.bbox[1] < s.bbox[1] + 0.1 * s.size and e.bbox[3] < s.bbox[3]:
                     text = f"{text}^{et}"
                     bbox = (s.bbox[0], min(s.bbox[1], e.bbox[1]), e.bbox[2], s.bbox[3])
                     used.add(j)
                     break
-        out.append(Token(text=text, bbox=bbox, rotated=_is_rotated(s)))
-    return out
+        used.add(i)
+        found[i] = Token(text=text, bbox=bbox, rotated=_is_rotated(s))
+    return [found[i] for i in sorted(found)]
 
 
 @dataclass
