@@ -505,6 +505,17 @@ def test_includeonly_inside_a_conditional_is_not_obeyed(tmp_path):
     assert [f.caption.text for f in read_latex(str(tmp_path / "main.tex")).figures] == ["Cap b."]
 
 
+def test_a_local_class_built_on_a_chapter_class_numbers_by_chapter(tmp_path):
+    """A thesis template shipped as its own .cls that \\LoadClass{book}es: figures are numbered
+    per chapter (1.1, 2.1) as printed, not 1, 2."""
+    write(tmp_path, {
+        "mythesis.cls": "\\NeedsTeXFormat{LaTeX2e}\n\\ProvidesClass{mythesis}\n\\LoadClass[12pt]{book}\n",
+        "main.tex": "\\documentclass{mythesis}\n\\begin{document}\n\\chapter{One}\n" + SIMPLE_FIG % ("a", "a")
+                    + "\\chapter{Two}\n" + SIMPLE_FIG % ("b", "b") + SIMPLE_FIG % ("c", "c") + "\\end{document}\n",
+    })
+    assert [f.number for f in read_latex(str(tmp_path / "main.tex")).figures] == ["1.1", "2.1", "2.2"]
+
+
 def test_labels_with_dots_and_user_macro_definitions_by_def_and_xparse(tmp_path):
     pre = ("\\def\\figlabel#1{fig:#1}\n\\NewDocumentCommand{\\Fref}{m}{Figure~\\ref{#1}}\n"
            "\\newcommand\\subfigref[2]{Fig.~\\ref{#1}\\subref{#2}}\n")

@@ -217,6 +217,7 @@ class ScanResult:
     skipped: list[tuple[int, int]] = field(default_factory=list)  # not in the document at all
     table: MacroTable = field(default_factory=MacroTable)
     docclass: str = ""
+    chapters: bool = False  # the class numbers figures per chapter (itself or the class it loads)
     cleveref_options: set[str] = field(default_factory=set)
     crefnames: dict[str, tuple[str, str]] = field(default_factory=dict)
     caption_ranges: list[tuple[int, int, int]] = field(default_factory=list)  # (start, end, fig index)
@@ -485,7 +486,7 @@ class _Scanner:
                 cls = t[args[1][0]:args[1][1]].strip()
                 self.res.docclass = cls
                 if cls in CHAPTER_CLASSES:
-                    self.counters = Counters(True)
+                    self._chapter_class()
                 self.local_package(cls, i, ext=".cls")
             self.mask(i, end)
             return end
@@ -640,6 +641,17 @@ class _Scanner:
                 break
             k = m.end()
             nm = m.group(1)
+            if nm in ("LoadClass", "LoadClassWithOptions") and ext == ".cls":
+                # a local class built on another (a thesis template on book): its numbering
+                args, end = read_args(clean, k, "[{")
+                if args[1]:
+                    base = clean[args[1][0]:args[1][1]].strip()
+                    if base in CHAPTER_CLASSES:
+                        self._chapter_class()
+                    elif base != pkg:
+                        self.local_package(base, at, ext=".cls")
+                k = max(k, end)
+                continue
             if nm == "graphicspath":  # a house style that sets where the figures are
                 r = read_arg(clean, k, "{")
                 if r:
@@ -667,11 +679,16 @@ class _Scanner:
                         self.table.add(d)
                 k = max(k, end)
 
+    def _chapter_class(self) -> None:
+        if not self.res.chapters:
+            self.res.chapters = True
+            self.counters = Counters(True)
+
     def appendix(self, i: int) -> None:
         if self.res.appendix_pos is None:
             self.res.appendix_pos = i
         c = self.counters
-        if self.res.docclass in CHAPTER_CLASSES:
+        if self.res.chapters:
             c.values["chapter"] = 0
             c.fmt["chapter"] = r"\Alph{chapter}"
         else:
