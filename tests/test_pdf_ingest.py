@@ -297,3 +297,26 @@ def test_prefixed_and_punctuated_figure_numbers_on_both_routes(tmp_path, pdflate
     result = lint_path(str(tmp_path / "main.tex"), Config(select=["ALL"]))
     codes = sorted((f.code, f.figure) for f in result.findings if f.code in ("FL008", "FL305"))
     assert codes == [("FL305", "OA-2")], codes
+
+
+def test_a_plain_caption_label_against_its_graphic(tmp_path, pdflatex):
+    """A thesis style prints 'Fig. 1.1 Time evolution ...': body size, body font, only a space
+    after the number. Set right under the graphic it opens the caption; the same words
+    starting a sentence of the running text do not."""
+    import subprocess
+
+    from PIL import Image
+
+    Image.new("RGB", (400, 300), (90, 140, 200)).save(tmp_path / "plot.png")
+    (tmp_path / "main.tex").write_text(
+        "\\documentclass{report}\n\\usepackage{graphicx}\n\\usepackage[labelsep=space,font=normalsize]{caption}\n"
+        "\\renewcommand{\\figurename}{Fig.}\n\\begin{document}\n\\chapter{Growth}\n"
+        "The colonies grow as Fig.~\\ref{fig:a} shows, and they fold when the medium dries out late.\n"
+        "\\begin{figure}[h]\\centering\\includegraphics[width=4cm]{plot.png}\\caption{Time evolution of the colony radius over the "
+        "first three days of growth.}\\label{fig:a}\\end{figure}\n"
+        "Fig. 1.1 Shows nothing more: a sentence that starts with a typed number in the running text.\n"
+        "\\end{document}\n")
+    for _ in range(2):
+        subprocess.run(["pdflatex", "-interaction=batchmode", "main.tex"], cwd=tmp_path, capture_output=True, timeout=120)
+    figs = read_pdf(str(tmp_path / "main.pdf")).figures
+    assert [(f.number, f.caption.text.split()[:3]) for f in figs] == [("1.1", ["Time", "evolution", "of"])]

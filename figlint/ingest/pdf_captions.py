@@ -92,7 +92,8 @@ def find_captions(pd: PageData, layout: Layout) -> list[CaptionBlock]:
     for i, ln in enumerate(lines):
         if ln.role or not ln.horizontal:
             continue
-        found = parse_float_label(ln.text) or _label_set_apart(ln) or _small_bare_label(ln, layout)
+        found = (parse_float_label(ln.text) or _label_set_apart(ln) or _small_bare_label(ln, layout)
+                 or _bare_label_by_graphic(ln, pd))
         if not found:
             continue
         kind, label, number, rest = found
@@ -142,7 +143,7 @@ def _label_set_apart(ln: Line) -> tuple[str, str, str, str] | None:
     return None
 
 
-_BARE_LABEL = re.compile(r"^\s*((?:Supplementary\s+)?(?:Figure|Fig\.|FIGURE|FIG\.))[ \u00a0]*([A-Z]?\.?\d+(?:\.\d+)?)[ \u00a0]+(?=[A-Z(\u201c\"])")
+_BARE_LABEL = re.compile(r"^\s*((?:Supplementary\s+)?(?:Figure|Fig\.|FIGURE|FIG\.))[ \u00a0]*((?:[A-Z]{1,2}-|[A-Z]\.?)?\d+(?:\.\d+)?)[ \u00a0]+(?=[A-Z(\u201c\"])")
 
 
 def _small_bare_label(ln: Line, layout: Layout) -> tuple[str, str, str, str] | None:
@@ -156,6 +157,24 @@ def _small_bare_label(ln: Line, layout: Layout) -> tuple[str, str, str, str] | N
         return None
     label = f"{m.group(1)} {m.group(2)}"
     return "figure", label, m.group(2), ln.text[m.end():].strip()
+
+
+def _bare_label_by_graphic(ln: Line, pd: PageData) -> tuple[str, str, str, str] | None:
+    """"Fig. 2.3 Time evolution ..." with only a space after the number, at body size and in
+    the body font (a thesis class with the caption label plain), opens a caption when the
+    line touches an included graphic's box: directly under it, or directly over it. The
+    running text's "Fig. 2.3 Shows" does not stand against a graphic's edge."""
+    m = _BARE_LABEL.match(ln.text)
+    if not m or m.group(2).endswith("."):
+        return None
+    boxes = [tuple(im["bbox"]) for im in pd.images] + list(pd.frames)
+    gap = 2.0 * ln.size
+    for b in boxes:
+        if _hoverlap(b[0], b[2], ln.bbox[0], ln.bbox[2]) <= 0:
+            continue
+        if -1 <= ln.bbox[1] - b[3] <= gap or -1 <= b[1] - ln.bbox[3] <= gap:
+            return "figure", f"{m.group(1)} {m.group(2)}", m.group(2), ln.text[m.end():].strip()
+    return None
 
 
 def _bold(span: dict) -> bool:
