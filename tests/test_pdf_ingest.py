@@ -320,3 +320,26 @@ def test_a_plain_caption_label_against_its_graphic(tmp_path, pdflatex):
         subprocess.run(["pdflatex", "-interaction=batchmode", "main.tex"], cwd=tmp_path, capture_output=True, timeout=120)
     figs = read_pdf(str(tmp_path / "main.pdf")).figures
     assert [(f.number, f.caption.text.split()[:3]) for f in figs] == [("1.1", ["Time", "evolution", "of"])]
+
+
+def test_supporting_information_after_the_references_is_running_text(tmp_path, pdflatex):
+    """A supplement set after the bibliography under 'Supporting Information' (sections
+    'S1: ...'): its sentences cite its figures ('Figure S1'); they were skipped as references."""
+    import subprocess
+
+    from PIL import Image
+
+    Image.new("RGB", (400, 300), (90, 140, 200)).save(tmp_path / "plot.png")
+    (tmp_path / "main.tex").write_text(
+        "\\documentclass{article}\n\\usepackage{graphicx}\n\\begin{document}\nMain text of the paper, with a "
+        "sentence long enough to be a paragraph of running text \\cite{k}.\n"
+        "\\begin{thebibliography}{9}\\bibitem{k} A. Author. A title. A journal, 2020.\\end{thebibliography}\n"
+        "\\section*{Supporting Information}\n\\subsection*{S1: Sensitivity analysis}\n"
+        "\\setcounter{figure}{0}\\renewcommand{\\thefigure}{S\\arabic{figure}}\n"
+        "We varied the encounter rate over five values, and Figure~\\ref{fig:s} shows how the threshold moves.\n"
+        "\\begin{figure}[h]\\centering\\includegraphics[width=4cm]{plot.png}\\caption{Threshold against the "
+        "encounter rate for five runs of the model.}\\label{fig:s}\\end{figure}\n\\end{document}\n")
+    for _ in range(2):
+        subprocess.run(["pdflatex", "-interaction=batchmode", "main.tex"], cwd=tmp_path, capture_output=True, timeout=120)
+    (fig,) = read_pdf(str(tmp_path / "main.pdf")).figures
+    assert fig.number == "S1" and [s.mention for s in fig.sites] == ["Figure S1"], [s.mention for s in fig.sites]
