@@ -31,6 +31,7 @@ SAMPLE = [
     ("generated", "[p]"),
     ("generated", "acmart"),
     ("clean-mixed", "no-hyperref"),
+    ("example", "acmart+filler(sec2,3)"),  # a table's bottom rule right above a figure is not the figure's
 ]
 
 

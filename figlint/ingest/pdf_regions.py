@@ -177,6 +177,8 @@ def _walk(cap: CaptionBlock, side: str, elems: list[Elem], lim: float, frames: b
             gap = edge - box(e)[3]
             if gap > (FIRST_GAP if not out else NEXT_GAP):
                 break
+            if out and _rule_at_wall(e, e.bbox[1] - lim):
+                break
             out.append(e)
             edge = min(edge, e.bbox[1])
         return out
@@ -189,9 +191,18 @@ def _walk(cap: CaptionBlock, side: str, elems: list[Elem], lim: float, frames: b
         gap = box(e)[1] - edge
         if gap > (FIRST_GAP if not out else NEXT_GAP):
             break
+        if out and _rule_at_wall(e, lim - e.bbox[3]):
+            break
         out.append(e)
         edge = max(edge, e.bbox[3])
     return out
+
+
+def _rule_at_wall(e: Elem, to_wall: float) -> bool:
+    """A lone horizontal rule right against the text beyond the figure (a table's bottom rule,
+    a footnote rule) belongs to that text, not to the graphic the walk came from."""
+    h = e.bbox[3] - e.bbox[1]
+    return e.kind == "drawing" and h <= 1.5 and e.bbox[2] - e.bbox[0] > 10 * max(h, 0.5) and 0 <= to_wall <= 5.0
 
 
 def _mostly(e: Elem, y: float, sign: int) -> bool:
