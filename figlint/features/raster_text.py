@@ -92,38 +92,40 @@ def _read(fig, paper) -> list[RasterLabel]:
 
 
 def _contrasts(reading) -> list[tuple[float, str, str] | None]:
-    """Each token's ink against the background around it (WCAG ratio), on the analysed pixels.
-
-    The ink is the darkest or the lightest tenth of the box, whichever stands out more: a
-    grid line of the other polarity drawn across the label (white grid over a heatmap
-    behind black numbers) must not be averaged into it. Photographs are not judged."""
-    import numpy as np
-
-    from figlint.features import colours as C
-
+    """Each token's ink against the background around it (WCAG ratio, ink hex, background
+    hex), on the analysed pixels; photographs are not judged."""
     marks = reading.marks
     work = getattr(marks, "work", None)
     if work is None or getattr(marks, "photo", False):
         return [None] * len(reading.tokens)
+    return [ink_contrast(work, t.bbox) for t in reading.tokens]
+
+
+def ink_contrast(work, bbox) -> tuple[float, str, str] | None:
+    """(WCAG ratio, ink hex, background hex) of the text in `bbox` of a BGR image, or None
+    when the box is too small to tell. The background is the median of the box's border;
+    the ink is the darkest or the lightest tenth of the box, whichever stands out more: a
+    grid line of the other polarity drawn across the label (white grid over a heatmap
+    behind black numbers) must not be averaged into it."""
+    import numpy as np
+
+    from figlint.features import colours as C
+
     H, W = work.shape[:2]
-    out: list[tuple[float, str, str] | None] = []
-    for t in reading.tokens:
-        x0, y0, x1, y1 = (int(round(v)) for v in t.bbox)
-        x0, y0, x1, y1 = max(x0 - 1, 0), max(y0 - 1, 0), min(x1 + 1, W), min(y1 + 1, H)
-        if x1 - x0 < 4 or y1 - y0 < 4:
-            out.append(None)
-            continue
-        box = work[y0:y1, x0:x1].reshape(-1, 3).astype(np.float32)
-        border = np.concatenate([work[y0, x0:x1], work[y1 - 1, x0:x1], work[y0:y1, x0], work[y0:y1, x1 - 1]]).astype(np.float32)
-        bg = np.median(border, axis=0)
-        bg_rgb = (bg[2] / 255, bg[1] / 255, bg[0] / 255)
-        lum = box @ np.array([0.0722, 0.7152, 0.2126], np.float32)
-        k = max(3, len(lum) // 10)
-        order = np.argsort(lum)
-        r, fg_rgb = max((C.contrast_ratio(rgb, bg_rgb), rgb) for rgb in (
-            tuple(float(v) / 255 for v in box[idx].mean(axis=0)[::-1]) for idx in (order[:k], order[-k:])))
-        out.append((r, C.hex_of(fg_rgb), C.hex_of(bg_rgb)))
-    return out
+    x0, y0, x1, y1 = (int(round(v)) for v in bbox)
+    x0, y0, x1, y1 = max(x0 - 1, 0), max(y0 - 1, 0), min(x1 + 1, W), min(y1 + 1, H)
+    if x1 - x0 < 4 or y1 - y0 < 4:
+        return None
+    box = work[y0:y1, x0:x1].reshape(-1, 3).astype(np.float32)
+    border = np.concatenate([work[y0, x0:x1], work[y1 - 1, x0:x1], work[y0:y1, x0], work[y0:y1, x1 - 1]]).astype(np.float32)
+    bg = np.median(border, axis=0)
+    bg_rgb = (bg[2] / 255, bg[1] / 255, bg[0] / 255)
+    lum = box @ np.array([0.0722, 0.7152, 0.2126], np.float32)
+    k = max(3, len(lum) // 10)
+    order = np.argsort(lum)
+    r, fg_rgb = max((C.contrast_ratio(rgb, bg_rgb), rgb) for rgb in (
+        tuple(float(v) / 255 for v in box[idx].mean(axis=0)[::-1]) for idx in (order[:k], order[-k:])))
+    return r, C.hex_of(fg_rgb), C.hex_of(bg_rgb)
 
 
 def sized_labels(fig, paper) -> list[RasterLabel]:

@@ -589,37 +589,19 @@ def _raster_label_contrast(fig: Figure, ctx: Context, min_ratio: float) -> list[
 
 def _raster_text_contrast(an, min_ratio: float) -> list[tuple[float, str, str, str]]:
     """OCR'd labels whose ink barely differs from the background around them (raster)."""
-    import numpy as np
-
-    from figlint.features import colours as C
+    from figlint.features.raster_text import ink_contrast
 
     work = getattr(an.marks, "work", None)
     if work is None or getattr(an.marks, "photo", False):
         return []
     out = []
-    H, W = work.shape[:2]
     for t in an.tokens:
         if (t.conf or 0) < 0.85 or len(t.text.strip()) < 2 or not any(ch.isalnum() for ch in t.text):
             continue
-        x0, y0, x1, y1 = (int(round(v)) for v in t.bbox)
-        x0, y0, x1, y1 = max(x0 - 1, 0), max(y0 - 1, 0), min(x1 + 1, W), min(y1 + 1, H)
-        if x1 - x0 < 4 or y1 - y0 < 4:
-            continue
-        box = work[y0:y1, x0:x1].reshape(-1, 3).astype(np.float32)
-        border = np.concatenate([work[y0, x0:x1], work[y1 - 1, x0:x1], work[y0:y1, x0], work[y0:y1, x1 - 1]]).astype(np.float32)
-        bg = np.median(border, axis=0)
-        bg_rgb = (bg[2] / 255, bg[1] / 255, bg[0] / 255)
-        # The ink is the darkest or the lightest tenth of the box, whichever stands out more:
-        # a grid line of the other polarity drawn across the label (white grid over a heatmap
-        # behind black numbers) must not be averaged into it.
-        lum = box @ np.array([0.0722, 0.7152, 0.2126], np.float32)
-        k = max(3, len(lum) // 10)
-        order = np.argsort(lum)
-        r, fg_rgb = max((C.contrast_ratio(rgb, bg_rgb), rgb) for rgb in (
-            tuple(float(v) / 255 for v in box[idx].mean(axis=0)[::-1]) for idx in (order[:k], order[-k:])))
+        measured = ink_contrast(work, t.bbox)
         # raster ink is lightened by anti-aliasing: be stricter than on vector text
-        if r < min(min_ratio, 2.0):
-            out.append((r, t.text.strip(), C.hex_of(fg_rgb), C.hex_of(bg_rgb)))
+        if measured is not None and measured[0] < min(min_ratio, 2.0):
+            out.append((measured[0], t.text.strip(), measured[1], measured[2]))
     # one pale OCR box is more likely noise than a pale label
     return out if len(out) >= 2 else []
 
