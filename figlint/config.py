@@ -270,10 +270,20 @@ def from_table(table: dict, source: str | None = None) -> Config:
 
 
 def _per_figure_ignores(value: Any, where: str) -> dict[str, list[str]]:
-    key = "per-figure-ignores"
+    return _code_lists(value, where, "per-figure-ignores", "figure",
+                       '{ "fig:overview" = ["FL202"], "3" = ["FL101"] }')
+
+
+def _per_file_ignores(value: Any, where: str) -> dict[str, list[str]]:
+    return _code_lists(value, where, "per-file-ignores", "glob",
+                       '{ "sections/*.tex" = ["FL302"], "figures/legacy/**" = ["FL1"] }')
+
+
+def _code_lists(value: Any, where: str, key: str, what: str, example: str) -> dict[str, list[str]]:
+    """A table of `what` -> list of rule codes (per-figure and per-file ignores), validated."""
     if not isinstance(value, dict):
-        raise UsageError(f"configuration key '{key}'{where} must be a table of figure -> list of rule codes, "
-                         f'e.g. {{ "fig:overview" = ["FL202"], "3" = ["FL101"] }}')
+        raise UsageError(f"configuration key '{key}'{where} must be a table of {what} -> list of rule codes, "
+                         f"e.g. {example}")
     out: dict[str, list[str]] = {}
     for selector, codes in value.items():
         name = f"{key}.{selector}"
@@ -281,21 +291,6 @@ def _per_figure_ignores(value: Any, where: str) -> dict[str, list[str]]:
             raise UsageError(f"configuration key '{name}'{where} must be a list of strings")
         validate_codes(codes, name)
         out[str(selector)] = list(codes)
-    return out
-
-
-def _per_file_ignores(value: Any, where: str) -> dict[str, list[str]]:
-    key = "per-file-ignores"
-    if not isinstance(value, dict):
-        raise UsageError(f"configuration key '{key}'{where} must be a table of glob -> list of rule codes, "
-                         f'e.g. {{ "sections/*.tex" = ["FL302"], "figures/legacy/**" = ["FL1"] }}')
-    out: dict[str, list[str]] = {}
-    for pattern, codes in value.items():
-        name = f"{key}.{pattern}"
-        if not isinstance(codes, list) or not all(isinstance(c, str) for c in codes):
-            raise UsageError(f"configuration key '{name}'{where} must be a list of strings")
-        validate_codes(codes, name)
-        out[str(pattern)] = list(codes)
     return out
 
 
