@@ -13,6 +13,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
+from fixtures.terminal import read_until_closed
 
 
 def figlint(*args, env=None, cwd=None):
@@ -101,17 +102,9 @@ def test_colour_on_a_real_terminal_honours_no_color(repo):
         if pid == 0:  # the child: figlint with a terminal as stdout
             os.environ.update(env)
             os.execv(sys.executable, [sys.executable, "-m", "figlint", main])
-        chunks = []
-        while True:
-            try:
-                data = os.read(fd, 65536)
-            except OSError:
-                break
-            if not data:
-                break
-            chunks.append(data)
+        out = read_until_closed(fd)
         os.waitpid(pid, 0)
-        return b"".join(chunks).decode("utf-8", "replace")
+        return out.decode("utf-8", "replace")
 
     env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR", "FORCE_COLOR")}
     assert "\x1b[" in on_tty({**env, "TERM": "xterm", "NO_COLOR": ""})

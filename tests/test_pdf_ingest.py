@@ -248,6 +248,20 @@ def test_mupdf_complaints_never_reach_stdout(tmp_path):
     assert paper.figure("1") is not None
 
 
+def _compile(folder):
+    """main.tex in `folder`, compiled twice with pdflatex (references resolved)."""
+    import subprocess
+
+    for _ in range(2):
+        subprocess.run(["pdflatex", "-interaction=batchmode", "main.tex"], cwd=folder, capture_output=True, timeout=120)
+
+
+def _plot_png(folder):
+    from PIL import Image
+
+    Image.new("RGB", (400, 300), (90, 140, 200)).save(folder / "plot.png")
+
+
 def _raw_line(text, bbox, size):
     return {"bbox": bbox, "dir": (1.0, 0.0), "spans": [{"text": text, "size": size, "font": "Helvetica", "flags": 0,
                                                        "color": 0, "bbox": bbox, "origin": (bbox[0], bbox[3])}]}
@@ -276,8 +290,6 @@ def test_prefixed_and_punctuated_figure_numbers_on_both_routes(tmp_path, pdflate
     """An online appendix numbered 'OA-1', 'OA-2' (\\renewcommand\\thefigure{OA-\\arabic{figure}})
     and a class that prints 'Figure 3.:': the printed captions are read as captions, the routes
     agree (no FL008), and a typed 'Figure OA-2' is a mention of that figure (FL305)."""
-    import subprocess
-
     from figlint.config import Config
     from figlint.engine import lint_path
     from figlint.mentions import parse_float_label
@@ -290,8 +302,7 @@ def test_prefixed_and_punctuated_figure_numbers_on_both_routes(tmp_path, pdflate
         "and Figure~\\ref{fig:b} again.\n\\appendix\n\\setcounter{figure}{0}\n"
         "\\renewcommand{\\thefigure}{OA-\\arabic{figure}}\n" + fig % ("First", "a") + fig % ("Second", "b")
         + "\\end{document}\n")
-    for _ in range(2):
-        subprocess.run(["pdflatex", "-interaction=batchmode", "main.tex"], cwd=tmp_path, capture_output=True, timeout=120)
+    _compile(tmp_path)
     pdf = read_pdf(str(tmp_path / "main.pdf"))
     assert [(f.number, f.caption.label) for f in pdf.figures] == [("OA-1", "Figure OA-1"), ("OA-2", "Figure OA-2")]
     result = lint_path(str(tmp_path / "main.tex"), Config(select=["ALL"]))
@@ -303,11 +314,7 @@ def test_a_plain_caption_label_against_its_graphic(tmp_path, pdflatex):
     """A thesis style prints 'Fig. 1.1 Time evolution ...': body size, body font, only a space
     after the number. Set right under the graphic it opens the caption; the same words
     starting a sentence of the running text do not."""
-    import subprocess
-
-    from PIL import Image
-
-    Image.new("RGB", (400, 300), (90, 140, 200)).save(tmp_path / "plot.png")
+    _plot_png(tmp_path)
     (tmp_path / "main.tex").write_text(
         "\\documentclass{report}\n\\usepackage{graphicx}\n\\usepackage[labelsep=space,font=normalsize]{caption}\n"
         "\\renewcommand{\\figurename}{Fig.}\n\\begin{document}\n\\chapter{Growth}\n"
@@ -316,8 +323,7 @@ def test_a_plain_caption_label_against_its_graphic(tmp_path, pdflatex):
         "first three days of growth.}\\label{fig:a}\\end{figure}\n"
         "Fig. 1.1 Shows nothing more: a sentence that starts with a typed number in the running text.\n"
         "\\end{document}\n")
-    for _ in range(2):
-        subprocess.run(["pdflatex", "-interaction=batchmode", "main.tex"], cwd=tmp_path, capture_output=True, timeout=120)
+    _compile(tmp_path)
     figs = read_pdf(str(tmp_path / "main.pdf")).figures
     assert [(f.number, f.caption.text.split()[:3]) for f in figs] == [("1.1", ["Time", "evolution", "of"])]
 
@@ -325,11 +331,7 @@ def test_a_plain_caption_label_against_its_graphic(tmp_path, pdflatex):
 def test_supporting_information_after_the_references_is_running_text(tmp_path, pdflatex):
     """A supplement set after the bibliography under 'Supporting Information' (sections
     'S1: ...'): its sentences cite its figures ('Figure S1'); they were skipped as references."""
-    import subprocess
-
-    from PIL import Image
-
-    Image.new("RGB", (400, 300), (90, 140, 200)).save(tmp_path / "plot.png")
+    _plot_png(tmp_path)
     (tmp_path / "main.tex").write_text(
         "\\documentclass{article}\n\\usepackage{graphicx}\n\\begin{document}\nMain text of the paper, with a "
         "sentence long enough to be a paragraph of running text \\cite{k}.\n"
@@ -339,7 +341,6 @@ def test_supporting_information_after_the_references_is_running_text(tmp_path, p
         "We varied the encounter rate over five values, and Figure~\\ref{fig:s} shows how the threshold moves.\n"
         "\\begin{figure}[h]\\centering\\includegraphics[width=4cm]{plot.png}\\caption{Threshold against the "
         "encounter rate for five runs of the model.}\\label{fig:s}\\end{figure}\n\\end{document}\n")
-    for _ in range(2):
-        subprocess.run(["pdflatex", "-interaction=batchmode", "main.tex"], cwd=tmp_path, capture_output=True, timeout=120)
+    _compile(tmp_path)
     (fig,) = read_pdf(str(tmp_path / "main.pdf")).figures
     assert fig.number == "S1" and [s.mention for s in fig.sites] == ["Figure S1"], [s.mention for s in fig.sites]

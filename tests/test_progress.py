@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from fixtures.terminal import read_until_closed
 
 from figlint import progress
 
@@ -65,18 +66,10 @@ def test_terminal_gets_progress_and_stdout_stays_clean(tmp_path):
                               stdout=subprocess.PIPE, stderr=slave, env=_env(FIGLINT_PROGRESS_DELAY="0"),
                               cwd=tmp_path, timeout=300)
         os.close(slave)
-        chunks = []
-        while True:
-            try:
-                data = os.read(master, 65536)
-            except OSError:
-                break
-            if not data:
-                break
-            chunks.append(data)
+        out = read_until_closed(master)
     finally:
         os.close(master)
-    seen = b"".join(chunks).decode("utf-8", "replace")
+    seen = out.decode("utf-8", "replace")
     assert "reading page" in seen and "on figure" in seen, seen[:500]
     assert seen.rstrip("\r\n").endswith("\x1b[K")  # the line is cleared at the end
     doc = json.loads(proc.stdout)
