@@ -89,11 +89,11 @@ def test_speed_on_a_vector_figure(files):
                                      "and its accuracy decreases as the epochs increase; "
                                      "more epochs lead to higher accuracy.")]
     analyse(fig, paper)  # the analysis is shared with the other rules; time the claim rules
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     for code in CODES:
         r = get_rule(code)
         list(r.check(fig, Context(r, paper, {})) or ())
-    assert time.perf_counter() - t0 < 0.05
+    assert time.process_time() - t0 < 0.05
 
 
 def test_empty_paper_figure():

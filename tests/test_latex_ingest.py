@@ -455,9 +455,9 @@ def test_twenty_thousand_line_file(tmp_path):
     lines[10] = "Early mention of \\ref{fig:late}."
     src = doc("\n".join(lines))
     write(tmp_path, {"main.tex": src})
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     paper = read_latex(str(tmp_path / "main.tex"))
-    elapsed = time.perf_counter() - t0
+    elapsed = time.process_time() - t0
     f = fig(paper, "1")
     assert f.location.line == line_of(src, "\\begin{figure}")
     assert f.sites[0].location.line == line_of(src, "Early mention")
