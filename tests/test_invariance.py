@@ -68,5 +68,5 @@ def test_variant_reads_as_the_original(base, name, bases, originals, cache, monk
     assert orig["pdf"]["figures"], "the original paper must have figures"
     main = V.build(b, V.apply(b, v, V.graphics_for(b, cache)), cache)
     numbers = V.number_map(main, orig_main)
-    diffs = {r: V.diff(orig[r], V.signature(V.route_path(main, r), numbers)) for r in V.ROUTES}
+    diffs = {r: V.compare(orig[r], V.signature(V.route_path(main, r), numbers), r, v) for r in V.ROUTES}
     assert {r: d for r, d in diffs.items() if d} == {}
