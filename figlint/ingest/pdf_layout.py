@@ -502,9 +502,10 @@ def find_layout(pages: list[PageData], body: float, font: str) -> Layout:
 
 def _sparse_columns(cand: list[Line], columns: list[tuple[float, float]]) -> list[tuple[float, float]]:
     """A column that holds only a few lines of running text in the whole paper (a short paper
-    whose second column is mostly floats) is still a column: two or more long lines starting
-    at one x beside the columns found, outside all of them, and as wide as one of them. A
-    margin note is narrower; in a one-column paper nothing as wide fits beside the text."""
+    whose second column is mostly floats) is still a column: two or more long lines set over
+    one another beside the columns found, outside all of them with a gutter between, and
+    together as wide as one of them. A margin note is narrower; in a one-column paper
+    nothing as wide fits beside the text."""
     if not columns:
         return columns
     out = list(columns)

@@ -3,8 +3,9 @@
 Lines left over once captions, float regions, running headers and margins are
 taken out are put in reading order (column by column, between full-width
 elements) and cut into paragraphs at indents, short last lines, gaps and size
-changes, keeping for every character run its page and box. Citing sites come
-from two sources: printed mentions ("Fig. 3b", via mentions.py) and link
+changes, keeping for every character run its page and box; a paragraph runs on
+past a float set inside it, and past a footnote or a page's foot line into the
+next column or page. Citing sites come from two sources: printed mentions ("Fig. 3b", via mentions.py) and link
 annotations whose target is a figure anchor, which catch a bare number printed
 by a lone \\ref ("as shown in 3"). A link whose text is already part of a
 printed mention is not counted twice; the bibliography (back-references) and
