@@ -309,7 +309,12 @@ def _spanning_graphics(caps: list[CaptionBlock], elems: list[Elem], layout: Layo
             if e.kind == "text":
                 continue
             b = e.frame or e.bbox
-            gap = cb[1] - b[3] if b[3] <= cb[1] + 2 else b[1] - cb[3] if b[1] >= cb[3] - 2 else None
+            # on the convention's side only (a figure's graphic above its caption): what lies
+            # on the other side is another float's
+            if PRIOR_SIDE.get(c.kind, "below") == "above":
+                gap = cb[1] - b[3] if b[3] <= cb[1] + 2 else None
+            else:
+                gap = b[1] - cb[3] if b[1] >= cb[3] - 2 else None
             if gap is None or gap > FIRST_GAP or _hoverlap(b[0], b[2], cb[0], cb[2]) <= 0:
                 continue
             if layout.column_of(b[0], b[2]) is None:
