@@ -78,7 +78,7 @@ def main() -> int:
         numbers = V.number_map(main_tex, orig_main)
         diffs = {}
         for r in V.ROUTES:
-            d = V.diff(orig_sig[r], V.signature(V.route_path(main_tex, r), numbers))
+            d = V.compare(orig_sig[r], V.signature(V.route_path(main_tex, r), numbers), r, v)
             if d:
                 diffs[r] = d
                 by_route[r] += 1

@@ -8,7 +8,9 @@ filler sentences that make floats stack (a graphic, its caption, the next float'
 graphic: which one the caption owns was decided once per document), a class whose
 text block starts high enough that a plot's tick labels look like a running head
 (IEEEtran), chapter numbering (report), figure* and [p] floats, figures moved to the
-end, and papers without hyperref or cleveref. A class TeX Live lacks is skipped.
+end, papers without hyperref or cleveref, and what the full list found next: a revtex
+title line over the gutter, a column holding two lines of text, the flush-left caption of
+a figure* in IEEEtran. A class TeX Live lacks is skipped.
 """
 
 from __future__ import annotations
@@ -32,6 +34,11 @@ SAMPLE = [
     ("generated", "acmart"),
     ("clean-mixed", "no-hyperref"),
     ("example", "acmart+filler(sec2,3)"),  # a table's bottom rule right above a figure is not the figure's
+    ("generated", "revtex+figure*"),  # "(Dated: )" over the gutter is not the head of the right column
+    ("clean-claims", "elsarticle-5p+filler(sec2,3)"),  # a column with two lines of text is a column
+    ("clean-1col", "ieee-journal+figure*"),  # a flush-left one-line caption under a figure*
+    ("clean-2col", "report"),  # Figure 1.2 ... (Figure 1.2a): every mention's number mapped
+    ("generated", "no-hyperref"),  # a bare "in 2." without its link
 ]
 
 
@@ -68,5 +75,5 @@ def test_variant_reads_as_the_original(base, name, bases, originals, cache, monk
     assert orig["pdf"]["figures"], "the original paper must have figures"
     main = V.build(b, V.apply(b, v, V.graphics_for(b, cache)), cache)
     numbers = V.number_map(main, orig_main)
-    diffs = {r: V.diff(orig[r], V.signature(V.route_path(main, r), numbers)) for r in V.ROUTES}
+    diffs = {r: V.compare(orig[r], V.signature(V.route_path(main, r), numbers), r, v) for r in V.ROUTES}
     assert {r: d for r, d in diffs.items() if d} == {}

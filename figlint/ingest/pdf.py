@@ -405,14 +405,18 @@ def _float_at(floats: list[CaptionBlock], page: int, x: float, y: float, strict:
         if not (min(box[0], c.xrange[0]) - 15 <= x <= max(box[2], c.xrange[1]) + 15):
             continue
         d = 0.0 if box[1] - 6 <= y <= box[3] + 6 else (box[1] - y if y < box[1] else y - box[3])
-        scored.append((d, c))
-    scored.sort(key=lambda t: t[0])
+        # The anchor marks the float's top (hypcap), or its caption (a line above the caption's
+        # first baseline): one lower than the caption's top is not this float's but the next
+        # one's, stacked right under it (figure* at the top of a page), when that is near.
+        below = y > c.bbox[1] + 2
+        scored.append((d, c, d + 30 if below else d))
+    scored.sort(key=lambda t: t[2])
     if not scored or scored[0][1].kind != "figure" or scored[0][0] > (20 if strict else 60):
         return []
     # Figures that start level with the nearest one share its float (and its anchor).
     top = union([scored[0][1].bbox] + ([scored[0][1].region] if scored[0][1].region else []))[1]
     out = []
-    for d, c in scored:
+    for _d, c, _k in scored:
         box = union([c.bbox] + ([c.region] if c.region else []))
         if c.kind == "figure" and (c is scored[0][1] or abs(box[1] - top) < 6):
             out.append(c.number)

@@ -78,6 +78,10 @@ def join_lines(texts: list[str]) -> str:
             word = re.search(r"(\S+)$", out).group(1)
             # "state-of-the-" + "art": a hyphen inside a compound is kept.
             out = out + t if "-" in word[:-1] else out[:-1] + t
+        elif out.endswith("-") and len(out) > 1 and out[-2].isalpha() and t[:1].isupper():
+            # "CI-" + "FAR" (TeX's hyphenation of an upper-case word) or "non-" + "English"
+            # (a compound's own hyphen): one word either way, the hyphen kept as printed
+            out += t
         elif out:
             out += " " + t
         else:

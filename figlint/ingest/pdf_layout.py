@@ -14,6 +14,7 @@ from __future__ import annotations
 import math
 import re
 import statistics
+import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -78,11 +79,17 @@ class Layout:
 
     def column_of(self, x0: float, x1: float) -> int | None:
         """Index of the column holding [x0, x1], or None when it crosses a gutter."""
+        # A short line centred over a whole gutter (revtex's "(Dated: )" under the title) is
+        # set over both columns: no column's own text reaches across the gutter, and text
+        # that overflows its column by a few points is centred in that column, not here.
+        cx = (x0 + x1) / 2
+        if any(x0 < a1 - 1 and x1 > b0 + 1 and a1 - 2 <= cx <= b0 + 2
+               for (_a0, a1), (b0, _b1) in zip(self.columns, self.columns[1:])):
+            return None
         hits = [i for i, (c0, c1) in enumerate(self.columns) if min(x1, c1) - max(x0, c0) > 0.25 * (x1 - x0) or (c0 - 3 <= x0 and x1 <= c1 + 3)]
         if len(hits) == 1:
             return hits[0]
         if not hits:
-            cx = (x0 + x1) / 2
             return min(range(len(self.columns)), key=lambda i: abs(cx - sum(self.columns[i]) / 2))
         # Crossing a gutter by a few points (oversized text) still belongs to one column.
         overl = [min(x1, self.columns[i][1]) - max(x0, self.columns[i][0]) for i in hits]
@@ -246,6 +253,7 @@ def read_page(page: pymupdf.Page) -> PageData:
         d = _respaced(tp)
     data.drawings, data.paths_total, data.frames = _drawings(page)
     drop_hidden_text(page, d, data.drawings)
+    _plain_math_letters(d)
     for bno, block in enumerate(d["blocks"]):
         if block.get("type") == 0:
             data.lines.extend(_lines_of_block(page.number, bno, block))
@@ -274,6 +282,22 @@ def _other_dest(link: dict) -> bool:
     """A named destination hyperref gives to something that is not a figure (a citation, a section)."""
     name = link.get("nameddest") or ""
     return bool(name) and name.split(".")[0].lower() in NONFIG_DESTS
+
+
+# Mathematical Alphanumeric Symbols (U+1D400-U+1D7FF) and the italic h (U+210E): a class
+# that maps its math fonts to Unicode (acmart; unicode-math) prints $p$ as U+1D45D, which a
+# reader reads as the letter p, as the same $p$ set in other classes is extracted.
+_MATH_LETTERS = {cp: unicodedata.normalize("NFKC", chr(cp)) for cp in [*range(0x1D400, 0x1D800), 0x210E]
+                 if len(unicodedata.normalize("NFKC", chr(cp))) == 1}
+
+
+def _plain_math_letters(d: dict) -> None:
+    for b in d["blocks"]:
+        for l in b.get("lines", ()):
+            for s in l["spans"]:
+                t = s["text"]
+                if any(ord(ch) >= 0x1D400 or ch == "\u210e" for ch in t):
+                    s["text"] = t.translate(_MATH_LETTERS)
 
 
 def _spaceless(text: str) -> bool:
@@ -454,6 +478,7 @@ def find_layout(pages: list[PageData], body: float, font: str) -> Layout:
                 break
         else:
             columns.append((x0, x1))
+    columns = _sparse_columns(cand, columns)
     columns.sort()
     if not columns:  # too little running text to see columns: one column over the text's extent
         columns = [(min(ln.bbox[0] for ln in cand), max(ln.bbox[2] for ln in cand))]
@@ -473,6 +498,37 @@ def find_layout(pages: list[PageData], body: float, font: str) -> Layout:
     text_top = tops[len(tops) // 10] if tops else 0.0
     text_bottom = bottoms[len(bottoms) // 10] if bottoms else pages[0].height
     return Layout(body, font, columns, text_top, text_bottom, _line_gap(cand, body))
+
+
+def _sparse_columns(cand: list[Line], columns: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """A column that holds only a few lines of running text in the whole paper (a short paper
+    whose second column is mostly floats) is still a column: two or more long lines set over
+    one another beside the columns found, outside all of them with a gutter between, and
+    together as wide as one of them. A margin note is narrower; in a one-column paper
+    nothing as wide fits beside the text."""
+    if not columns:
+        return columns
+    out = list(columns)
+    rest = [ln for ln in cand if all(min(ln.bbox[2], c1) - max(ln.bbox[0], c0) <= 0 for c0, c1 in out)]
+    rest.sort(key=lambda l: l.bbox[0])
+    used: set[int] = set()
+    for ln in rest:
+        if id(ln) in used:
+            continue
+        # lines over one another (a paragraph's indented first line included)
+        members = [m for m in rest if id(m) not in used
+                   and min(m.bbox[2], ln.bbox[2]) - max(m.bbox[0], ln.bbox[0]) > 0.5 * min(m.bbox[2] - m.bbox[0], ln.bbox[2] - ln.bbox[0])]
+        if len(members) < 2:
+            continue
+        x0 = min(m.bbox[0] for m in members)
+        x1 = max(m.bbox[2] for m in members)
+        if not any(abs((x1 - x0) - (c1 - c0)) <= 0.05 * (c1 - c0) for c0, c1 in out):
+            continue
+        if any(min(x1, c1) - max(x0, c0) > -2 for c0, c1 in out):
+            continue  # no gutter between it and a column found
+        out.append((x0, x1))
+        used.update(id(m) for m in members)
+    return out
 
 
 def _line_gap(cand: list[Line], body: float) -> float:

@@ -287,8 +287,39 @@ def prepare(pd: PageData, layout: Layout, caps: list[CaptionBlock]) -> PageRegio
         elems.append(Elem(pd.lines[i].bbox, "text", i))
     _frame_elements(pd, elems, blockers)
     _xranges(caps, layout)
+    _spanning_graphics(caps, elems, layout)
     margins = [ln.bbox for ln in pd.lines if ln.role in ("header", "footer")]
     return PageRegions(caps, elems, dgroups, shapes, blockers, margins)
+
+
+def _spanning_graphics(caps: list[CaptionBlock], elems: list[Elem], layout: Layout) -> None:
+    """A short caption set flush left in a figure* fits in one column, but its float spans
+    the page when the graphic right above or below it crosses the gutter (no column's float
+    does): its range is then all columns, so the whole graphic is its own."""
+    if len(layout.columns) < 2:
+        return
+    full = (layout.columns[0][0], layout.columns[-1][1])
+    for c in caps:
+        if len(c.lines) != 1 or c.xrange[1] - c.xrange[0] >= 0.9 * (full[1] - full[0]):
+            continue
+        cb = c.bbox
+        if any(o is not c and abs(o.bbox[1] - cb[1]) < 1.5 * c.lines[0].size for o in caps):
+            continue  # side by side with another caption: each has its own part of the row
+        for e in elems:
+            if e.kind == "text":
+                continue
+            b = e.frame or e.bbox
+            # on the convention's side only (a figure's graphic above its caption): what lies
+            # on the other side is another float's
+            if PRIOR_SIDE.get(c.kind, "below") == "above":
+                gap = cb[1] - b[3] if b[3] <= cb[1] + 2 else None
+            else:
+                gap = b[1] - cb[3] if b[1] >= cb[3] - 2 else None
+            if gap is None or gap > FIRST_GAP or _hoverlap(b[0], b[2], cb[0], cb[2]) <= 0:
+                continue
+            if layout.column_of(b[0], b[2]) is None:
+                c.xrange = (min(full[0], c.xrange[0]), max(full[1], c.xrange[1]))
+                break
 
 
 def _frame_elements(pd: PageData, elems: list[Elem], blockers: list[Line]) -> None:

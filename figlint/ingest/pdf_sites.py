@@ -3,8 +3,9 @@
 Lines left over once captions, float regions, running headers and margins are
 taken out are put in reading order (column by column, between full-width
 elements) and cut into paragraphs at indents, short last lines, gaps and size
-changes, keeping for every character run its page and box. Citing sites come
-from two sources: printed mentions ("Fig. 3b", via mentions.py) and link
+changes, keeping for every character run its page and box; a paragraph runs on
+past a float set inside it, and past a footnote or a page's foot line into the
+next column or page. Citing sites come from two sources: printed mentions ("Fig. 3b", via mentions.py) and link
 annotations whose target is a figure anchor, which catch a bare number printed
 by a lone \\ref ("as shown in 3"). A link whose text is already part of a
 printed mention is not counted twice; the bibliography (back-references) and
@@ -26,6 +27,10 @@ _APPX_RE = re.compile(r"^(?:[A-Z]\.?\s+)?(?:Appendix|APPENDIX|Appendices|APPENDI
 # "A Proofs", "B.2 Extra results", "S1: Sensitivity analysis" (a supplement's sections)
 _LETTERED_RE = re.compile(r"^[A-Z](?:\d+)?(?:\.\d+)*[.:]?\s+[A-Z][a-z]")
 _LOF_RE = re.compile(r"^(List of Figures|LIST OF FIGURES|Table of Contents|Contents|CONTENTS|List of Tables)$")
+
+
+# Roles of the lines a float is made of (pdf.py: captions and the text inside its region).
+_FLOAT_ROLES = ("caption", "figure", "table", "algorithm", "listing")
 
 
 @dataclass
@@ -118,26 +123,58 @@ def paragraphs(pages: list[PageData], layout: Layout, spanning: dict[int, list[B
     paras: list[Para] = []
     cur = Para()
     prev: Line | None = None
+    held: Para | None = None  # the paragraph a footnote or foot line interrupted
     in_refs = False
     for pd in pages:
         ordered = reading_order(pd, layout, spanning.get(pd.index, []))
         lof_page = any(_LOF_RE.match(l.text.strip()) for l in ordered[:12])
+        floats = [l.bbox for l in pd.lines if l.role in _FLOAT_ROLES]
         for ln in ordered:
             head = heading_like(ln, layout)
             if head and _REFS_RE.match(ln.text.strip()):
                 in_refs = True
             elif head and in_refs and (_APPX_RE.match(ln.text.strip()) or _LETTERED_RE.match(ln.text.strip())):
                 in_refs = False  # the appendix after the bibliography is running text again
-            if prev is None or _breaks(prev, ln, layout):
+            if prev is not None and held is not None and held.lines and _resumes(held.lines[-1], ln, layout):
+                # the interrupted paragraph goes on in the next column or page
                 if cur.text:
+                    paras.append(cur)
+                cur, held = held, None
+            elif prev is None or _breaks(prev, ln, layout, floats):
+                if held is not None and not ln.size < held.lines[-1].size - 1.0:
+                    paras.append(held)  # the asides are over and ln does not continue it
+                    held = None
+                if held is None and prev is not None and cur.text and _aside(prev, ln, layout):
+                    held = cur
+                elif cur.text:
                     paras.append(cur)
                 cur = Para(skip=in_refs or lof_page)
             _append(cur, ln)
             cur.lines.append(ln)
             prev = ln
+    if held is not None and held.text:
+        paras.append(held)
     if cur.text:
         paras.append(cur)
     return paras
+
+
+def _aside(prev: Line, ln: Line, layout: Layout) -> bool:
+    """ln, set smaller than the line of running text before it, may be a footnote or a page's
+    foot line ("Preprint submitted to ...") that a paragraph runs past into the next column
+    or page."""
+    return abs(prev.size - layout.body_size) <= 0.6 and ln.size < prev.size - 1.0 and ln.page == prev.page
+
+
+def _resumes(last: Line, ln: Line, layout: Layout) -> bool:
+    """After such an aside, ln continues the paragraph whose last line was `last`: the same
+    size, in another column or on a later page, not indented, and `last` filled its column
+    (what _breaks asks of any line that follows across a column or page break)."""
+    if abs(ln.size - last.size) > 0.5 or heading_like(ln, layout):
+        return False
+    if last.page == ln.page and _col_bounds(last, layout)[0] == _col_bounds(ln, layout)[0]:
+        return False
+    return not _breaks(last, ln, layout)
 
 
 def caption_paragraphs(captions) -> list[Para]:
@@ -152,7 +189,7 @@ def caption_paragraphs(captions) -> list[Para]:
     return out
 
 
-def _breaks(prev: Line, ln: Line, layout: Layout) -> bool:
+def _breaks(prev: Line, ln: Line, layout: Layout, floats: list[BBox] = ()) -> bool:
     """Does ln open a new paragraph? A size change (footnotes), a heading before it, a vertical
     gap, an indent, or a short line before it; across a column or page break only the last two."""
     if abs(prev.size - ln.size) > 1.0:
@@ -174,9 +211,18 @@ def _breaks(prev: Line, ln: Line, layout: Layout) -> bool:
     if not same_page_col or ln.bbox[1] < prev.bbox[1] - 2:
         return indented or short_prev
     # double-spaced manuscripts: a gap counts only when wider than the usual one between lines
-    if ln.bbox[1] - prev.bbox[3] > max(0.8 * ln.size, layout.line_gap + 0.4 * ln.size):
+    if ln.bbox[1] - prev.bbox[3] > max(0.8 * ln.size, layout.line_gap + 0.4 * ln.size) \
+            and not _float_between(prev, ln, floats, c0, c1):
         return True
     return indented or short_prev
+
+
+def _float_between(prev: Line, ln: Line, floats: list[BBox], c0: float, c1: float) -> bool:
+    """A float (its caption or graphic text) fills the space between two lines of a column:
+    the paragraph runs on past it, as it does past a column or page break, so the gap alone
+    does not end it."""
+    return any(prev.bbox[3] - 1 <= b[1] and b[3] <= ln.bbox[1] + 1 and min(b[2], c1) - max(b[0], c0) > 0
+               for b in floats)
 
 
 def _append(para: Para, ln: Line) -> None:
@@ -186,6 +232,8 @@ def _append(para: Para, ln: Line) -> None:
             word = re.search(r"(\S+)$", para.text).group(1)
             if "-" not in word[:-1]:
                 para.text = para.text[:-1]
+        elif para.text.endswith("-") and len(para.text) > 1 and para.text[-2].isalpha() and ln.text[:1].isupper():
+            pass  # "CI-" + "FAR", "non-" + "English": one word, the hyphen as printed (pdf_captions.join_lines)
         else:
             para.text += " "
     last_x1 = None
