@@ -24,6 +24,7 @@ from figlint.errors import InputError
 from figlint.model import Drawing, Figure, Location, Paper, Problem, RasterImage, TextSpan
 from figlint.ingest.paths import dash_style, polylines, thin
 from figlint.ingest.pdf_hidden import drop_hidden_text
+from figlint.ingest.type3 import fix_sizes as fix_type3_sizes
 
 ASSUMED_DPI = 300.0
 # Tools write these when the user set nothing: they say nothing about print size.
@@ -127,6 +128,7 @@ def _read_pdf_figure(path: str) -> Paper:
         # figure would take gigabytes); a figure with more is reported and not analysed (FL011).
         paths, total_paths = capped_drawings(page)
         text = page.get_text("dict", flags=pymupdf.TEXT_MEDIABOX_CLIP)
+        fix_type3_sizes(doc, text)
         drop_hidden_text(page, text, paths)  # text a later opaque fill paints over is not printed
         spans: list[TextSpan] = []
         for block in text["blocks"]:

@@ -125,6 +125,7 @@ from typing import Any
 from figlint.model import Drawing, Figure, Paper, RasterImage, TextSpan
 from figlint.ingest.paths import merge_paths
 from figlint.ingest.pdf_hidden import drop_hidden_text
+from figlint.ingest.type3 import fix_sizes as fix_type3_sizes
 
 IN = 72.27  # TeX points per inch
 BP = IN / 72.0  # TeX points per PostScript point (PDF unit)
@@ -1001,6 +1002,7 @@ def _pdf_content(path: str, page_no: int) -> _Content | None:
         c = _Content(width=rect.width, height=rect.height)
         ox, oy = rect.x0, rect.y0
         text = page.get_text("dict", flags=pymupdf.TEXT_MEDIABOX_CLIP)
+        fix_type3_sizes(page.parent, text)
         paths = None
         if len(page.read_contents()) > _MAX_DRAWING_BYTES:
             c.heavy = True  # paths not read: tens of thousands of marks cost seconds, and no rule needs each
