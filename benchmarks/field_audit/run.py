@@ -277,6 +277,8 @@ def dumped_findings(path: Path, rec: dict) -> dict | str:
 def match(rec: dict, current: dict) -> tuple[list[tuple[dict, dict]], list[dict], list[dict]]:
     """(finding, verdict) pairs, NEW findings without a verdict, verdicts no longer found."""
     verdicts = {(v["route"], v["figure"] or "", v["code"], v["key"]): v for v in rec["verdicts"]}  # "" or null
+    # findings that only the build here causes (a file the snapshot lacks): known, not scored
+    unfaithful = {(v["route"], v["figure"] or "", v["code"], v["key"]) for v in rec.get("unfaithful", ())}
     pairs, new = [], []
     used = set()
     for route in ROUTES:
@@ -284,6 +286,8 @@ def match(rec: dict, current: dict) -> tuple[list[tuple[dict, dict]], list[dict]
             ident = (route, f.get("figure") or "", f["code"], f["key"])
             alt = (route, f.get("figure") or "", f["code"], legacy_key(f["message"]))
             hit = next((i for i in (ident, alt) if i in verdicts and i not in used), None)
+            if hit is None and ident in unfaithful:
+                continue
             if hit:
                 pairs.append((f, verdicts[hit]))
                 used.add(hit)
