@@ -1448,7 +1448,8 @@ def _emit(fig: Figure, c: _Content, p: Placed, rel: str, x: float, y: float) -> 
         lines = [[(round(x + (px - ox) * kx, 2), round(y + (py - oy) * ky, 2)) for px, py in run] for run in d.lines]
         fig.drawings.append(Drawing(bbox=box(d.bbox), stroke=_color(d.stroke), fill=_color(d.fill),
                                     width=(d.width * ky) if d.width is not None else None, items=d.items,
-                                    dash=d.dash, lines=lines, paths=d.paths))
+                                    dash=d.dash, lines=lines, paths=d.paths, shape=d.shape,
+                                    unit=d.unit * max(abs(kx), abs(ky))))
 
 
 def _color(c) -> tuple[float, ...] | None:

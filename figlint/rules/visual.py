@@ -716,7 +716,8 @@ def colour_vision_collision(fig: Figure, ctx: Context):
     deuteranopia (Machado, Oliveira & Fernandes 2009, severity 1), and measures every
     pair's CIEDE2000 difference. Reports the figure when a pair differs clearly in
     normal vision (ΔE00 ≥ 20) but by less than `min-cvd-difference` (default 6) under
-    either simulation, unless the two series also differ in dash style.
+    either simulation, unless the two series also differ in dash style or in marker
+    shape (circles against triangles, filled against open).
 
     Why is this bad?
     About 1 in 12 men has a red-green colour-vision deficiency. When two series differ
@@ -743,9 +744,17 @@ def colour_vision_collision(fig: Figure, ctx: Context):
         series, source = _series(an, need_legend=True)
         if not series or len(series) < 2 or len(series) > 12:
             continue  # more than a dozen colours is a colour scale, not series
+        markers = C.marker_shapes(an)
+
+        def shapes(rgb):
+            return {shape for c, shape in markers if C.delta_e(c, rgb) < 12}
+
         for (ta, a, da), (tb, b, db) in combinations(series, 2):
             if da and db and da != db:
                 continue  # told apart by dash style as well
+            sa, sb = shapes(a), shapes(b)
+            if sa and sb and not sa & sb:
+                continue  # told apart by marker shape as well
             normal = C.delta_e(a, b)
             if normal < 20:
                 continue
