@@ -100,6 +100,8 @@ class Drawing:
     dash: str | None = None  # "solid" | "dashed" | "dotted" for stroked paths (ingest/paths.py)
     lines: list[list[tuple[float, float]]] = field(default_factory=list)  # connected vertex runs, thinned
     paths: int = 1  # PDF paths merged into this one (consecutive paths of one style: markers, a grid)
+    shape: str = ""  # segment kinds of its (first) path: "cccc" a circle, "lll" a triangle, "re" a box
+    unit: float = 0.0  # the larger side of its (first) path's box, pt: a marker's size
 
 
 @dataclass

@@ -288,6 +288,29 @@ def series_colours(an) -> list[SeriesColour]:
     return []
 
 
+def marker_shapes(an) -> list[tuple[RGB, str]]:
+    """(colour, shape) of the markers of a vector figure: small paths, usually repeated (a
+    scatter's circles, the triangles on a line, the one in its legend entry), by the kinds
+    of their segments. Two series drawn with different markers are told apart by shape."""
+    if an.source != "vector":
+        return []
+    fw, fh = max(an.width, 1e-6), max(an.height, 1e-6)
+    limit = max(8.0, 0.04 * max(fw, fh))
+    out: list[tuple[RGB, str]] = []
+    seen = set()
+    for d in _drawings(an):
+        if not d.shape or not 0 < d.unit <= limit:
+            continue
+        rgb = _rgb(d.fill) if d.fill is not None and not is_achromatic(_rgb(d.fill)) else _rgb(d.stroke)
+        if rgb is None or is_achromatic(rgb):
+            continue
+        key = (tuple(round(v, 2) for v in rgb), d.shape, d.fill is not None)
+        if key not in seen:
+            seen.add(key)
+            out.append((rgb, d.shape + ("/filled" if d.fill is not None else "/open")))
+    return out
+
+
 @derived("palette")
 def palette(an) -> list[SeriesColour]:
     """Every chromatic colour drawn in the figure (strokes, fills, text), merged when alike."""

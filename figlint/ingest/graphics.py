@@ -22,8 +22,9 @@ from pathlib import Path
 from figlint.budget import MAX_PAGE_DRAWINGS, capped_drawings, skip
 from figlint.errors import InputError
 from figlint.model import Drawing, Figure, Location, Paper, Problem, RasterImage, TextSpan
-from figlint.ingest.paths import dash_style, polylines, thin
+from figlint.ingest.paths import dash_style, path_shape, polylines, thin
 from figlint.ingest.pdf_hidden import drop_hidden_text
+from figlint.ingest.type3 import fix_sizes as fix_type3_sizes
 
 ASSUMED_DPI = 300.0
 # Tools write these when the user set nothing: they say nothing about print size.
@@ -127,6 +128,7 @@ def _read_pdf_figure(path: str) -> Paper:
         # figure would take gigabytes); a figure with more is reported and not analysed (FL011).
         paths, total_paths = capped_drawings(page)
         text = page.get_text("dict", flags=pymupdf.TEXT_MEDIABOX_CLIP)
+        fix_type3_sizes(doc, text)
         drop_hidden_text(page, text, paths)  # text a later opaque fill paints over is not printed
         spans: list[TextSpan] = []
         for block in text["blocks"]:
@@ -145,7 +147,8 @@ def _read_pdf_figure(path: str) -> Paper:
             drawings.append(Drawing(bbox=tuple(r), stroke=_color(d.get("color")),
                                     fill=_color(d.get("fill")), width=d.get("width"), items=len(d.get("items", ())),
                                     dash=dash_style(d.get("dashes"), d.get("width")) if stroked else None,
-                                    lines=thin(polylines(d.get("items")))))
+                                    lines=thin(polylines(d.get("items"))), shape=path_shape(d.get("items")),
+                                    unit=max(r[2] - r[0], r[3] - r[1])))
         images: list[RasterImage] = []
         # Not get_image_info(xrefs=True) or hashes=True: MuPDF would decode every image in full
         # to hash its pixels (an image declared 15,000 x 15,000 costs 700 MB, 50,000 x 50,000

@@ -112,6 +112,12 @@ def path_style(p: dict) -> tuple:
             round(width, 2) if width is not None else None, dash_style(p.get("dashes"), width) if stroke else None)
 
 
+def path_shape(items) -> str:
+    """The kinds of a path's segments in order ("cccc" a circle, "lll" a triangle, "re" a
+    box), up to 12: what tells one marker shape from another."""
+    return "".join(str(it[0]) for it in (items or ())[:12])
+
+
 def merge_paths(paths, ox: float = 0.0, oy: float = 0.0) -> list:
     """Drawings from (path, box) pairs in paint order, `box` already cut to the clip in force.
 
@@ -147,7 +153,8 @@ def merge_paths(paths, ox: float = 0.0, oy: float = 0.0) -> list:
             continue
         lines = thin(polylines(items, ox, oy))
         out.append(Drawing(bbox=r, stroke=tuple(st[1]) if st[1] else None, fill=tuple(st[2]) if st[2] else None,
-                           width=st[3], items=n, dash=st[4], lines=lines))
+                           width=st[3], items=n, dash=st[4], lines=lines, shape=path_shape(items),
+                           unit=max(r[2] - r[0], r[3] - r[1])))
         full = sum(len(x) for x in lines) >= MAX_POINTS
         last = st
     return out

@@ -23,6 +23,7 @@ import pymupdf
 from figlint.budget import MAX_DECODE_PIXELS
 from figlint.ingest import mupdf as _mupdf  # noqa: F401 - keeps MuPDF messages off stdout
 from figlint.ingest.pdf_hidden import drop_hidden_text
+from figlint.ingest.type3 import fix_sizes as fix_type3_sizes
 from figlint.mentions import parse_float_label
 
 BBox = tuple[float, float, float, float]
@@ -251,6 +252,7 @@ def read_page(page: pymupdf.Page) -> PageData:
     d = tp.extractDICT()
     if any(_spaceless(s["text"]) for b in d["blocks"] for l in b.get("lines", ()) for s in l["spans"]):
         d = _respaced(tp)
+    fix_type3_sizes(page.parent, d)
     data.drawings, data.paths_total, data.frames = _drawings(page)
     drop_hidden_text(page, d, data.drawings)
     _plain_math_letters(d)

@@ -125,6 +125,7 @@ from typing import Any
 from figlint.model import Drawing, Figure, Paper, RasterImage, TextSpan
 from figlint.ingest.paths import merge_paths
 from figlint.ingest.pdf_hidden import drop_hidden_text
+from figlint.ingest.type3 import fix_sizes as fix_type3_sizes
 
 IN = 72.27  # TeX points per inch
 BP = IN / 72.0  # TeX points per PostScript point (PDF unit)
@@ -1001,6 +1002,7 @@ def _pdf_content(path: str, page_no: int) -> _Content | None:
         c = _Content(width=rect.width, height=rect.height)
         ox, oy = rect.x0, rect.y0
         text = page.get_text("dict", flags=pymupdf.TEXT_MEDIABOX_CLIP)
+        fix_type3_sizes(page.parent, text)
         paths = None
         if len(page.read_contents()) > _MAX_DRAWING_BYTES:
             c.heavy = True  # paths not read: tens of thousands of marks cost seconds, and no rule needs each
@@ -1446,7 +1448,8 @@ def _emit(fig: Figure, c: _Content, p: Placed, rel: str, x: float, y: float) -> 
         lines = [[(round(x + (px - ox) * kx, 2), round(y + (py - oy) * ky, 2)) for px, py in run] for run in d.lines]
         fig.drawings.append(Drawing(bbox=box(d.bbox), stroke=_color(d.stroke), fill=_color(d.fill),
                                     width=(d.width * ky) if d.width is not None else None, items=d.items,
-                                    dash=d.dash, lines=lines, paths=d.paths))
+                                    dash=d.dash, lines=lines, paths=d.paths, shape=d.shape,
+                                    unit=d.unit * max(abs(kx), abs(ky))))
 
 
 def _color(c) -> tuple[float, ...] | None:

@@ -93,10 +93,19 @@ class Rule:
         return field_precision().get(self.code)
 
     @property
+    def proven_wrong(self) -> bool:
+        """Measured on enough audited findings, from enough papers, and below the bar: an
+        exempt rule loses its exemption when the audit shows its marks are mostly wrong."""
+        m = self.measured
+        return (bool(m) and m["audited"] >= MIN_AUDITED and m.get("papers", 0) >= MIN_PAPERS
+                and m["precision"] < MIN_PRECISION)
+
+    @property
     def stable(self) -> bool:
-        """On by default (if default_enabled): exempt, or proven on audited real papers."""
+        """On by default (if default_enabled): exempt and not proven wrong, or proven on
+        audited real papers."""
         if exempt_from_preview(self.code):
-            return True
+            return not self.proven_wrong
         m = self.measured
         return (bool(m) and m["audited"] >= MIN_AUDITED and m.get("papers", 0) >= MIN_PAPERS
                 and m["precision"] >= MIN_PRECISION)
@@ -109,6 +118,10 @@ class Rule:
     def status_text(self) -> str:
         """One line for the rule page and `figlint rules`: status and the measured figure."""
         m = self.measured
+        if exempt_from_preview(self.code) and self.proven_wrong:
+            return (f"preview (a tool/input finding, exempt from the field-audit bar until measured below it: "
+                    f"field audit {m['true']}/{m['audited']} true, precision {m['precision']:.3f}, "
+                    f"{m.get('papers', 0)} papers)")
         if exempt_from_preview(self.code):
             why = "tool/input finding" if self.code.startswith("FL0") else "fires only below a threshold you set"
             base = f"stable (exempt from the field-audit bar: {why})"

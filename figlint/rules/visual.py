@@ -123,9 +123,52 @@ def _below(spans, limit: float):
     second one (one misread or mis-sized label is not evidence)."""
     from figlint.features.raster_text import RASTER_TOLERANCE
 
-    vec = [s for s in spans if s.font != _RASTER_FONT and s.size < limit - 0.05]
+    vec = [s for s in spans if s.font != _RASTER_FONT and _half_point(s.size) < limit]
+    vec = [s for s in vec if not _is_script(s, spans)]
     ras = [s for s in spans if s.font == _RASTER_FONT and s.size < RASTER_TOLERANCE * limit]
     return vec + (ras if len(ras) >= 2 else [])
+
+
+def _half_point(size: float) -> float:
+    """A printed size to the nearest half point, the precision type sizes are specified in:
+    a 6 pt label in a figure scaled to 98 % measures 5.9 pt and is a 6 pt label to a reader."""
+    return round(size * 2 + 1e-9) / 2
+
+
+def _vertical(s) -> bool:
+    """Set at 90 degrees, by its box: a long label much taller than wide, or one or two
+    glyphs much wider than tall."""
+    w, h = s.bbox[2] - s.bbox[0], s.bbox[3] - s.bbox[1]
+    n = len(s.text.strip())
+    return (n >= 3 and h > 2 * w) or (n <= 2 and w > 1.5 * h)
+
+
+def _is_script(s, spans) -> bool:
+    """A sub- or superscript (or prescript) of a larger label: it touches the label's side,
+    sits raised or lowered against it, and is set at least a fifth smaller ("10" and its
+    exponent "-18", "T" and its subscript "eff"). Scripts print at 60-80 % of their base by
+    design; the base's size is what a reader reads."""
+    if s.bbox[3] <= s.bbox[1] or s.bbox[2] <= s.bbox[0]:
+        return False
+    for b in spans:
+        if b is s or b.size < 1.2 * s.size or b.font == _RASTER_FONT:
+            continue
+        bx0, by0, bx1, by1 = b.bbox
+        x0, y0, x1, y1 = s.bbox
+        if _vertical(b) or _vertical(s):  # a rotated label (a y-axis title): swap the axes
+            bx0, by0, bx1, by1 = by0, bx0, by1, bx1
+            x0, y0, x1, y1 = y0, x0, y1, x1
+        cy = (y0 + y1) / 2
+        hb = by1 - by0
+        if hb <= 0 or y0 >= by1 or y1 <= by0:  # no vertical overlap with the base
+            continue
+        if abs(cy - (by0 + by1) / 2) < 0.15 * hb:  # on the base's line: not raised or lowered
+            continue
+        after = -0.3 * hb <= x0 - bx1 <= 0.5 * hb
+        before = -0.3 * hb <= bx0 - x1 <= 0.5 * hb
+        if after or before:
+            return True
+    return False
 
 
 def _size_text(s) -> str:
@@ -146,9 +189,14 @@ def tiny_text(fig: Figure, ctx: Context):
     Reads the printed size of every text span inside the figure (vector text: its font
     size scaled by the placement; text in raster images: OCR'd labels, their size
     measured from their ink at the size the image prints) and reports the figure when
-    any label prints below `min-font-pt` (default 6 pt). A size read from pixels is an
-    estimate (within about 10 %): such labels count when at least two print below 0.9x
-    the limit. Text that is small only relative to the paper's body font is FL103's
+    any label prints below `min-font-pt` (default 6 pt). Sizes are compared to the
+    nearest half point, the precision type sizes are given in (a 6 pt label in a figure
+    scaled to 98 % measures 5.9 pt). Sub- and superscripts of larger labels (the
+    exponent of "10^-3", the "eff" of "T_eff") print smaller by design and are judged by
+    their base. Text in Type 3 fonts drawn on another grid than 1/1000 em (EPS figures
+    converted by epstopdf) is measured by its glyphs' height. A size read from pixels is
+    an estimate (within about 10 %): such labels count when at least two print below
+    0.9x the limit. Text that is small only relative to the paper's body font is FL103's
     concern.
 
     Why is this bad?
@@ -668,7 +716,8 @@ def colour_vision_collision(fig: Figure, ctx: Context):
     deuteranopia (Machado, Oliveira & Fernandes 2009, severity 1), and measures every
     pair's CIEDE2000 difference. Reports the figure when a pair differs clearly in
     normal vision (ΔE00 ≥ 20) but by less than `min-cvd-difference` (default 6) under
-    either simulation, unless the two series also differ in dash style.
+    either simulation, unless the two series also differ in dash style or in marker
+    shape (circles against triangles, filled against open).
 
     Why is this bad?
     About 1 in 12 men has a red-green colour-vision deficiency. When two series differ
@@ -695,9 +744,17 @@ def colour_vision_collision(fig: Figure, ctx: Context):
         series, source = _series(an, need_legend=True)
         if not series or len(series) < 2 or len(series) > 12:
             continue  # more than a dozen colours is a colour scale, not series
+        markers = C.marker_shapes(an)
+
+        def shapes(rgb):
+            return {shape for c, shape in markers if C.delta_e(c, rgb) < 12}
+
         for (ta, a, da), (tb, b, db) in combinations(series, 2):
             if da and db and da != db:
                 continue  # told apart by dash style as well
+            sa, sb = shapes(a), shapes(b)
+            if sa and sb and not sa & sb:
+                continue  # told apart by marker shape as well
             normal = C.delta_e(a, b)
             if normal < 20:
                 continue
