@@ -164,6 +164,13 @@ class Figure:
         return f"Figure {self.number}"
 
     @property
+    def continuation(self) -> bool:
+        """A further part of the figure before it: a float that prints that figure's number again
+        (caption's `\\ContinuedFloat`, "Figure 3 (continued)"). Citations and labels name the
+        first part; `Paper.parts` gives them all."""
+        return bool(self.extra.get("continuation"))
+
+    @property
     def has_caption(self) -> bool:
         return self.caption is not None and bool(self.caption.text.strip())
 
@@ -227,9 +234,26 @@ class Paper:
 
     def figure(self, number: str) -> Figure | None:
         for fig in self.figures:
-            if fig.number == number:
+            if fig.number == number and not fig.continuation:
                 return fig
         return None
+
+    def parts(self, fig: Figure) -> list[Figure]:
+        """The figure `fig` belongs to, as its parts: the first part and the continuations that
+        print its number after it (`Figure.continuation`); [fig] for a figure in one piece."""
+        k = next((i for i, f in enumerate(self.figures) if f is fig), None)
+        if not fig.number or k is None:
+            return [fig]
+        same = [i for i, f in enumerate(self.figures) if f.number == fig.number]
+        start = max((i for i in same if i <= k and not self.figures[i].continuation), default=k)
+        out = [self.figures[start]]
+        for i in same:
+            if i <= start:
+                continue
+            if not self.figures[i].continuation:
+                break
+            out.append(self.figures[i])
+        return out
 
 
 @dataclass

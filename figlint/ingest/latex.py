@@ -219,6 +219,8 @@ class _Assembler:
                 fig.extra["caption_tex"] = cap.long_node.latex_verbatim()[1:-1] if cap.long_node is not None else ""
             if not rec.number:
                 fig.extra["uncaptioned"] = True  # no numbered caption (none, or \caption*)
+            if rec.continues is not None:
+                fig.extra["continuation"] = True  # \ContinuedFloat: a further part of the figure before it
             options = []
             missing = []
             for g in rec.graphics:
@@ -445,10 +447,15 @@ class _Assembler:
         masked = "".join(parts)
         masked = re.sub(r"\\[ ,;:!]", "  ", masked)
         masked = masked.replace("\n", " ").replace("~", " ")
-        numbers = {f.number: k for k, f in enumerate(self.figures) if f.number}
         from figlint.mentions import normalize_number
 
-        norm = {normalize_number(n): k for n, k in numbers.items()}
+        # a number printed twice (a \ContinuedFloat part) names the figure's first part
+        numbers: dict[str, int] = {}
+        norm: dict[str, int] = {}
+        for k, f in enumerate(self.figures):
+            if f.number:
+                numbers.setdefault(f.number, k)
+                norm.setdefault(normalize_number(f.number), k)
         out: list[dict] = []
         for m in find_mentions(masked):
             if m.start < body:

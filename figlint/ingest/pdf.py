@@ -169,6 +169,11 @@ def _build(paper: Paper, pages: list[PageData], names: dict[str, dict], path: st
             if layout.column_of(box[0], box[2]) is None and len(layout.columns) > 1:
                 spanning.setdefault(pd.index, []).append(box)
 
+    # a caption kept as a float's continued part that owns no graphics is not one (pick_captions)
+    for c in [c for c in caps if c.continuation and c.region is None and c.kind == "figure"]:
+        caps.remove(c)
+        for ln in c.lines:
+            ln.role = ""
     figs = [c for c in caps if c.kind == "figure"]
     for c in figs:
         paper.figures.append(_figure(c, pages[c.page], path))
@@ -270,6 +275,8 @@ def _figure(c: CaptionBlock, pd: PageData, path: str) -> Figure:
     fig = Figure(number=c.number, page=page, bbox=c.region, caption=cap,
                  location=Location(file=path, page=page, bbox=c.region or c.bbox))
     fig.extra["caption_side"] = {"above": "below", "below": "above"}.get(c.side, c.side)
+    if c.continuation:
+        fig.extra["continuation"] = True
     if c.region is None:
         fig.extra["region"] = "not found"
         return fig

@@ -35,6 +35,7 @@ class CaptionBlock:
     region: BBox | None = None
     elems: list = field(default_factory=list)  # pdf_regions.Elem records it owns
     anchor_y: float | None = None  # hyperref anchor above the float, when the PDF has one
+    continuation: bool = False  # prints an earlier caption's number again (\ContinuedFloat)
 
     @property
     def bbox(self) -> BBox:
@@ -253,11 +254,26 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool) -> list
 
 
 def pick_captions(cands: list[CaptionBlock]) -> list[CaptionBlock]:
-    """One caption per (kind, number): the best-scored, then the first."""
+    """One caption per (kind, number): the best-scored, then the first; a later candidate
+    printed alike (as well scored, its label in the same font and size) is a further part of
+    that float, continued (caption's \\ContinuedFloat prints "Figure 3" again) and kept as
+    such: `pdf._build` drops it again when it owns no graphics."""
     best: dict[tuple[str, str], CaptionBlock] = {}
     for c in cands:
         key = (c.kind, c.number)
         if key not in best or c.score > best[key].score:
             best[key] = c
     keep = set(map(id, best.values()))
+    for c in cands:
+        b = best[(c.kind, c.number)]
+        if id(c) not in keep and c.score >= b.score and _label_look(c) == _label_look(b) \
+                and (c.page, c.bbox[1]) > (b.page, b.bbox[1]):
+            c.continuation = True
+            keep.add(id(c))
     return [c for c in cands if id(c) in keep]
+
+
+def _label_look(c: CaptionBlock) -> tuple:
+    """How a caption's label is printed: the font and size of its first run."""
+    span = next((s for s in c.lines[0].spans if s["text"].strip()), None)
+    return (span["font"], round(span["size"], 1), _bold(span)) if span is not None else ()

@@ -31,10 +31,67 @@ from figlint.ingest.texsource import (
 )
 from figlint.model import Problem
 
-CHAPTER_CLASSES = {
-    "book", "report", "memoir", "scrbook", "scrreprt", "amsbook", "ucthesis", "thesis",
-    "mitthesis", "Dissertate", "kaobook", "tufte-book", "suthesis", "ociamthesis",
+# How a class numbers figures (what `class_numbering` reads from its file, and what pdflatex
+# prints for it: tests/test_numbering.py checks both against TeX Live's class files):
+#   "within"  reset at every \chapter, "chapter.n" once a chapter has begun (book: 1, 1.1, 2.1)
+#   "within!" reset at every \chapter and always prefixed (memoir, ucthesis: 0.1 before a chapter)
+#   "reset"   reset at every \chapter, printed without a prefix (amsbook: 1, 2, 1)
+#   ""        straight through the document (article)
+# with the class's own \secnumdepth where it numbers no chapters (tufte-book: -1, so 1, 2, 3).
+# A class the paper ships (svmult, a thesis template) is read from its file instead; these are
+# the classes of TeX Live, and a few common thesis classes outside it built on book or report.
+CLASS_NUMBERING: dict[str, tuple[str, int | None]] = {
+    "book": ("within", None), "report": ("within", None), "scrbook": ("within", None),
+    "scrreprt": ("within", None), "memoir": ("within!", None), "ucthesis": ("within!", None),
+    "amsbook": ("reset", None), "tufte-book": ("within", -1),
+    "thesis": ("within", None), "mitthesis": ("within", None), "Dissertate": ("within", None),
+    "kaobook": ("within", None), "suthesis": ("within", None), "ociamthesis": ("within", None),
 }
+CHAPTER_CLASSES = {c for c, (style, _) in CLASS_NUMBERING.items() if style}
+_RESET_DECL = re.compile(
+    r"\\newcounter\s*\{figure\}\s*\[chapter\]|\\@addtoreset\s*\{?figure\}?\s*\{?chapter\}?"
+    r"|\\(?:counterwithin|numberwithin)\s*\*?\s*\{figure\}\s*\{chapter\}"
+    r"|type=figure,[^\]]*?counterwithin=chapter")
+_THEFIGURE_DEF = re.compile(r"\\(?:re)?newcommand\s*\*?\s*\{?\\thefigure\}?|\\[gex]?def\s*\\thefigure(?![A-Za-z@])")
+_SECNUMDEPTH = re.compile(r"\\setcounter\s*\{secnumdepth\}\s*\{\s*(-?\d+)\s*\}")
+_STEPS_CHAPTER = re.compile(r"\\(?:ref)?stepcounter\s*\{chapter\}")
+_LOADCLASS = re.compile(r"\\LoadClass(?:WithOptions)?\s*(?:\[[^\]]*\])?\s*\{([^{}]+)\}")
+
+
+def class_numbering(text: str) -> tuple[str, int | None] | None:
+    """How the class file `text` numbers figures (a CLASS_NUMBERING value), from its own
+    declarations: the figure counter reset by the chapter (\\newcounter{figure}[chapter],
+    \\@addtoreset, \\counterwithin, KOMA's counterwithin=chapter) and \\thefigure printing
+    \\thechapter, guarded by \\ifnum\\c@chapter>\\z@ or not; None when it declares neither
+    (it numbers as the class it loads does)."""
+    body = None
+    for m in _THEFIGURE_DEF.finditer(text):
+        k = _skip_space(text, m.end())
+        if k < len(text) and text[k] == "{":
+            got = text[k:match_brace(text, k)]
+            if "\\thechapter" in got:
+                body = got
+    reset = bool(_RESET_DECL.search(text))
+    depth = _SECNUMDEPTH.findall(text)
+    secnum = int(depth[-1]) if depth else None
+    if re.search(r"type=figure,[^\]]*?counterwithin=chapter", text):
+        return "within", secnum  # KOMA-Script's tocbasic prefixes the chapter once there is one
+    if body is not None:
+        guarded = re.search(r"\\ifnum\s*\\c@chapter\s*>\s*\\z@", body) is not None
+        return ("within" if guarded else "within!"), secnum
+    if re.search(r"\\counterwithin\s*\{figure\}\s*\{chapter\}", text):
+        return "within!", secnum
+    if reset:
+        return "reset", secnum
+    return ("", secnum) if secnum is not None else None
+
+
+def class_base(text: str) -> str | None:
+    """The class a class file builds on (\\LoadClass), when it names one literally."""
+    m = _LOADCLASS.search(text)
+    return m.group(1).strip() if m and "\\" not in m.group(1) else None
+
+
 # classes whose \appendix prefixes figure numbers with the appendix letter (elsarticle: A.4)
 APPENDIX_PREFIX_CLASSES = {"elsarticle"}
 DEF_NEWCOMMAND = {"newcommand", "renewcommand", "providecommand", "DeclareRobustCommand",
@@ -62,6 +119,7 @@ _KERNEL_COMMANDS = {
     "textsc", "textsf", "textrm", "label", "ref", "cite", "maketitle", "title", "author",
     "date", "thanks", "item", "par", "centering", "includegraphics", "url", "href",
 }
+_CONTINUED = re.compile(r"\\ContinuedFloat(?![A-Za-z@])\s*(\*?)")
 _APPENDIX_TITLE = re.compile(r"^\s*(appendi(x|ces)|supplementa(ry|l)\b|supplement\b)", re.I)
 
 
@@ -110,17 +168,21 @@ class Counters:
 
     LEVELS = ("part", "chapter", "section", "subsection", "subsubsection")
 
-    def __init__(self, chapter_class: bool) -> None:
+    def __init__(self, style: str = "", secnumdepth: int | None = None) -> None:
+        chapter_class = bool(style)
+        self.chapters = chapter_class
+        self.secnumdepth = secnumdepth
         self.values = {c: 0 for c in self.LEVELS + ("figure", "table", "equation")}
+        prefix = {"within": r"\@chapprefix", "within!": r"\thechapter.", "reset": ""}.get(style, "")
         self.fmt: dict[str, str] = {
             "part": r"\Roman{part}",
             "chapter": r"\arabic{chapter}",
             "section": (r"\thechapter.\arabic{section}" if chapter_class else r"\arabic{section}"),
             "subsection": r"\thesection.\arabic{subsection}",
             "subsubsection": r"\thesubsection.\arabic{subsubsection}",
-            "figure": (r"\@chapprefix\arabic{figure}" if chapter_class else r"\arabic{figure}"),
-            "table": (r"\@chapprefix\arabic{table}" if chapter_class else r"\arabic{table}"),
-            "equation": (r"\@chapprefix\arabic{equation}" if chapter_class else r"\arabic{equation}"),
+            "figure": prefix + r"\arabic{figure}",
+            "table": prefix + r"\arabic{table}",
+            "equation": prefix + r"\arabic{equation}",
         }
         self.resets: dict[str, set[str]] = {
             "part": {"chapter"} if chapter_class else {"section"},
@@ -128,6 +190,16 @@ class Counters:
             "section": {"subsection"},
             "subsection": {"subsubsection"},
         }
+
+    def numbered(self, level: str) -> bool:
+        """Whether a sectioning command steps its counter (LaTeX's secnumdepth: a class that
+        numbers no chapters, like tufte-book, never resets what the chapter would)."""
+        if self.secnumdepth is None:
+            return True
+        depth = {"part": -1, "chapter": 0, "section": 1, "subsection": 2, "subsubsection": 3}[level]
+        if not self.chapters:
+            depth = {"part": 0}.get(level, depth)
+        return depth <= self.secnumdepth
 
     def step(self, name: str) -> None:
         self.values[name] = self.values.get(name, 0) + 1
@@ -187,6 +259,8 @@ class FigRec:
     misplaced: list[str] = field(default_factory=list)
     tikz: bool = False
     float_index: int = 0  # which caption of its float (0 for the first)
+    continues: int | None = None  # \ContinuedFloat: the FigRec whose number it prints again
+    sub_end: int = 0  # sub-figure letters used up to here, by it and the parts it continues
 
 
 @dataclass
@@ -319,7 +393,7 @@ class _Scanner:
         self.t = doc.text
         self.res = ScanResult(table=MacroTable(extra_refs))
         self.table = self.res.table
-        self.counters = Counters(False)
+        self.counters = Counters()
         self.ctx = None
         self.skips: deque[tuple[int, int]] = deque()
         self.env_stack: list[list] = []  # [name, begin_pos, saved_target]
@@ -327,6 +401,7 @@ class _Scanner:
         self.cur_float: FloatInfo | None = None
         self.graphicspath: list[str] = []
         self.extra_refs = set(self.table.extra_refs)
+        self.chapter_steps: set[str] = set()  # class commands that step the chapter (local_package)
 
     # -- helpers
     def mask(self, a: int, b: int) -> None:
@@ -428,8 +503,13 @@ class _Scanner:
             return end
         if name in ("caption", "captionof") and self.cur_float is None and in_body:
             return self.doc_caption(name, star, i, pos)
+        if name in self.chapter_steps and in_body and not star:
+            if self.counters.numbered("chapter"):
+                self.counters.step("chapter")
+                self.target = ("section", self.counters.the("chapter"))
+            return pos
         if name in ("part", "chapter", "section", "subsection", "subsubsection"):
-            if not star:
+            if not star and self.counters.numbered(name):
                 self.counters.step(name)
                 self.target = ("section", self.counters.the(name))
             else:
@@ -442,6 +522,11 @@ class _Scanner:
             args, end = read_args(t, pos, spec)
             if args[0]:
                 cname = t[args[0][0]:args[0][1]].strip()
+                if cname == "secnumdepth" and name == "setcounter" and args[1]:
+                    try:
+                        self.counters.secnumdepth = int(t[args[1][0]:args[1][1]].strip())
+                    except ValueError:
+                        pass
                 if cname in self.counters.values:
                     if name == "stepcounter" or name == "refstepcounter":
                         self.counters.step(cname)
@@ -485,9 +570,8 @@ class _Scanner:
             if args[1]:
                 cls = t[args[1][0]:args[1][1]].strip()
                 self.res.docclass = cls
-                if cls in CHAPTER_CLASSES:
-                    self._chapter_class()
-                self.local_package(cls, i, ext=".cls")
+                self._numbering(CLASS_NUMBERING.get(cls))
+                self.local_package(cls, i, ext=".cls")  # a shipped class: what its file declares
             self.mask(i, end)
             return end
         if name in ("usepackage", "RequirePackage"):
@@ -615,25 +699,34 @@ class _Scanner:
                 k = end
         return out
 
-    def local_package(self, pkg: str, at: int, ext: str = ".sty") -> None:
-        """Definitions from a package (or class) file shipped in the paper's tree."""
+    def local_package(self, pkg: str, at: int, ext: str = ".sty") -> bool:
+        """Definitions from a package (or class) file shipped in the paper's tree (True when
+        there is one). A class's figure numbering is its own declarations' (class_numbering),
+        else that of the class it loads: shipped too, or one of CLASS_NUMBERING."""
         base = self.doc.dir_at(at)
         path = os.path.normpath(os.path.join(base, pkg + ext))
         if not is_inside(path, self.doc.root) or not os.path.isfile(path):
-            return
+            return False
         if not is_inside(os.path.realpath(path), os.path.realpath(self.doc.root)):
-            return
+            return False
         try:
             with open(path, "rb") as fh:
                 text, _ = decode_bytes(fh.read(2_000_000))
         except OSError:
-            return
+            return False
         rel = os.path.relpath(path, self.doc.root).replace(os.sep, "/")
         if rel in self.res.packages_read:
-            return
+            return True
         self.res.packages_read.append(rel)
         ops, _ = _scan_file(text, False)
         clean = "".join(text[o.start:o.end] for o in ops if o.kind in ("keep", "verb"))
+        if ext == ".cls":
+            own = class_numbering(clean)
+            parent = class_base(clean)
+            if parent is not None and parent != pkg and not self.local_package(parent, at, ext=".cls"):
+                self._numbering(CLASS_NUMBERING.get(parent))
+            if own is not None:
+                self._numbering(own)
         k = 0
         while True:
             m = _CMD.search(clean, k)
@@ -642,14 +735,7 @@ class _Scanner:
             k = m.end()
             nm = m.group(1)
             if nm in ("LoadClass", "LoadClassWithOptions") and ext == ".cls":
-                # a local class built on another (a thesis template on book): its numbering
-                args, end = read_args(clean, k, "[{")
-                if args[1]:
-                    base = clean[args[1][0]:args[1][1]].strip()
-                    if base in CHAPTER_CLASSES:
-                        self._chapter_class()
-                    elif base != pkg:
-                        self.local_package(base, at, ext=".cls")
+                _, end = read_args(clean, k, "[{")  # its numbering: above
                 k = max(k, end)
                 continue
             if nm == "graphicspath":  # a house style that sets where the figures are
@@ -660,6 +746,11 @@ class _Scanner:
                 continue
             if nm in DEF_NEWCOMMAND or nm in DEF_TEX or nm in DEF_XPARSE:
                 d, end = parse_definition(clean, k, nm, m.group(2) or "")
+                if d is not None and ext == ".cls" and "@" not in d.name and d.name != "chapter" \
+                        and _STEPS_CHAPTER.search(d.body):
+                    # a class's own command that begins a chapter: svmult's \maketitle opens each
+                    # contribution of a volume as one (figures 1.1, 1.2, then 2.1)
+                    self.chapter_steps.add(d.name)
                 if d is not None and "@" not in d.name and numbered_caption_args(d.body) is not None \
                         and not self.table.defs.get(d.name):
                     ni, ti = numbered_caption_args(d.body)
@@ -678,11 +769,13 @@ class _Scanner:
                     if not self.table.defs.get(d.name):
                         self.table.add(d)
                 k = max(k, end)
+        return True
 
-    def _chapter_class(self) -> None:
-        if not self.res.chapters:
-            self.res.chapters = True
-            self.counters = Counters(True)
+    def _numbering(self, how: tuple[str, int | None] | None) -> None:
+        """Number figures as a class does (a CLASS_NUMBERING value; None: as article does)."""
+        style, secnum = how if how is not None else ("", None)
+        self.res.chapters = bool(style)
+        self.counters = Counters(style, secnum)
 
     def appendix(self, i: int) -> None:
         if self.res.appendix_pos is None:
@@ -781,13 +874,15 @@ class _Scanner:
             self.res.problems.append(Problem(code="FL006", message=f"\\begin{{{env}}} {info.trouble}",
                                              location=self.doc.locate(i)))
         figs: list[int] = []
+        cont = self._continued(i, end, info)
         for k, cap in enumerate(info.mains):
-            if not cap.number:
+            continues = cont if k == 0 and not cap.number else None
+            if not cap.number and continues is None:
                 self.counters.step("figure")
             rec = FigRec(index=len(self.res.figures), number=cap.number or self.counters.the("figure"), env=env,
                          begin_pos=i, caption=cap, float_info=info, in_appendix=self.in_appendix(cap.pos),
                          graphicspath=list(self.graphicspath), graphics_base=self.doc.dir_at(i),
-                         tikz=info.tikz, float_index=k)
+                         tikz=info.tikz, float_index=k, continues=continues)
             self.res.figures.append(rec)
             figs.append(rec.index)
             if cap.long_range:
@@ -795,6 +890,8 @@ class _Scanner:
         for sub in info.subs:
             if sub.parent is not None:
                 self.res.figures[figs[sub.parent]].subs.append(sub)
+        for k in figs:
+            self._letter_subs(self.res.figures[k])
         # graphics go to the first caption after them (or the last caption)
         for g in info.graphics:
             if not figs:
@@ -806,17 +903,18 @@ class _Scanner:
             # subcaption's sub-captions number a float that has no main caption: LaTeX steps
             # the figure counter at the first one (references print "2a"), and writes no
             # list-of-figures line, so the figure has a number and no caption
-            self.counters.step("figure")
+            if cont is None:
+                self.counters.step("figure")
             rec = FigRec(index=len(self.res.figures), number=self.counters.the("figure"), env=env,
                          begin_pos=i, caption=None, float_info=info, in_appendix=self.in_appendix(i),
                          graphicspath=list(self.graphicspath), graphics_base=self.doc.dir_at(i),
-                         tikz=info.tikz, graphics=list(info.graphics))
+                         tikz=info.tikz, graphics=list(info.graphics), continues=cont)
             self.res.figures.append(rec)
             figs.append(rec.index)
-            for k, sub in enumerate(info.subs):
+            for sub in info.subs:
                 sub.parent = 0
-                sub.letter = _alph(k + 1)
                 rec.subs.append(sub)
+            self._letter_subs(rec)
         if not figs and i >= self.doc.body_start:
             # no numbered caption: still a figure (rules report it), with no number
             rec = FigRec(index=len(self.res.figures), number="", env=env, begin_pos=i,
@@ -849,6 +947,27 @@ class _Scanner:
                 fig = figs[sub.parent]
                 self.res.labels.append(LabelDef(lpos, lab, "subfigure", fig,
                                                 self.res.figures[fig].number + sub.letter, sub.letter))
+
+    def _continued(self, start: int, end: int, info: FloatInfo) -> int | None:
+        """The figure a float continues: caption's (and subfig's) \\ContinuedFloat before the
+        float's first caption takes the figure counter back by one, so that caption prints the
+        previous figure's number again (and its sub-figures go on lettering where that one's
+        stopped); the figure after it is numbered as if the continuation were not there.
+        \\ContinuedFloat* (the first part announcing a continuation) numbers as usual."""
+        first = info.mains[0].pos if info.mains else end
+        m = _CONTINUED.search(self.t, start, first)
+        if m is None or m.group(1) or start < self.doc.body_start:
+            return None
+        prev = next((r for r in reversed(self.res.figures) if r.number), None)
+        return prev.index if prev is not None else None
+
+    def _letter_subs(self, rec: FigRec) -> None:
+        """Sub-figure letters, going on from the part a continuation continues ("1c" after "1b")."""
+        prev = self.res.figures[rec.continues] if rec.continues is not None else None
+        base = prev.sub_end if prev is not None else 0
+        for k, sub in enumerate(rec.subs):
+            sub.letter = _alph(base + k + 1)
+        rec.sub_end = base + len(rec.subs)
 
     def _printed(self, target) -> str:
         if target is None:

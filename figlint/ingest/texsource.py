@@ -380,6 +380,15 @@ def excluded_envs(text: str) -> set[str]:
     return {name.strip() for name in _EXCLUDECOMMENT.findall(text)}
 
 
+_LET_BEFORE = re.compile(r"\\let\s*(?:\\[A-Za-z@]+\s*=?\s*)?$")
+
+
+def _let_operand(text: str, i: int) -> bool:
+    """Whether the conditional at i is named by \\let, not run: `\\let\\ifdraft\\iffalse`
+    (a class's switch set off) opens no conditional, and neither name is one to match a \\fi."""
+    return _LET_BEFORE.search(text, max(0, i - 80), i) is not None
+
+
 def _scan_file(text: str, subfile: bool, drop_envs: set[str] | frozenset = frozenset()) -> tuple[list[_Op], list[tuple[int, str]]]:
     """Comments, verbatim, \\iffalse, includes, document boundaries -> ops on `text`."""
     ops: list[_Op] = []
@@ -494,7 +503,7 @@ def _scan_file(text: str, subfile: bool, drop_envs: set[str] | frozenset = froze
                 return ops, issues
             pos = m.end()
             continue
-        if name == "iffalse" or (name == "if" and _if_false(text, m.end())):
+        if (name == "iffalse" or (name == "if" and _if_false(text, m.end()))) and not _let_operand(text, i):
             # find the matching \else / \fi, counting nested conditionals
             depth = 0
             q = m.end()
@@ -510,7 +519,8 @@ def _scan_file(text: str, subfile: bool, drop_envs: set[str] | frozenset = froze
                     continue
                 nm = mm.group(1)
                 q = mm.end()
-                if nm.startswith("if") and nm not in _NOT_PRIMITIVE_IFS and not nm.startswith("ifthen"):
+                if nm.startswith("if") and nm not in _NOT_PRIMITIVE_IFS and not nm.startswith("ifthen") \
+                        and not _let_operand(text, mm.start()):
                     depth += 1
                 elif nm == "fi":
                     if depth == 0:

@@ -110,7 +110,7 @@ def render(result, color: bool = False, show_source: bool = False) -> str:
             name = safe_text(fig.key, limit=40) if fig.number else "(uncaptioned)"
             page = f"p.{fig.page}" if fig.page else ""
             cap = "caption" if fig.has_caption else "no caption"
-            cited = f"cited {len(fig.sites)}x" if fig.sites else "not cited"
+            cited = f"cited {len(fig.sites)}x" if fig.sites else "continued" if fig.continuation else "not cited"
             status = ", ".join(codes) if codes else "ok"
             kind = fig.kind
             if kind == "empty" and fig.extra.get("tikz") and not paper.pdf_path:

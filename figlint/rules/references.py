@@ -87,8 +87,9 @@ def uncited_figure(fig: Figure, ctx: Context):
 
     What it does:
     Reports a numbered figure that no `\\ref`-style command and no printed "Figure N"
-    in the body text refers to. Appendix figures can be given another severity with
-    `appendix-severity`.
+    in the body text refers to. A figure continued in another float (`\\ContinuedFloat`,
+    which prints its number again) is one figure: cited when any of its parts is. Appendix
+    figures can be given another severity with `appendix-severity`.
 
     Why is this bad?
     A figure the text never points to is either unneeded or a claim the paper forgot to
@@ -102,8 +103,8 @@ def uncited_figure(fig: Figure, ctx: Context):
     Cite it where its evidence is used: "Figure~\\ref{fig:ablation} shows that removing
     the retriever costs 7 points of recall."
     """
-    if not fig.number or fig.sites:
-        return
+    if not fig.number or fig.continuation or any(p.sites for p in ctx.paper.parts(fig)):
+        return  # a continuation is part of the figure before it: cited when that one is
     severity = ctx.option("appendix-severity") if fig.in_appendix else None
     yield ctx.finding(
         f"{fig.key} is never cited in the text",
@@ -218,7 +219,7 @@ def citation_order(paper: Paper, ctx: Context):
                     evidence={"figure_page": fig.page, "first_citation_page": first.location.page},
                     origin="text",
                 )
-    ordered = [f for f in paper.figures if f.number and not f.in_appendix]
+    ordered = [f for f in paper.figures if f.number and not f.in_appendix and not f.continuation]
     rank = {f.number: i for i, f in enumerate(ordered)}
     cited = sorted((f for f in ordered if f.number in firsts), key=lambda f: site_order(firsts[f.number], paper))
     # Only the figures outside the longest run cited in numbering order are out of order:

@@ -104,7 +104,7 @@ def hardcoded_figure_number(paper: Paper, ctx: Context):
     `\\label{fig:ratings}` after the figure's `\\caption`, and
     `Figure~\\ref{fig:ratings} shows the distribution of ratings.`
     """
-    by_number = {f.number: f for f in paper.figures if f.number}
+    by_number = {f.number: f for f in paper.figures if f.number and not f.continuation}
     for mention in paper.extra.get("hardcoded", []):
         figures = [by_number[n] for n in mention.get("figures", []) if n in by_number]
         if not figures:
@@ -212,7 +212,9 @@ def missing_label(fig: Figure, ctx: Context):
     label defined again later in the paper belongs to its last definition, as in LaTeX,
     so a figure whose only label is redefined elsewhere is reported too. A figure whose
     only label sits before the caption is left to FL306 (one defect, one finding), and a
-    figure without a numbered caption to FL201.
+    figure without a numbered caption to FL201. A float continued with `\\ContinuedFloat`
+    prints the figure's number again and needs no label of its own: a label on any part
+    counts for the whole figure.
 
     Why is this bad?
     Without a label the text can only cite the figure by a typed number, which goes
@@ -235,7 +237,9 @@ def missing_label(fig: Figure, ctx: Context):
     \\end{figure}
     ```
     """
-    if not fig.number or fig.labels or fig.extra.get("misplaced_labels"):
+    if not fig.number or fig.continuation:
+        return  # a continuation is cited through the first part's label
+    if any(p.labels or p.extra.get("misplaced_labels") for p in ctx.paper.parts(fig)):
         return
     overridden = fig.extra.get("overridden_labels", [])
     if overridden:

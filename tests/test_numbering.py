@@ -1,0 +1,203 @@
+"""Figure numbers on the LaTeX route as pdflatex prints them (issue 12: binding on real papers).
+
+Generated papers compiled by real pdflatex: a float continued with caption's \\ContinuedFloat
+prints the figure's number again and is part of that figure on both routes; classes number
+figures within chapters (or not) as their class files say, a class the paper ships is read
+from its file, and what TeX Live's classes print is what CLASS_NUMBERING says.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+
+import pytest
+
+from figlint.config import Config
+from figlint.engine import lint_path
+from figlint.ingest.latex import read_latex
+from figlint.ingest.pdf import read_pdf
+from figlint.ingest.texscan import CLASS_NUMBERING, class_base, class_numbering
+
+FIG = "\\begin{figure}[h]%s\\centering\\includegraphics[width=3cm]{plot.png}\\caption{%s}%s\\end{figure}\n"
+
+
+def _compile(folder, name="main.tex"):
+    for _ in range(2):
+        subprocess.run(["pdflatex", "-interaction=batchmode", name], cwd=folder, capture_output=True, timeout=120)
+
+
+def _plot(folder):
+    from PIL import Image
+
+    Image.new("RGB", (400, 300), (90, 140, 200)).save(folder / "plot.png")
+
+
+def _paper(folder, figures: str, cite: str, preamble: str = "\\usepackage{caption}\n") -> None:
+    _plot(folder)
+    (folder / "main.tex").write_text(
+        "\\documentclass{article}\n\\usepackage{graphicx}\n" + preamble + "\\begin{document}\n\\section{Results}\n"
+        + cite + "\n" + figures + "\\end{document}\n")
+
+
+CONTINUED = (FIG % ("", "Accuracy of the two models over ten training epochs, first part.", "\\label{fig:a}")
+             + FIG % ("\\ContinuedFloat", "Accuracy of the two models over ten training epochs (continued).", "")
+             + FIG % ("", "Loss of the baseline model over ten training epochs.", "\\label{fig:b}"))
+CITES = ("The accuracy of both models is shown in Figure~\\ref{fig:a}, and the loss of the baseline "
+         "in Figure~\\ref{fig:b}.")
+
+
+def _codes(path, **kw):
+    res = lint_path(str(path), Config(select=["ALL"], **kw))
+    return sorted((f.code, f.figure) for f in res.findings if f.code not in ("FL601",))
+
+
+def test_continued_float_prints_the_number_again_on_both_routes(tmp_path, pdflatex):
+    """Numbers 1, 1, 2 from the sources as in print; the continuation needs no label of its
+    own and is cited with its figure (no FL203, FL301); the routes agree (no FL008), and the
+    PDF route keeps the second "Figure 1" caption as the continued part (no FL201)."""
+    _paper(tmp_path, CONTINUED, CITES)
+    _compile(tmp_path)
+    tex = read_latex(str(tmp_path / "main.tex"))
+    assert [(f.number, f.continuation) for f in tex.figures] == [("1", False), ("1", True), ("2", False)]
+    assert tex.extra["labels"] == {"fig:a": "1", "fig:b": "2"}
+    assert len(tex.figures[0].sites) == 1 and not tex.figures[1].sites
+    pdf = read_pdf(str(tmp_path / "main.pdf"))
+    assert [(f.number, f.continuation) for f in pdf.figures] == [("1", False), ("1", True), ("2", False)]
+    assert len(pdf.figures[0].sites) == 1 and not pdf.figures[1].sites
+    assert _codes(tmp_path / "main.tex") == []  # sources with the PDF
+    assert _codes(tmp_path / "main.pdf") == []
+    (tmp_path / "main.pdf").rename(tmp_path / "printed.pdf")
+    assert _codes(tmp_path / "main.tex") == []  # sources alone
+
+
+def test_continued_float_goes_on_lettering_its_subfigures(tmp_path, pdflatex):
+    """subcaption's sub-figures of a continuation go on from the first part's: 1a, 1b, then 1c."""
+    sub = "\\begin{subfigure}{3cm}\\includegraphics[width=2cm]{plot.png}\\caption{%s}\\label{%s}\\end{subfigure}"
+    figs = ("\\begin{figure}[h]" + sub % ("Left", "s:a") + sub % ("Right", "s:b")
+            + "\\caption{Accuracy over ten epochs.}\\label{fig:a}\\end{figure}\n"
+            + "\\begin{figure}[h]\\ContinuedFloat" + sub % ("Third", "s:c")
+            + "\\caption{Accuracy over ten epochs, continued.}\\end{figure}\n")
+    _paper(tmp_path, figs, "Panels \\ref{s:a}, \\ref{s:b} and \\ref{s:c} of Figure~\\ref{fig:a}.",
+           "\\usepackage{caption}\n\\usepackage{subcaption}\n")
+    _compile(tmp_path)
+    aux = (tmp_path / "main.aux").read_text()
+    printed = dict(re.findall(r"\\newlabel\{(s:[abc])\}\{\{([^{}]*)\}", aux))
+    tex = read_latex(str(tmp_path / "main.tex"))
+    assert tex.extra["label_refs"] == {"fig:a": "1", **printed} == {"fig:a": "1", "s:a": "1a", "s:b": "1b", "s:c": "1c"}
+
+
+def test_without_continued_float_every_float_steps_the_number(tmp_path, pdflatex):
+    """The negative: \\ContinuedFloat* (a first part announcing it will go on), a commented-out
+    \\ContinuedFloat, and one after the caption number as usual; an uncited, unlabelled
+    figure that continues nothing is still reported."""
+    figs = (FIG % ("\\ContinuedFloat*", "Accuracy of the two models, first of two parts.", "\\label{fig:a}")
+            + FIG % ("%\\ContinuedFloat\n", "Loss of the baseline model over ten epochs.", "")
+            + FIG % ("", "Runtime of the two models per epoch on one core.", "\\label{fig:b}"))
+    _paper(tmp_path, figs, CITES)
+    _compile(tmp_path)
+    tex = read_latex(str(tmp_path / "main.tex"))
+    assert [(f.number, f.continuation) for f in tex.figures] == [("1", False), ("2", False), ("3", False)]
+    assert [f.number for f in read_pdf(str(tmp_path / "main.pdf")).figures] == ["1", "2", "3"]
+    codes = _codes(tmp_path / "main.tex")
+    assert ("FL203", "2") in codes and ("FL301", "2") in codes and not any(c == "FL008" for c, _ in codes)
+
+
+# ---------------------------------------------------------------- chapters
+
+CHAPTERS = ("\\begin{document}\n" + FIG % ("", "Before any chapter.", "")
+            + "\\chapter{One}\n" + FIG % ("", "Alpha.", "") + FIG % ("", "Beta.", "")
+            + "\\chapter{Two}\n" + FIG % ("", "Gamma.", "")
+            + "\\appendix\n\\chapter{Extra}\n" + FIG % ("", "Delta.", "") + "\\end{document}\n")
+_PRINTED = re.compile(r"(?:Figure|FIGURE|Fig\.)\s*([0-9A-Z]+(?:\.[0-9]+)?)")
+
+
+def _printed_numbers(pdf) -> list[str]:
+    import pymupdf
+
+    with pymupdf.open(pdf) as doc:
+        return _PRINTED.findall(" ".join(p.get_text() for p in doc))
+
+
+CLASSES = ["book", "report", "memoir", "scrbook", "scrreprt", "amsbook", "tufte-book", "ucthesis", "article"]
+
+
+@pytest.mark.parametrize("cls", CLASSES)
+def test_tex_live_classes_number_as_printed(tmp_path, pdflatex, cls):
+    """What CLASS_NUMBERING says of a TeX Live class is what pdflatex prints with it, and what
+    class_numbering reads from its file (following \\LoadClass) agrees where it reads anything."""
+    path = subprocess.run(["kpsewhich", cls + ".cls"], capture_output=True, text=True).stdout.strip()
+    if not path:
+        pytest.skip(f"{cls}.cls is not installed")
+    _plot(tmp_path)
+    text = CHAPTERS if cls != "article" else CHAPTERS.replace("\\chapter", "\\section")
+    (tmp_path / "main.tex").write_text(f"\\documentclass{{{cls}}}\n\\usepackage{{graphicx}}\n" + text)
+    _compile(tmp_path)
+    printed = _printed_numbers(tmp_path / "main.pdf")
+    assert len(printed) == 5, printed
+    assert [f.number for f in read_latex(str(tmp_path / "main.tex")).figures] == printed
+    read, name = None, cls
+    while read is None and name:
+        f = subprocess.run(["kpsewhich", name + ".cls"], capture_output=True, text=True).stdout.strip()
+        if not f:
+            break
+        body = open(f, encoding="latin-1").read()
+        read, name = class_numbering(body), class_base(body)
+    if read is not None and cls != "tufte-book":  # tufte-book loads \@tufte@class, read by name
+        assert read[0] == CLASS_NUMBERING.get(cls, ("", None))[0]
+
+
+SHIPPED = r"""\NeedsTeXFormat{LaTeX2e}
+\ProvidesClass{volume}
+\LoadClass{article}
+\newcounter{chapter}
+\renewcommand\thechapter{\arabic{chapter}}
+\let\if@numbered\iftrue
+\renewcommand\maketitle{\par\refstepcounter{chapter}\setcounter{figure}{0}%
+  \begin{center}\Large\@title\end{center}}
+\@addtoreset{figure}{chapter}
+\renewcommand\thefigure{\thechapter.\@arabic\c@figure}
+"""
+
+
+def test_a_shipped_class_numbers_figures_within_its_chapters(tmp_path, pdflatex):
+    """A contributed-volume class the paper ships (like Springer's svmult: built on article,
+    each contribution's \\maketitle begins a chapter, figures reset and prefixed, a switch set
+    with \\let\\if...\\iftrue): read from its file, numbers as printed (1.1, 1.2, 2.1)."""
+    _plot(tmp_path)
+    (tmp_path / "volume.cls").write_text(SHIPPED)
+    contrib = ("\\title{Contribution %s}\\maketitle\n" + FIG % ("", "Alpha %s.", "") + "%s")
+    (tmp_path / "main.tex").write_text(
+        "\\documentclass{volume}\n\\usepackage{graphicx}\n\\begin{document}\n"
+        + contrib % ("one", "one", FIG % ("", "Beta one.", "")) + contrib % ("two", "two", "") + "\\end{document}\n")
+    _compile(tmp_path)
+    printed = _printed_numbers(tmp_path / "main.pdf")
+    assert printed == ["1.1", "1.2", "2.1"]
+    assert [f.number for f in read_latex(str(tmp_path / "main.tex")).figures] == printed
+    # the negative: the same volume without the class's chapter numbering is numbered straight through
+    (tmp_path / "volume.cls").write_text(SHIPPED.replace("\\@addtoreset{figure}{chapter}\n", "").replace(
+        "\\renewcommand\\thefigure{\\thechapter.\\@arabic\\c@figure}\n", "").replace("\\setcounter{figure}{0}", ""))
+    _compile(tmp_path)
+    printed = _printed_numbers(tmp_path / "main.pdf")
+    assert printed == ["1", "2", "3"]
+    assert [f.number for f in read_latex(str(tmp_path / "main.tex")).figures] == printed
+
+
+def test_a_document_that_numbers_within_sections_itself(tmp_path, pdflatex):
+    """article with \\counterwithin{figure}{section}: 1.1, 1.2, 2.1, as printed."""
+    _plot(tmp_path)
+    (tmp_path / "main.tex").write_text(
+        "\\documentclass{article}\n\\usepackage{graphicx}\n\\counterwithin{figure}{section}\n\\begin{document}\n"
+        "\\section{A}\n" + FIG % ("", "Alpha.", "") + FIG % ("", "Beta.", "") + "\\section{B}\n"
+        + FIG % ("", "Gamma.", "") + "\\end{document}\n")
+    _compile(tmp_path)
+    printed = _printed_numbers(tmp_path / "main.pdf")
+    assert printed == ["1.1", "1.2", "2.1"]
+    assert [f.number for f in read_latex(str(tmp_path / "main.tex")).figures] == printed
+
+
+@pytest.fixture(autouse=True)
+def _need_tex():
+    if shutil.which("pdflatex") is None:
+        pytest.skip("pdflatex not installed")
