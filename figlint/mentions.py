@@ -243,6 +243,8 @@ _SUPP_WORDS = ("supp", "supporting", "extended data", "si ")
 _EXT_AFTER = re.compile(
     r"^\s*\)?\s*,?\s*(?:\\cite|~\\cite|\\citep|\\citet|\[\d"
     r"|(?:in|of|from)\s+(?:\\cite|\\citet|\\citep|\[\d|\(\d|the\s+(?:original|cited|supplementary)"
+    r"|Refs?\.?\s*~?\s*(?:\\cite|\[\d|\d)"  # "Fig. 11 of Ref.~\cite{x}", "of Refs. [3,4]"
+    r"|(?:our\s+)?Paper\s+[IVX]+\b"  # a companion paper of a series: "Fig. 4b of Paper I"
     r"|(?:the\s+)?(?:paper|work|study|article)\s+(?:of|by)\b"
     r"|(?:the|that|this)\s+(?:original\s+|cited\s+)?(?:paper|work|study|article|preprint)\s*(?:~?\\cite|\[\d)"
     r"|[A-Z][A-Za-z-]+\s+(?:et\s+al|and\s+[A-Z]|\\cite|~?\\cite|\(\d{4}|\[\d)))"

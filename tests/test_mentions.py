@@ -137,6 +137,10 @@ def test_abbreviations_joined_to_a_word_do_not_break_sentences():
     ("read off Figure 2 in the paper [12]; then", True),  # the same, as printed
     ("Figure 4 of Smith et al. uses another scale", True),
     ("[3], Figure 5 uses another scale", True),
+    ("as shown in Fig. 11 of Ref.~\\cite{lhc} for the fit", True),  # source
+    ("as shown in Fig. 11 of Ref. [7] for the fit", True),  # printed
+    ("the profile of Fig. 4b of Paper I is flatter", True),  # a companion paper of a series
+    ("Figure 2 of Part II repeats the setup", False),  # a part of this document
     ("as Figure 3 shows, the loss falls", False),
     ("in Figure 3 of Section 2 the loss falls", False),
     ("see Figure 2 in this paper for the setup", False),
