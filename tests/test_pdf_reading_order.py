@@ -240,3 +240,51 @@ def test_a_line_end_hyphen_before_a_capital_joins_the_word(tmp_path, pdflatex):
     assert fig.caption.text.startswith("Results on the CI-FAR data and a few"), fig.caption.text
     (site,) = fig.sites
     assert "on the CI-FAR data, the state-of-the-art ones" in site.sentence, site.sentence
+
+
+def test_a_paragraph_beside_a_wrapfigure_runs_on_over_the_page(tmp_path, pdflatex):
+    """Lines set beside a wrapfigure end at the figure's edge; the last of them on a page
+    looked like a paragraph's short last line across the page break, so the sentence there
+    was cut. A short line with no float beside it still ends its paragraph."""
+    from PIL import Image
+
+    Image.new("RGB", (300, 600), (90, 140, 200)).save(tmp_path / "plot.png")
+    wrap = ("\\begin{wrapfigure}{r}{0.4\\textwidth}\\centering\\includegraphics[width=0.38\\textwidth]{plot.png}"
+            "\\caption{A tall plot.}\\label{fig:a}\\end{wrapfigure}\n")
+    (tmp_path / "main.tex").write_text(
+        "\\documentclass{article}\n\\usepackage{graphicx}\n\\usepackage{wrapfig}\n\\begin{document}\n"
+        + _long_sentence(0, 40) + "\n\n" + wrap + _long_sentence(1, 20) + "\n\n" + _sentence(2) + "\n\n"
+        + "\\newpage\\noindent " + _sentence(4) + "\n\\end{document}\n")
+    _compile(tmp_path)
+    paper = read_pdf(str(tmp_path / "main.pdf"))
+    fig = next(f for f in paper.figures if f.number == "1")
+    assert paper.pages >= 3
+    assert len(fig.sites) == 40 + 20 + 1 + 1 and _complete(fig) == [], _complete(fig)[:2]
+    starts = [p.split(" part")[0].split(" of this")[0] for p in _paragraphs(str(tmp_path / "main.pdf")) if p.startswith("Sentence ")]
+    assert starts == ["Sentence 0", "Sentence 1", "Sentence 2", "Sentence 4"], starts
+
+
+def test_a_running_head_on_the_folio_s_row_is_a_running_head(tmp_path, pdflatex):
+    """amsart sets its running heads (in capitals) on the page number's row, inside the
+    page's outer strip: read as running text, they cut the sentence that goes on over
+    the page. Text at that height elsewhere (a paper without folios there) stays text."""
+    _needs("amsart")
+    (tmp_path / "main.tex").write_text(
+        "\\documentclass{amsart}\n\\usepackage{graphicx}\n\\title{A Title Long Enough}\\author{A. Author}\n"
+        "\\begin{document}\n\\maketitle\n\\begin{figure}[h]\\centering\\rule{3cm}{2cm}\\caption{A box.}\\label{fig:a}\\end{figure}\n"
+        + "".join(_long_sentence(k, 25) + "\n\n" for k in range(6)) + "\\end{document}\n")
+    _compile(tmp_path)
+    paper = read_pdf(str(tmp_path / "main.pdf"))
+    (fig,) = paper.figures
+    assert paper.pages >= 3
+    assert len(fig.sites) == 6 * 25 and _complete(fig) == [], _complete(fig)[:2]
+    paras = _paragraphs(str(tmp_path / "main.pdf"))
+    heads = [p for p in paras if "AUTHOR" in p or "TITLE" in p]
+    assert heads == ["A TITLE LONG ENOUGH", "A. AUTHOR"], heads  # the title page's own, not the running heads
+    # a paper whose folio is at the foot: a line at that height at the top is a line of text
+    (tmp_path / "main.tex").write_text(
+        "\\documentclass{article}\n\\usepackage[top=1.2in]{geometry}\n\\begin{document}\n"
+        + "".join(_long_sentence(k, 25) + "\n\n" for k in range(4)) + "\\end{document}\n")
+    _compile(tmp_path)
+    starts = [p.split(" part")[0] for p in _paragraphs(str(tmp_path / "main.pdf")) if p.startswith("Sentence ")]
+    assert starts == [f"Sentence {k}" for k in range(4)], starts

@@ -575,15 +575,20 @@ def mark_margins(pages: list[PageData], layout: Layout) -> None:
     # Only the outer strip of a page holds running heads: a float at the top of every page
     # can put the estimated text block far down, and its tick labels look like page numbers.
     folios = _folios(zone)
+    # The running head set on the folio's row (amsart's small text block puts both well
+    # inside the page's outer strip) is as much a running head as the folio itself.
+    rows = {(pd.index, role): [ln.bbox for p2, ln, r2 in zone if p2 is pd and r2 == role and id(ln) in folios]
+            for pd, _ln, role in zone}
+    on_row = {id(ln) for pd, ln, role in zone if any(_same_row(ln.bbox, b) for b in rows[(pd.index, role)])}
     zone = [(pd, ln, role) for pd, ln, role in zone
-            if ln.bbox[3] < 0.1 * pd.height or ln.bbox[1] > 0.9 * pd.height or id(ln) in folios]
+            if ln.bbox[3] < 0.1 * pd.height or ln.bbox[1] > 0.9 * pd.height or id(ln) in folios or id(ln) in on_row]
     # Text inside an included graphic's own box (a tick label of a plot set at the top of a
     # page, in classes with a tall text block such as IEEEtran) is part of that graphic.
     zone = [(pd, ln, role) for pd, ln, role in zone if not _in_graphic(ln.bbox, pd)]
     seen: Counter = Counter(_shape(ln.text) for _, ln, _ in zone)
     for pd, ln, role in zone:
         outer = ln.bbox[3] < 0.06 * pd.height or ln.bbox[1] > 0.94 * pd.height
-        if _PAGE_NO.match(ln.text.strip()) or outer:
+        if _PAGE_NO.match(ln.text.strip()) or outer or id(ln) in on_row:
             ln.role = role
         elif seen[_shape(ln.text)] >= 2 and not parse_float_label(ln.text):
             # two captions alike ("FIG. 6. As in Fig. 5, but for ...") are not a running foot
@@ -594,6 +599,11 @@ def mark_margins(pages: list[PageData], layout: Layout) -> None:
             if not ln.role and _TOC_ENTRY.search(ln.text):
                 ln.role = "toc"
     _mark_lists_of_figures(pages)
+
+
+def _same_row(a: BBox, b: BBox) -> bool:
+    h = min(a[3] - a[1], b[3] - b[1])
+    return h > 0 and min(a[3], b[3]) - max(a[1], b[1]) > 0.5 * h
 
 
 def _folios(zone: list[tuple[PageData, Line, str]]) -> set[int]:

@@ -125,6 +125,9 @@ def paragraphs(pages: list[PageData], layout: Layout, spanning: dict[int, list[B
     prev: Line | None = None
     held: Para | None = None  # the paragraph a footnote or foot line interrupted
     in_refs = False
+    # what stands beside the text on each page: float lines, graphics (a wrapfigure)
+    beside = {pd.index: [l.bbox for l in pd.lines if l.role in _FLOAT_ROLES]
+              + [tuple(im["bbox"]) for im in pd.images] + list(pd.frames) for pd in pages}
     for pd in pages:
         ordered = reading_order(pd, layout, spanning.get(pd.index, []))
         lof_page = any(_LOF_RE.match(l.text.strip()) for l in ordered[:12])
@@ -135,12 +138,12 @@ def paragraphs(pages: list[PageData], layout: Layout, spanning: dict[int, list[B
                 in_refs = True
             elif head and in_refs and (_APPX_RE.match(ln.text.strip()) or _LETTERED_RE.match(ln.text.strip())):
                 in_refs = False  # the appendix after the bibliography is running text again
-            if prev is not None and held is not None and held.lines and _resumes(held.lines[-1], ln, layout):
+            if prev is not None and held is not None and held.lines and _resumes(held.lines[-1], ln, layout, beside):
                 # the interrupted paragraph goes on in the next column or page
                 if cur.text:
                     paras.append(cur)
                 cur, held = held, None
-            elif prev is None or _breaks(prev, ln, layout, floats):
+            elif prev is None or _breaks(prev, ln, layout, floats, beside):
                 if held is not None and not ln.size < held.lines[-1].size - 1.0:
                     paras.append(held)  # the asides are over and ln does not continue it
                     held = None
@@ -166,7 +169,7 @@ def _aside(prev: Line, ln: Line, layout: Layout) -> bool:
     return abs(prev.size - layout.body_size) <= 0.6 and ln.size < prev.size - 1.0 and ln.page == prev.page
 
 
-def _resumes(last: Line, ln: Line, layout: Layout) -> bool:
+def _resumes(last: Line, ln: Line, layout: Layout, beside: dict[int, list[BBox]] | None = None) -> bool:
     """After such an aside, ln continues the paragraph whose last line was `last`: the same
     size, in another column or on a later page, not indented, and `last` filled its column
     (what _breaks asks of any line that follows across a column or page break)."""
@@ -174,7 +177,7 @@ def _resumes(last: Line, ln: Line, layout: Layout) -> bool:
         return False
     if last.page == ln.page and _col_bounds(last, layout)[0] == _col_bounds(ln, layout)[0]:
         return False
-    return not _breaks(last, ln, layout)
+    return not _breaks(last, ln, layout, beside=beside)
 
 
 def caption_paragraphs(captions) -> list[Para]:
@@ -189,7 +192,8 @@ def caption_paragraphs(captions) -> list[Para]:
     return out
 
 
-def _breaks(prev: Line, ln: Line, layout: Layout, floats: list[BBox] = ()) -> bool:
+def _breaks(prev: Line, ln: Line, layout: Layout, floats: list[BBox] = (),
+            beside: dict[int, list[BBox]] | None = None) -> bool:
     """Does ln open a new paragraph? A size change (footnotes), a heading before it, a vertical
     gap, an indent, or a short line before it; across a column or page break only the last two."""
     if abs(prev.size - ln.size) > 1.0:
@@ -208,6 +212,8 @@ def _breaks(prev: Line, ln: Line, layout: Layout, floats: list[BBox] = ()) -> bo
     # around a wrapfigure ends every line at the figure's edge, not at the column's.
     right = min(p1, max(prev.bbox[2], ln.bbox[2])) if same_page_col else p1
     short_prev = prev.bbox[2] < right - 2 * prev.size
+    if short_prev and beside and _float_beside(prev, beside.get(prev.page, []), p1):
+        short_prev = False  # it ends where a float set beside the text (a wrapfigure) begins
     if not same_page_col or ln.bbox[1] < prev.bbox[1] - 2:
         return indented or short_prev
     # double-spaced manuscripts: a gap counts only when wider than the usual one between lines
@@ -215,6 +221,13 @@ def _breaks(prev: Line, ln: Line, layout: Layout, floats: list[BBox] = ()) -> bo
             and not _float_between(prev, ln, floats, c0, c1):
         return True
     return indented or short_prev
+
+
+def _float_beside(prev: Line, boxes: list[BBox], p1: float) -> bool:
+    """A float's box stands in prev's row between the line's end and its column's edge."""
+    y0, y1 = prev.bbox[1], prev.bbox[3]
+    return any(prev.bbox[2] - 1 <= b[0] < p1 and min(b[3], y1) - max(b[1], y0) > 0.3 * (y1 - y0)
+               and b[0] - prev.bbox[2] < 3 * prev.size for b in boxes)
 
 
 def _float_between(prev: Line, ln: Line, floats: list[BBox], c0: float, c1: float) -> bool:
