@@ -202,8 +202,35 @@ def build_paper(rec: dict, papers_dir: Path, build_dir: Path, rebuild: bool = Fa
         return f"build failed: {exc}"
     if not pdf.is_file():
         return f"build produced no PDF ({' '.join(full)})"
+    settle_references(full, main, env)
     stamp.write_text(" ".join(full) + "\n")
     return main, pdf
+
+
+_UNSETTLED = ("Rerun to get cross-references right", "Label(s) may have changed", "Rerun to get citations correct")
+
+
+def settle_references(full: list[str], main: Path, env: dict) -> None:
+    """`latexmk -f` stops after one pass when the source has an error, leaving '??' for every
+    reference: run the engine again (at most twice) while the log asks for it, as latexmk
+    would have without the error."""
+    if full[0] != "latexmk":
+        return
+    engine = {"-xelatex": "xelatex", "-lualatex": "lualatex"}.get(next((a for a in full if a in ("-xelatex", "-lualatex")), ""),
+                                                                   "pdflatex")
+    log = main.with_suffix(".log")
+    for _ in range(2):
+        try:
+            text = log.read_text(errors="replace")
+        except OSError:
+            return
+        if not any(m in text for m in _UNSETTLED):
+            return
+        try:
+            subprocess.run([engine, "-interaction=nonstopmode", main.name], cwd=main.parent, capture_output=True,
+                           timeout=BUILD_TIMEOUT, stdin=subprocess.DEVNULL, env=env)
+        except (subprocess.TimeoutExpired, OSError):
+            return
 
 
 # ---------------------------------------------------------------- running figlint
