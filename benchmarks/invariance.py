@@ -73,7 +73,7 @@ def main() -> int:
             main_tex = V.build(base, V.apply(base, v, gdir), cache)
         except V.BuildError as exc:
             outcomes.append({"base": v.base, "variant": v.name, "build_error": str(exc)})
-            print(f"[{i}/{len(vs)}] {v.base} {v.name}: does not compile: {str(exc).splitlines()[0] if str(exc) else ''}", flush=True)
+            print(f"[{i}/{len(vs)}] {v.base} {v.name}: not built as the same paper: {str(exc).splitlines()[0] if str(exc) else ''}", flush=True)
             continue
         numbers = V.number_map(main_tex, orig_main)
         diffs = {}
@@ -98,7 +98,7 @@ def main() -> int:
     secs = time.perf_counter() - t0
     print()
     print(f"identical: {same}/{len(built)} variants ({100.0 * same / max(1, len(built)):.1f} %), "
-          f"{len(outcomes) - len(built)} did not compile; {len(bases)} papers, classes {', '.join(classes)}; {secs:.0f} s")
+          f"{len(outcomes) - len(built)} not built as the same paper (no PDF, lost floats, text past a page edge); {len(bases)} papers, classes {', '.join(classes)}; {secs:.0f} s")
     print("differing variants by route:", dict(by_route))
     print("differing variants by edit:", dict(causes))
     if args.json:
@@ -114,7 +114,7 @@ def main() -> int:
             "",
             f"- papers: {', '.join(b.name for b in bases)}; classes: {', '.join(classes)}",
             f"- identical: **{same} of {len(built)}** variants ({100.0 * same / max(1, len(built)):.1f} %); "
-            f"{len(outcomes) - len(built)} did not compile",
+            f"{len(outcomes) - len(built)} not built as the same paper (no PDF, lost floats, or text set past a page edge)",
             f"- differing, by route: {dict(by_route) or 'none'}; by edit: {dict(causes) or 'none'}",
         ] + _baseline_lines(args.baseline) + ([f"- {args.note}"] if args.note else [])))
     return 0

@@ -77,3 +77,18 @@ def test_variant_reads_as_the_original(base, name, bases, originals, cache, monk
     numbers = V.number_map(main, orig_main)
     diffs = {r: V.compare(orig[r], V.signature(V.route_path(main, r), numbers), r, v) for r in V.ROUTES}
     assert {r: d for r, d in diffs.items() if d} == {}
+
+
+def test_text_set_past_the_page_edge_is_not_the_same_paper(tmp_path):
+    """A variant whose print loses text (a wrapfigure caption run off the page foot) is not
+    compared as the same paper: the comparison finds the line outside the page."""
+    import pymupdf
+
+    for name, y in (("inside", 700), ("outside", 810)):
+        doc = pymupdf.open()
+        page = doc.new_page(width=612, height=792)
+        page.insert_text((72, 100), "Body text on the page.", fontsize=10)
+        page.insert_text((72, y), "tance of the six input features.", fontsize=10)
+        doc.save(tmp_path / f"{name}.pdf")
+    assert V._off_page_text(tmp_path / "inside.pdf") is None
+    assert V._off_page_text(tmp_path / "outside.pdf") == (1, "tance of the six input feature")  # 30 characters
