@@ -165,6 +165,56 @@ class FigureAnalysis:
                 end = b
         return covered
 
+    def h_lines(self, y0: float, y1: float, x0: float, x1: float, min_share: float = 0.25) -> list[tuple[float, float, float]]:
+        """Horizontal lines (y, x_start, x_end) within rows y0..y1, clipped to columns x0..x1,
+        at least `min_share` of that width long: frame edges, axis lines, dark rules.
+
+        Raster: runs of foreground (no text, no light grid) along one pixel row, gaps of two
+        pixels closed. Vector: the horizontal rules and rectangle edges, joined where they
+        touch. Used to tell whether two axes bound one plot (one bottom or top edge runs
+        from one to the other) or separate panels (each frame ends before the other's begins).
+        """
+        m = self.marks
+        if m is None or x1 <= x0:
+            return []
+        need = min_share * (x1 - x0)
+        out: list[tuple[float, float, float]] = []
+        if self.source == "raster":
+            import numpy as np
+
+            if m.fg is None:
+                return []
+            ya, yb = max(int(y0), 0), min(int(y1) + 1, m.height)
+            xa, xb = max(int(x0), 0), min(int(x1) + 1, m.width)
+            if yb <= ya or xb <= xa:
+                return []
+            band = m.fg[ya:yb, xa:xb]
+            for i in np.nonzero(band.sum(axis=1) >= need)[0]:
+                row = band[i].copy()
+                # close gaps of up to two pixels (anti-aliasing, dashes of a spine)
+                for k in (1, 2):
+                    row[:-k] |= band[i, k:] & row[:-k]
+                idx = np.flatnonzero(row)
+                if idx.size == 0:
+                    continue
+                breaks = np.flatnonzero(np.diff(idx) > 3)
+                starts = np.concatenate(([idx[0]], idx[breaks + 1]))
+                ends = np.concatenate((idx[breaks], [idx[-1]]))
+                for a, b in zip(starts, ends):
+                    if b - a + 1 >= need:
+                        out.append((float(ya + i), float(xa + a), float(xa + b + 1)))
+            return out
+        segs = sorted((y, max(a, x0), min(b, x1)) for y, a, b in m.hrules if y0 <= y <= y1 and b > x0 and a < x1)
+        merged: list[list[float]] = []
+        for y, a, b in segs:
+            for g in merged:
+                if abs(g[0] - y) <= 0.6 and a <= g[2] + 1.0 and b >= g[1] - 1.0:
+                    g[1], g[2] = min(g[1], a), max(g[2], b)
+                    break
+            else:
+                merged.append([y, a, b])
+        return [(y, a, b) for y, a, b in merged if b - a >= need]
+
     def strip_left_of(self, x: float, y0: float, y1: float, width: float) -> bool:
         """Whether a narrow filled strip (a colour bar) stands just left of x over rows y0..y1."""
         m = self.marks

@@ -239,7 +239,29 @@ def _two_sides(an: FigureAnalysis, left: Axis, right: Axis) -> dict | None:
         return None
     if an.strip_left_of(right.box[0] - 0.3 * u, right.lo, right.hi, 0.15 * gap):
         return None  # a colour bar's scale, not a second value axis
+    if _separate_frames(an, left, right):
+        return None  # each axis bounds its own panel (or a colour bar's, a histogram's)
     return {"gap": round(gap, 1), "reach_right": round(reach, 1)}
+
+
+def _separate_frames(an: FigureAnalysis, left: Axis, right: Axis) -> bool:
+    """Whether the two axes bound different plot areas, read from the horizontal lines between them.
+
+    Both axes of a dual-axis chart bound one plot: its bottom (or top) edge, the x axis
+    line, runs unbroken from the left axis to the right one. Side-by-side panels, a plot
+    and its colour bar or marginal histogram each have their own frame: their edges end
+    where the next one's begin. Without any long horizontal line (no frame drawn) this
+    says nothing and the other checks decide.
+    """
+    u = an.unit_size
+    xl, xr = left.box[2], right.box[0]
+    y0 = min(left.lo, right.lo) - 2.0 * u
+    y1 = max(left.hi, right.hi) + 2.0 * u
+    lines = an.h_lines(y0, y1, xl, xr)
+    if not lines:
+        return False
+    tol = min(2.5 * u, 0.1 * (xr - xl))
+    return not any(a <= xl + tol and b >= xr - tol for _, a, b in lines)
 
 
 @rule(
