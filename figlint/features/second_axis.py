@@ -335,8 +335,8 @@ def _other_plot_areas(an, a: Token, b: Token, labels: list[Token], u: float) -> 
     same column without any second scale in one plot. Told apart by the geometry between
     the two labels: a frame edge or axis line running across the figure (the lower edge of
     one panel, the top of the next), a row of tick or category labels, each label being
-    one of a column of tick labels of its own (two panels' value axes stacked), or a 0 in
-    the column between them (one axis whose minus signs were lost: 0.5 above 0 above 0.5).
+    one of a column of tick labels of its own (two panels' value axes stacked), or a 0 above or
+    between them in the column (one axis whose minus signs were lost: 0.5 above 0 above 0.5).
     """
     lo_x = min(a.bbox[0], b.bbox[0])
     hi_x = max(a.bbox[2], b.bbox[2])
@@ -351,7 +351,7 @@ def _other_plot_areas(an, a: Token, b: Token, labels: list[Token], u: float) -> 
         if len(row) >= 3 and max(o.bbox[2] for o in row) - min(o.bbox[0] for o in row) >= 0.4 * an.width:
             return True
     column = [t for t in labels if min(t.bbox[2], hi_x) - max(t.bbox[0], lo_x) > 0]
-    if any(t.value == 0 and a.cy < t.cy < b.cy for t in column):
+    if a.value == 0 or any(t.value == 0 and a.cy < t.cy < b.cy for t in column):
         return True
     mid = (a.cy + b.cy) / 2
     upper = [t for t in column if t.cy < mid]
