@@ -277,9 +277,11 @@ def dual_value_axes(fig: Figure, ctx: Context):
     What it does:
     Finds two columns of tick labels that are each a clean numeric scale, one at
     the left and one at the right edge of the same plot, covering the same
-    height, with different values at the same heights. Mirrored tick labels (the
-    same scale repeated on the right), colour-bar scales and side-by-side panels
-    are not reported.
+    height, with different values at the same heights. Both must bound one plot
+    area: where frame edges or axis lines are drawn, one of them runs unbroken
+    from the left axis to the right one. Mirrored tick labels (the same scale
+    repeated on the right), colour-bar scales, marginal histograms and
+    side-by-side or stacked panels (each with its own frame) are not reported.
 
     Why is this bad?
     Where two series cross, and how steep each looks, depends only on how the two
