@@ -215,6 +215,28 @@ class FigureAnalysis:
                 merged.append([y, a, b])
         return [(y, a, b) for y, a, b in merged if b - a >= need]
 
+    def v_line(self, x0: float, x1: float, y0: float, y1: float, share: float = 0.9) -> bool:
+        """Whether a vertical line (a spine, a frame edge) within columns x0..x1 covers at least
+        `share` of rows y0..y1."""
+        m = self.marks
+        if m is None or y1 <= y0 or x1 <= x0:
+            return False
+        if self.source == "raster":
+            import numpy as np
+
+            if m.fg is None:
+                return False
+            ya, yb = max(int(y0), 0), min(int(y1) + 1, m.height)
+            xa, xb = max(int(x0), 0), min(int(x1) + 1, m.width)
+            if yb <= ya or xb <= xa:
+                return False
+            band = m.fg[ya:yb, xa:xb]
+            return bool((band.mean(axis=0) >= share).any())
+        for x, a, b in m.vrules:
+            if x0 <= x <= x1 and min(b, y1) - max(a, y0) >= share * (y1 - y0):
+                return True
+        return False
+
     def strip_left_of(self, x: float, y0: float, y1: float, width: float) -> bool:
         """Whether a narrow filled strip (a colour bar) stands just left of x over rows y0..y1."""
         m = self.marks

@@ -334,16 +334,20 @@ def _other_plot_areas(an, a: Token, b: Token, labels: list[Token], u: float) -> 
     Stacked panels each with their own scale put a small value above a large one in the
     same column without any second scale in one plot. Told apart by the geometry between
     the two labels: a frame edge or axis line running across the figure (the lower edge of
-    one panel, the top of the next), a row of tick or category labels, each label being
+    one panel, the top of the next), a spine running beside both (tick labels outside a
+    frame, not labels in a plot), a row of tick or category labels, each label being
     one of a column of tick labels of its own (two panels' value axes stacked), or a 0 above or
     between them in the column (one axis whose minus signs were lost: 0.5 above 0 above 0.5).
     """
     lo_x = min(a.bbox[0], b.bbox[0])
     hi_x = max(a.bbox[2], b.bbox[2])
     # a frame edge or axis line crossing the column between (or through) the two labels
-    for _, x0, x1 in an.h_lines(a.bbox[1], b.bbox[3], 0.0, float(an.width), 0.4):
+    for _, x0, x1 in an.h_lines(a.bbox[1], b.bbox[3], 0.0, float(an.width), 0.2):
         if x0 <= hi_x + 3 * u and x1 >= lo_x - 3 * u:
             return True
+    # tick labels outside a frame: the panel's spine runs beside both, from one to the other
+    if an.v_line(hi_x, hi_x + 3 * u, a.cy, b.cy) or an.v_line(lo_x - 3 * u, lo_x, a.cy, b.cy):
+        return True
     # a row of at least three words or numbers on one line between them (tick or category labels)
     between = [t for t in an.tokens if not t.rotated and a.cy + 0.5 * u < t.cy < b.cy - 0.5 * u]
     for t in between:
