@@ -169,8 +169,9 @@ class FigureAnalysis:
         """Horizontal lines (y, x_start, x_end) within rows y0..y1, clipped to columns x0..x1,
         at least `min_share` of that width long: frame edges, axis lines, dark rules.
 
-        Raster: runs of foreground (no text, no light grid) along one pixel row, gaps of two
-        pixels closed. Vector: the horizontal rules and rectangle edges, joined where they
+        Raster: runs of foreground (no text, no light grid) along three pixel rows, gaps of
+        up to three pixels closed, with the rows 4 px above and below mostly clear (a line, not
+        the tops of bars). Vector: the horizontal rules and rectangle edges, joined where they
         touch. Used to tell whether two axes bound one plot (one bottom or top edge runs
         from one to the other) or separate panels (each frame ends before the other's begins).
         """
@@ -188,12 +189,16 @@ class FigureAnalysis:
             xa, xb = max(int(x0), 0), min(int(x1) + 1, m.width)
             if yb <= ya or xb <= xa:
                 return []
-            band = m.fg[ya:yb, xa:xb]
-            for i in np.nonzero(band.sum(axis=1) >= need)[0]:
-                row = band[i].copy()
-                # close gaps of up to two pixels (anti-aliasing, dashes of a spine)
-                for k in (1, 2):
-                    row[:-k] |= band[i, k:] & row[:-k]
+            fg = m.fg
+            for y in range(ya, yb):
+                # three rows at once: a line tilted by a scan or anti-aliased over two rows
+                row = fg[max(y - 1, 0):y + 2, xa:xb].any(axis=0)
+                if row.sum() < need:
+                    continue
+                # a line, not the top or body of filled marks: clear 4 px above and below it
+                above = fg[y - 4, xa:xb] if y - 4 >= 0 else np.zeros(xb - xa, bool)
+                below = fg[y + 4, xa:xb] if y + 4 < m.height else np.zeros(xb - xa, bool)
+                clear = ~above & ~below
                 idx = np.flatnonzero(row)
                 if idx.size == 0:
                     continue
@@ -201,8 +206,8 @@ class FigureAnalysis:
                 starts = np.concatenate(([idx[0]], idx[breaks + 1]))
                 ends = np.concatenate((idx[breaks], [idx[-1]]))
                 for a, b in zip(starts, ends):
-                    if b - a + 1 >= need:
-                        out.append((float(ya + i), float(xa + a), float(xa + b + 1)))
+                    if b - a + 1 >= need and clear[a:b + 1].mean() >= 0.5:
+                        out.append((float(y), float(xa + a), float(xa + b + 1)))
             return out
         segs = sorted((y, max(a, x0), min(b, x1)) for y, a, b in m.hrules if y0 <= y <= y1 and b > x0 and a < x1)
         merged: list[list[float]] = []

@@ -349,9 +349,11 @@ def _other_plot_areas(an, a: Token, b: Token, labels: list[Token], u: float) -> 
     if an.v_line(hi_x, hi_x + 3 * u, a.cy, b.cy) or an.v_line(lo_x - 3 * u, lo_x, a.cy, b.cy):
         return True
     # a row of at least three words or numbers on one line between them (tick or category labels)
-    between = [t for t in an.tokens if not t.rotated and a.cy + 0.5 * u < t.cy < b.cy - 0.5 * u]
+    ids = {id(t) for t in labels}
+    between = [t for t in an.tokens if not t.rotated and id(t) not in ids and t.h <= 1.5 * u
+               and a.cy + 0.5 * u < t.cy < b.cy - 0.5 * u]
     for t in between:
-        row = [o for o in between if abs(o.cy - t.cy) <= 0.3 * u]
+        row = [o for o in between if abs(o.cy - t.cy) <= 0.3 * u and max(o.h, t.h) <= 1.4 * min(o.h, t.h)]
         if len(row) >= 3 and max(o.bbox[2] for o in row) - min(o.bbox[0] for o in row) >= 0.4 * an.width:
             return True
     column = [t for t in labels if min(t.bbox[2], hi_x) - max(t.bbox[0], lo_x) > 0]

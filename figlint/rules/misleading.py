@@ -261,7 +261,23 @@ def _separate_frames(an: FigureAnalysis, left: Axis, right: Axis) -> bool:
     if not lines:
         return False
     tol = min(2.5 * u, 0.1 * (xr - xl))
-    return not any(a <= xl + tol and b >= xr - tol for _, a, b in lines)
+    lo, hi = max(left.lo, right.lo), min(left.hi, right.hi)
+    rows: dict[float, list[tuple[float, float]]] = {}
+    for y, a, b in lines:
+        rows.setdefault(y, []).append((a, b))
+    for segs in rows.values():
+        segs.sort()
+        # a break with marks drawn through it (a handle or marker on the frame edge, data
+        # crossing it) is not the empty corridor between two panels
+        joined = [list(segs[0])]
+        for a, b in segs[1:]:
+            if an.source == "raster" and an.marks.fg_columns(joined[-1][1] + 1, a - 1, lo, hi) >= 0.5:
+                joined[-1][1] = max(joined[-1][1], b)
+            else:
+                joined.append([a, b])
+        if any(a <= xl + tol and b >= xr - tol for a, b in joined):
+            return False
+    return True
 
 
 @rule(
