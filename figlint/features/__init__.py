@@ -169,9 +169,9 @@ class FigureAnalysis:
         """Horizontal lines (y, x_start, x_end) within rows y0..y1, clipped to columns x0..x1,
         at least `min_share` of that width long: frame edges, axis lines, dark rules.
 
-        Raster: runs of foreground (no text, no light grid) along three pixel rows, gaps of
-        up to three pixels closed, with the rows 4 px above and below mostly clear (a line, not
-        the tops of bars). Vector: the horizontal rules and rectangle edges, joined where they
+        Raster: runs of ink (no text; light axis lines and grids included) along three pixel
+        rows, gaps of up to three pixels closed, with the row 4 px above or below mostly clear
+        (a line or an edge, not the body of filled marks). Vector: the horizontal rules and rectangle edges, joined where they
         touch. Used to tell whether two axes bound one plot (one bottom or top edge runs
         from one to the other) or separate panels (each frame ends before the other's begins).
         """
@@ -183,22 +183,22 @@ class FigureAnalysis:
         if self.source == "raster":
             import numpy as np
 
-            if m.fg is None:
+            fg = m.ink if m.ink is not None else m.fg  # light axis lines and grids count
+            if fg is None:
                 return []
             ya, yb = max(int(y0), 0), min(int(y1) + 1, m.height)
             xa, xb = max(int(x0), 0), min(int(x1) + 1, m.width)
             if yb <= ya or xb <= xa:
                 return []
-            fg = m.fg
             for y in range(ya, yb):
                 # three rows at once: a line tilted by a scan or anti-aliased over two rows
                 row = fg[max(y - 1, 0):y + 2, xa:xb].any(axis=0)
                 if row.sum() < need:
                     continue
-                # a line, not the top or body of filled marks: clear 4 px above and below it
+                # a line or an edge, not the body of filled marks: clear 4 px above or below it
                 above = fg[y - 4, xa:xb] if y - 4 >= 0 else np.zeros(xb - xa, bool)
                 below = fg[y + 4, xa:xb] if y + 4 < m.height else np.zeros(xb - xa, bool)
-                clear = ~above & ~below
+                clear = ~above | ~below
                 idx = np.flatnonzero(row)
                 if idx.size == 0:
                     continue

@@ -260,7 +260,10 @@ def _separate_frames(an: FigureAnalysis, left: Axis, right: Axis) -> bool:
     lines = an.h_lines(y0, y1, xl, xr)
     if not lines:
         return False
-    tol = min(2.5 * u, 0.1 * (xr - xl))
+    # a spine stands a tick's length from its labels; a colour bar right of a plot stands
+    # further from its own labels than the plot's right edge would
+    tol_l = min(2.5 * u, 0.1 * (xr - xl))
+    tol = max(0.8 * u, min(1.5 * u, 0.06 * (xr - xl)))
     lo, hi = max(left.lo, right.lo), min(left.hi, right.hi)
     rows: dict[float, list[tuple[float, float]]] = {}
     for y, a, b in lines:
@@ -275,7 +278,7 @@ def _separate_frames(an: FigureAnalysis, left: Axis, right: Axis) -> bool:
                 joined[-1][1] = max(joined[-1][1], b)
             else:
                 joined.append([a, b])
-        if any(a <= xl + tol and b >= xr - tol for a, b in joined):
+        if any(a <= xl + tol_l and b >= xr - tol for a, b in joined):
             return False
     return True
 
