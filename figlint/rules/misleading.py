@@ -257,7 +257,7 @@ def _separate_frames(an: FigureAnalysis, left: Axis, right: Axis) -> bool:
     xl, xr = left.box[2], right.box[0]
     y0 = min(left.lo, right.lo) - 2.0 * u
     y1 = max(left.hi, right.hi) + 2.0 * u
-    lines = an.h_lines(y0, y1, xl, xr)
+    lines = an.h_lines(y0, y1, xl, xr, 0.35)  # a panel's edge spans a good part of the width
     if not lines:
         return False
     # a spine stands a tick's length from its labels; a colour bar right of a plot stands
