@@ -165,6 +165,83 @@ class FigureAnalysis:
                 end = b
         return covered
 
+    def h_lines(self, y0: float, y1: float, x0: float, x1: float, min_share: float = 0.25) -> list[tuple[float, float, float]]:
+        """Horizontal lines (y, x_start, x_end) within rows y0..y1, clipped to columns x0..x1,
+        at least `min_share` of that width long: frame edges, axis lines, dark rules.
+
+        Raster: runs of ink (no text; light axis lines and grids included) along three pixel
+        rows, gaps of up to three pixels closed, with the row 4 px above or below mostly clear
+        (a line or an edge, not the body of filled marks). Vector: the horizontal rules and rectangle edges, joined where they
+        touch. Used to tell whether two axes bound one plot (one bottom or top edge runs
+        from one to the other) or separate panels (each frame ends before the other's begins).
+        """
+        m = self.marks
+        if m is None or x1 <= x0:
+            return []
+        need = min_share * (x1 - x0)
+        out: list[tuple[float, float, float]] = []
+        if self.source == "raster":
+            import numpy as np
+
+            fg = m.ink if m.ink is not None else m.fg  # light axis lines and grids count
+            if fg is None:
+                return []
+            ya, yb = max(int(y0), 0), min(int(y1) + 1, m.height)
+            xa, xb = max(int(x0), 0), min(int(x1) + 1, m.width)
+            if yb <= ya or xb <= xa:
+                return []
+            for y in range(ya, yb):
+                # three rows at once: a line tilted by a scan or anti-aliased over two rows
+                row = fg[max(y - 1, 0):y + 2, xa:xb].any(axis=0)
+                if row.sum() < need:
+                    continue
+                # a line or an edge, not the body of filled marks: clear 4 px above or below it
+                above = fg[y - 4, xa:xb] if y - 4 >= 0 else np.zeros(xb - xa, bool)
+                below = fg[y + 4, xa:xb] if y + 4 < m.height else np.zeros(xb - xa, bool)
+                clear = ~above | ~below
+                idx = np.flatnonzero(row)
+                if idx.size == 0:
+                    continue
+                breaks = np.flatnonzero(np.diff(idx) > 3)
+                starts = np.concatenate(([idx[0]], idx[breaks + 1]))
+                ends = np.concatenate((idx[breaks], [idx[-1]]))
+                for a, b in zip(starts, ends):
+                    if b - a + 1 >= need and clear[a:b + 1].mean() >= 0.5:
+                        out.append((float(y), float(xa + a), float(xa + b + 1)))
+            return out
+        segs = sorted((y, max(a, x0), min(b, x1)) for y, a, b in m.hrules if y0 <= y <= y1 and b > x0 and a < x1)
+        merged: list[list[float]] = []
+        for y, a, b in segs:
+            for g in merged:
+                if abs(g[0] - y) <= 0.6 and a <= g[2] + 1.0 and b >= g[1] - 1.0:
+                    g[1], g[2] = min(g[1], a), max(g[2], b)
+                    break
+            else:
+                merged.append([y, a, b])
+        return [(y, a, b) for y, a, b in merged if b - a >= need]
+
+    def v_line(self, x0: float, x1: float, y0: float, y1: float, share: float = 0.9) -> bool:
+        """Whether a vertical line (a spine, a frame edge) within columns x0..x1 covers at least
+        `share` of rows y0..y1."""
+        m = self.marks
+        if m is None or y1 <= y0 or x1 <= x0:
+            return False
+        if self.source == "raster":
+            import numpy as np
+
+            if m.fg is None:
+                return False
+            ya, yb = max(int(y0), 0), min(int(y1) + 1, m.height)
+            xa, xb = max(int(x0), 0), min(int(x1) + 1, m.width)
+            if yb <= ya or xb <= xa:
+                return False
+            band = m.fg[ya:yb, xa:xb]
+            return bool((band.mean(axis=0) >= share).any())
+        for x, a, b in m.vrules:
+            if x0 <= x <= x1 and min(b, y1) - max(a, y0) >= share * (y1 - y0):
+                return True
+        return False
+
     def strip_left_of(self, x: float, y0: float, y1: float, width: float) -> bool:
         """Whether a narrow filled strip (a colour bar) stands just left of x over rows y0..y1."""
         m = self.marks

@@ -307,8 +307,10 @@ def _label_conflicts(an) -> list[tuple[Token, Token]]:
             overlap = min(a.bbox[2], b.bbox[2]) - max(a.bbox[0], b.bbox[0])
             if overlap < 0.5 * min(a.w, b.w):
                 continue
-            if any(r[1] >= a.bbox[3] and r[3] <= b.bbox[1] and r[0] <= max(a.bbox[2], b.bbox[2]) + 3 * u
+            if any(a.cy < (r[1] + r[3]) / 2 < b.cy and r[0] <= max(a.bbox[2], b.bbox[2]) + 3 * u
                    and r[2] >= min(a.bbox[0], b.bbox[0]) - 3 * u for r in rows):
+                continue
+            if _other_plot_areas(an, a, b, labels, u):
                 continue
             diff = b.value - a.value
             big = max(abs(a.value), abs(b.value))
@@ -324,3 +326,49 @@ def _label_conflicts(an) -> list[tuple[Token, Token]]:
     if not ys and not natural:
         return []
     return conflicts
+
+
+def _other_plot_areas(an, a: Token, b: Token, labels: list[Token], u: float) -> bool:
+    """Whether labels a (upper) and b (lower) stand in different plot areas, not in one plot.
+
+    Stacked panels each with their own scale put a small value above a large one in the
+    same column without any second scale in one plot. Told apart by the geometry between
+    the two labels: a frame edge or axis line running across the figure (the lower edge of
+    one panel, the top of the next), a spine running beside both (tick labels outside a
+    frame, not labels in a plot), a row of tick or category labels, each label being
+    one of a column of tick labels of its own (two panels' value axes stacked), or a 0 above or
+    between them in the column (one axis whose minus signs were lost: 0.5 above 0 above 0.5).
+    """
+    lo_x = min(a.bbox[0], b.bbox[0])
+    hi_x = max(a.bbox[2], b.bbox[2])
+    # a frame edge or axis line crossing the column between (or through) the two labels
+    for _, x0, x1 in an.h_lines(a.bbox[1], b.bbox[3], 0.0, float(an.width), 0.2):
+        if x0 <= hi_x + 3 * u and x1 >= lo_x - 3 * u:
+            return True
+    # tick labels outside a frame: the panel's spine runs beside both, from one to the other
+    if an.v_line(hi_x, hi_x + 3 * u, a.cy, b.cy) or an.v_line(lo_x - 3 * u, lo_x, a.cy, b.cy):
+        return True
+    # a row of at least three words or numbers on one line between them (tick or category labels)
+    ids = {id(t) for t in labels}
+    between = [t for t in an.tokens if not t.rotated and id(t) not in ids and t.h <= 1.5 * u
+               and a.cy + 0.5 * u < t.cy < b.cy - 0.5 * u]
+    for t in between:
+        row = [o for o in between if abs(o.cy - t.cy) <= 0.3 * u and max(o.h, t.h) <= 1.4 * min(o.h, t.h)]
+        if len(row) >= 3 and max(o.bbox[2] for o in row) - min(o.bbox[0] for o in row) >= 0.4 * an.width:
+            return True
+    column = [t for t in labels if min(t.bbox[2], hi_x) - max(t.bbox[0], lo_x) > 0]
+    if a.value == 0 or any(t.value == 0 and a.cy < t.cy < b.cy for t in column):
+        return True
+    mid = (a.cy + b.cy) / 2
+    upper = [t for t in column if t.cy < mid]
+    lower = [t for t in column if t.cy > mid]
+    return _tick_column(upper, a) and _tick_column(lower, b)
+
+
+def _tick_column(toks: list[Token], member: Token) -> bool:
+    """Whether `member` is one of at least three labels forming a linear scale growing upward."""
+    if len(toks) < 3:
+        return False
+    ax = make_axis("y", toks, align="")
+    return (ax is not None and ax.clean and ax.scale == "linear" and not ax.inverted
+            and any(t.bbox == member.bbox for t in ax.ticks))

@@ -239,7 +239,48 @@ def _two_sides(an: FigureAnalysis, left: Axis, right: Axis) -> dict | None:
         return None
     if an.strip_left_of(right.box[0] - 0.3 * u, right.lo, right.hi, 0.15 * gap):
         return None  # a colour bar's scale, not a second value axis
+    if _separate_frames(an, left, right):
+        return None  # each axis bounds its own panel (or a colour bar's, a histogram's)
     return {"gap": round(gap, 1), "reach_right": round(reach, 1)}
+
+
+def _separate_frames(an: FigureAnalysis, left: Axis, right: Axis) -> bool:
+    """Whether the two axes bound different plot areas, read from the horizontal lines between them.
+
+    Both axes of a dual-axis chart bound one plot: its bottom (or top) edge, the x axis
+    line, runs unbroken from the left axis to the right one. Side-by-side panels, a plot
+    and its colour bar or marginal histogram each have their own frame: their edges end
+    where the next one's begin. Without any long horizontal line (no frame drawn) this
+    says nothing and the other checks decide.
+    """
+    u = an.unit_size
+    xl, xr = left.box[2], right.box[0]
+    y0 = min(left.lo, right.lo) - 2.0 * u
+    y1 = max(left.hi, right.hi) + 2.0 * u
+    lines = an.h_lines(y0, y1, xl, xr, 0.35)  # a panel's edge spans a good part of the width
+    if not lines:
+        return False
+    # a spine stands a tick's length from its labels; a colour bar right of a plot stands
+    # further from its own labels than the plot's right edge would
+    tol_l = min(2.5 * u, 0.1 * (xr - xl))
+    tol = max(0.8 * u, min(1.5 * u, 0.06 * (xr - xl)))
+    lo, hi = max(left.lo, right.lo), min(left.hi, right.hi)
+    rows: dict[float, list[tuple[float, float]]] = {}
+    for y, a, b in lines:
+        rows.setdefault(y, []).append((a, b))
+    for segs in rows.values():
+        segs.sort()
+        # a break with marks drawn through it (a handle or marker on the frame edge, data
+        # crossing it) is not the empty corridor between two panels
+        joined = [list(segs[0])]
+        for a, b in segs[1:]:
+            if an.source == "raster" and an.marks.fg_columns(joined[-1][1] + 1, a - 1, lo, hi) >= 0.5:
+                joined[-1][1] = max(joined[-1][1], b)
+            else:
+                joined.append([a, b])
+        if any(a <= xl + tol_l and b >= xr - tol for a, b in joined):
+            return False
+    return True
 
 
 @rule(
@@ -255,9 +296,11 @@ def dual_value_axes(fig: Figure, ctx: Context):
     What it does:
     Finds two columns of tick labels that are each a clean numeric scale, one at
     the left and one at the right edge of the same plot, covering the same
-    height, with different values at the same heights. Mirrored tick labels (the
-    same scale repeated on the right), colour-bar scales and side-by-side panels
-    are not reported.
+    height, with different values at the same heights. Both must bound one plot
+    area: where frame edges or axis lines are drawn, one of them runs unbroken
+    from the left axis to the right one. Mirrored tick labels (the same scale
+    repeated on the right), colour-bar scales, marginal histograms and
+    side-by-side or stacked panels (each with its own frame) are not reported.
 
     Why is this bad?
     Where two series cross, and how steep each looks, depends only on how the two
