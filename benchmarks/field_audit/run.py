@@ -46,6 +46,8 @@ from figlint.rules.registry import (  # noqa: E402
     MIN_PRECISION,
     PRECISION_FILE,
     exempt_from_preview,
+    measured_enough,
+    proven_wrong,
 )
 
 PAPERS = HERE / "papers"
@@ -360,10 +362,8 @@ def tally_verdicts(records: list[dict]) -> dict[str, dict]:
 
 def status(code: str, row: dict | None) -> str:
     if exempt_from_preview(code):
-        proven_wrong = (row is not None and row["audited"] >= MIN_AUDITED and row.get("papers", 0) >= MIN_PAPERS
-                        and row["precision"] < MIN_PRECISION)
-        return "preview (exempt rule measured below the bar)" if proven_wrong else "stable (exempt)"
-    if row is None or row["audited"] < MIN_AUDITED or row.get("papers", 0) < MIN_PAPERS:
+        return "preview (exempt rule measured below the bar)" if proven_wrong(row) else "stable (exempt)"
+    if not measured_enough(row):
         return "preview (unproven)"
     return "stable" if row["precision"] >= MIN_PRECISION else "preview"
 

@@ -301,7 +301,8 @@ def marker_shapes(an) -> list[tuple[RGB, str]]:
     for d in _drawings(an):
         if not d.shape or not 0 < d.unit <= limit:
             continue
-        rgb = _rgb(d.fill) if d.fill is not None and not is_achromatic(_rgb(d.fill)) else _rgb(d.stroke)
+        fill = _rgb(d.fill)
+        rgb = fill if fill is not None and not is_achromatic(fill) else _rgb(d.stroke)
         if rgb is None or is_achromatic(rgb):
             continue
         key = (tuple(round(v, 2) for v in rgb), d.shape, d.fill is not None)

@@ -58,6 +58,16 @@ def exempt_from_preview(code: str) -> bool:
     return code.startswith(EXEMPT_PREFIXES)
 
 
+def measured_enough(m: dict | None) -> bool:
+    """Field-audit counts on enough findings from enough papers to decide a rule's status."""
+    return bool(m) and m["audited"] >= MIN_AUDITED and m.get("papers", 0) >= MIN_PAPERS
+
+
+def proven_wrong(m: dict | None) -> bool:
+    """Measured enough, and below the bar: an exempt rule loses its exemption."""
+    return measured_enough(m) and m["precision"] < MIN_PRECISION
+
+
 _PRECISION: dict[str, dict] | None = None
 
 
@@ -94,11 +104,9 @@ class Rule:
 
     @property
     def proven_wrong(self) -> bool:
-        """Measured on enough audited findings, from enough papers, and below the bar: an
-        exempt rule loses its exemption when the audit shows its marks are mostly wrong."""
-        m = self.measured
-        return (bool(m) and m["audited"] >= MIN_AUDITED and m.get("papers", 0) >= MIN_PAPERS
-                and m["precision"] < MIN_PRECISION)
+        """The audit shows this rule's marks are mostly wrong (`proven_wrong`): an exempt rule
+        loses its exemption."""
+        return proven_wrong(self.measured)
 
     @property
     def stable(self) -> bool:
@@ -107,8 +115,7 @@ class Rule:
         if exempt_from_preview(self.code):
             return not self.proven_wrong
         m = self.measured
-        return (bool(m) and m["audited"] >= MIN_AUDITED and m.get("papers", 0) >= MIN_PAPERS
-                and m["precision"] >= MIN_PRECISION)
+        return measured_enough(m) and m["precision"] >= MIN_PRECISION
 
     @property
     def status(self) -> str:
@@ -135,7 +142,7 @@ class Rule:
                   f"({m['debatable']} debatable, {m['false']} false; {m.get('papers', 0)} papers)")
         if self.stable:
             return f"stable ({figure})"
-        if m["audited"] < MIN_AUDITED or m.get("papers", 0) < MIN_PAPERS:
+        if not measured_enough(m):
             return (f"preview (unproven: {figure}; stable needs >= {MIN_AUDITED} audited findings "
                     f"from >= {MIN_PAPERS} papers)")
         return f"preview ({figure}; stable needs >= {MIN_PRECISION:.2f})"
