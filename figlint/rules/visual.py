@@ -124,7 +124,9 @@ def _below(spans, limit: float):
     from figlint.features.raster_text import RASTER_TOLERANCE
 
     vec = [s for s in spans if s.font != _RASTER_FONT and _half_point(s.size) < limit]
-    vec = [s for s in vec if not _is_script(s, spans)]
+    if vec:
+        near = _neighbours(spans)
+        vec = [s for s in vec if not _is_script(s, near(s))]
     ras = [s for s in spans if s.font == _RASTER_FONT and s.size < RASTER_TOLERANCE * limit]
     return vec + (ras if len(ras) >= 2 else [])
 
@@ -141,6 +143,33 @@ def _vertical(s) -> bool:
     w, h = s.bbox[2] - s.bbox[0], s.bbox[3] - s.bbox[1]
     n = len(s.text.strip())
     return (n >= 3 and h > 2 * w) or (n <= 2 and w > 1.5 * h)
+
+
+def _neighbours(spans):
+    """A function giving, for a span, the vector spans that could be its base: those whose box
+    comes within half the largest box side of it (a base lies beside its script, at most half
+    its own height away). A grid of that cell size keeps this linear in the number of spans."""
+    from collections import defaultdict
+
+    bases = [b for b in spans if b.font != _RASTER_FONT]
+    reach = 0.5 * max((max(b.bbox[2] - b.bbox[0], b.bbox[3] - b.bbox[1]) for b in bases), default=0.0)
+    cell = max(2 * reach, 1.0)
+    grid: dict[tuple[int, int], list] = defaultdict(list)
+    for b in bases:
+        for gx in range(int(b.bbox[0] // cell), int(b.bbox[2] // cell) + 1):
+            for gy in range(int(b.bbox[1] // cell), int(b.bbox[3] // cell) + 1):
+                grid[(gx, gy)].append(b)
+
+    def near(s):
+        x0, y0, x1, y1 = s.bbox[0] - reach, s.bbox[1] - reach, s.bbox[2] + reach, s.bbox[3] + reach
+        seen: dict[int, object] = {}
+        for gx in range(int(x0 // cell), int(x1 // cell) + 1):
+            for gy in range(int(y0 // cell), int(y1 // cell) + 1):
+                for b in grid.get((gx, gy), ()):
+                    seen.setdefault(id(b), b)
+        return list(seen.values())
+
+    return near
 
 
 def _is_script(s, spans) -> bool:
