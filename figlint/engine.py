@@ -154,7 +154,7 @@ def _problem_finding(problem: Problem) -> Finding:
     return Finding(
         code=rule.code,
         rule=rule.name,
-        severity=rule.severity,
+        severity=problem.severity or rule.severity,
         message=problem.message,
         location=problem.location,
         figure=problem.figure,

@@ -217,6 +217,7 @@ class Problem:
     message: str
     location: Location = field(default_factory=Location)
     figure: str | None = None
+    severity: str | None = None  # None: the rule's own; "note" where the input is likely right (FL005 via TEXINPUTS)
 
 
 @dataclass

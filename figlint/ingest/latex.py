@@ -174,6 +174,7 @@ class _Assembler:
             # LaTeX resolves names against the folder it runs in (the main file's) too: a file
             # read with \import{sections/}{...} may name figures/x.pdf from the top
             dirs += [self.doc.base_dir] + [os.path.join(self.doc.base_dir, g) for g in rec.graphicspath]
+        dirs += self.doc.search_dirs  # graphicx searches TEXINPUTS too (searchpath.texinputs_dirs)
         ext = os.path.splitext(name)[1].lower()
         if macro == "input":
             tries = [name] if ext in KNOWN_EXTS else [name + e for e in (".tex", ".pgf", ".tikz")] + [name]

@@ -705,6 +705,10 @@ class _Scanner:
         else that of the class it loads: shipped too, or one of CLASS_NUMBERING."""
         base = self.doc.dir_at(at)
         path = os.path.normpath(os.path.join(base, pkg + ext))
+        for d in self.doc.search_dirs:  # the class or package a TEXINPUTS build finds
+            if os.path.isfile(path):
+                break
+            path = os.path.normpath(os.path.join(d, pkg + ext))
         if not is_inside(path, self.doc.root) or not os.path.isfile(path):
             return False
         if not is_inside(os.path.realpath(path), os.path.realpath(self.doc.root)):

@@ -18,7 +18,9 @@ import os
 import re
 from dataclasses import dataclass, field
 
+from figlint.cache import project_root
 from figlint.errors import InputError
+from figlint.ingest.searchpath import PathMacros, common_tree, found_above, texinputs_dirs
 from figlint.model import Location, Problem
 
 # Environments whose body TeX does not tokenise: the body is dropped, the
@@ -103,6 +105,7 @@ class Document:
     body_start: int = 0  # first character after \begin{document} (0 if none)
     has_document_env: bool = False
     base_dir: str = ""  # TeX's working directory: the main file's folder
+    search_dirs: list[str] = field(default_factory=list)  # the build's TEXINPUTS folders, searched after it
     # piece table: parallel lists, sorted by output start
     _out: list[int] = field(default_factory=list)
     _file: list[int] = field(default_factory=list)
@@ -693,6 +696,9 @@ class _Loader:
         self.file_index: dict[str, int] = {}
         self.expansions = 0  # includes followed so far (see MAX_INCLUDES)
         self.overflowed = False
+        self.search_dirs: list[str] = []  # the build's TEXINPUTS folders (searchpath.texinputs_dirs)
+        self.project: str | None = None
+        self.macros = PathMacros()
 
     # -- output
     def emit(self, file_idx: int, text: str, a: int, b: int) -> None:
@@ -715,14 +721,16 @@ class _Loader:
         self.chunks.append(s)
         self.out_len += len(s)
 
-    def problem(self, code: str, msg: str, f: SourceFile | None, offset: int | None) -> None:
+    def problem(self, code: str, msg: str, f: SourceFile | None, offset: int | None,
+                severity: str | None = None) -> None:
         loc = Location()
         if f is not None:
             loc = Location(file=f.rel)
             if offset is not None:
                 line, col = f.line_col(offset)
                 loc.line, loc.column = line, col
-        self.doc.problems.append(Problem(code=code, message=" ".join(msg.split()), location=loc))  # one line
+        self.doc.problems.append(Problem(code=code, message=" ".join(msg.split()), location=loc,  # one line
+                                         severity=severity))
 
     # -- files
     def read(self, path: str, who: SourceFile | None, at: int | None) -> SourceFile | None:
@@ -753,7 +761,14 @@ class _Loader:
     def resolve(self, who: SourceFile, at: int, cmd: str, info: dict, cur_base: str) -> tuple[str | None, str]:
         """(absolute path or None, the base directory for what it includes)."""
         name = info["file"]
-        if not name or "#" in name or "\\" in name:
+        if "\\" in name or "\\" in info.get("dir", ""):
+            # a path built from text macros (\def\PATH{.} ... \import{\PATH/ch1/}{ch1})
+            self.macros.update(self.chunks)
+            info = {**info, "file": self.macros.expand(name)}
+            if "dir" in info:
+                info["dir"] = self.macros.expand(info["dir"])
+            name = info["file"]
+        if not name or "#" in name or "\\" in name or "\\" in info.get("dir", ""):
             return "", cur_base  # built from macros: left in the text as written
         name = name.strip().strip('"')
         new_base = cur_base
@@ -766,7 +781,7 @@ class _Loader:
             dirs = [new_base]
         else:
             dirs = [cur_base]
-            for extra in (self.base, os.path.dirname(who.path)):
+            for extra in (self.base, os.path.dirname(who.path), *self.search_dirs):
                 if extra not in dirs:
                     dirs.append(extra)
         if name.lower().endswith(GRAPHIC_INPUT_EXTS):
@@ -796,7 +811,16 @@ class _Loader:
             self.problem("FL003", f"\\{cmd}{{{written}}} points outside the paper's directory; not read", who, at)
             return None, cur_base
         if not info.get("optional"):
-            self.problem("FL005", f"\\{cmd}{{{written}}}: file not found", who, at)
+            above = None if cmd in ("import", "subimport", "inputfrom", "includefrom", "subinputfrom",
+                                    "subincludefrom") else found_above(names, self.base, self.project)
+            if above is not None:
+                # the author's build finds it through TEXINPUTS: say where, as a note
+                where = os.path.relpath(above, self.base).replace(os.sep, "/")
+                self.problem("FL005", f"\\{cmd}{{{written}}}: not in the paper's folder; {where} above it is what a "
+                             f"build with TEXINPUTS reads: set TEXINPUTS for figlint too (or in latexmkrc) to "
+                             f"check it", who, at, severity="note")
+            else:
+                self.problem("FL005", f"\\{cmd}{{{written}}}: file not found", who, at)
         return None, cur_base
 
     def process(self, f: SourceFile, idx: int, base: str, stack: list[str], subfile: bool) -> None:
@@ -867,6 +891,9 @@ class _Loader:
 def load_document(path: str, root: str | None = None) -> Document:
     """Find the root file under `path` and read the whole paper into one Document."""
     main, tree = find_root(path, root)
+    project = project_root(main)
+    search = texinputs_dirs(os.path.dirname(main), str(project) if project else None)
+    tree = common_tree(tree, search)
     try:
         with open(main, "rb") as fh:
             data = fh.read(MAX_FILE_BYTES + 1)
@@ -913,8 +940,11 @@ def _unconditional_includeonly(text: str) -> re.Match | None:
 def _load(main: str, tree: str, text: str, enc: str, drop: set[str]) -> tuple[Document, _Loader]:
     loader = _Loader(main, tree)
     loader.drop_envs = set(drop)
+    project = project_root(main)
+    loader.project = str(project) if project else None
+    loader.search_dirs = texinputs_dirs(loader.base, loader.project)
     mf = SourceFile(path=main, rel=_rel(main, tree), text=text, encoding=enc)
-    doc = Document(root=tree, main=mf, base_dir=loader.base)
+    doc = Document(root=tree, main=mf, base_dir=loader.base, search_dirs=list(loader.search_dirs))
     loader.doc = doc
     if enc != "utf-8":
         doc.problems.append(Problem(code="FL006", message=f"{mf.rel} is not valid UTF-8; read as latin-1 (save it as UTF-8)",

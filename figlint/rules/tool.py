@@ -74,6 +74,12 @@ def missing_include():
 
     What it does:
     Reports the missing file with the line that asks for it; the rest of the paper is still linted.
+    figlint looks where LaTeX would: beside the main file, in `\\import` folders, through paths
+    built from text macros (`\\def\\PATH{.}` ... `\\import{\\PATH/ch1/}{ch1}`), and in the
+    `TEXINPUTS` folders of the environment or of a `latexmkrc` beside the main file (read as
+    text, never run) that lie inside the project (the folder with `.git` or `pyproject.toml`).
+    A file found only in a folder above the main file's, where a build with `TEXINPUTS` finds
+    it, is a note saying so, not an error.
 
     Why is this bad?
     The paper will not compile, and figures or citations in that file are missing from the check.

@@ -1,0 +1,134 @@
+"""Where the author's build finds inputs: text macros in include paths, TEXINPUTS from the
+environment or a latexmkrc, and the hint when an include sits above the paper's folder.
+
+Each fixture is a small project written to tmp_path by the test (a `.git` folder marks the
+project root, as in a paper repository).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+
+from figlint.cli import main
+from figlint.ingest.latex import read_latex
+
+PRE = "\\documentclass{article}\n\\usepackage{graphicx}\n\\usepackage{import}\n"
+FIG = "\\begin{figure}\n\\includegraphics{%s}\n\\caption{Cap %s.}\n\\label{fig:%s}\n\\end{figure}\nSee Figure~\\ref{fig:%s}.\n"
+
+
+def write(root: Path, files: dict[str, str]) -> Path:
+    for name, content in files.items():
+        p = root / name
+        p.parent.mkdir(parents=True, exist_ok=True)
+        p.write_text(content)
+    return root
+
+
+def doc(body: str, pre: str = "") -> str:
+    return PRE + pre + "\\begin{document}\n" + body + "\n\\end{document}\n"
+
+
+def fl005(paper):
+    return [p for p in paper.problems if p.code == "FL005"]
+
+
+def test_import_path_built_from_a_text_macro_is_followed(tmp_path):
+    # \def\PATH{.} then \import{\PATH/ch1/}{ch1}: LaTeX expands the macro; so must figlint
+    write(tmp_path, {
+        "main.tex": doc("\\import{\\PATH/ch1/}{ch1}\n\\input{\\secdir/two}\n",
+                        pre="\\def\\PATH{.}\n\\newcommand{\\secdir}{sections}\n"),
+        "ch1/ch1.tex": FIG % ("a.png", "one", "one", "one"),
+        "sections/two.tex": FIG % ("b.png", "two", "two", "two"),
+    })
+    paper = read_latex(str(tmp_path / "main.tex"))
+    assert fl005(paper) == []
+    assert [f.number for f in paper.figures] == ["1", "2"]
+    assert paper.figures[0].location.file == "ch1/ch1.tex"
+    assert paper.figures[1].location.file == "sections/two.tex"
+
+
+def test_unknown_macro_in_a_path_is_left_alone_not_reported_missing(tmp_path):
+    write(tmp_path, {"main.tex": doc("\\input{\\undefineddir/x}\n" + FIG % ("a.png", "k", "k", "k"))})
+    paper = read_latex(str(tmp_path / "main.tex"))
+    assert fl005(paper) == []
+    assert [f.number for f in paper.figures] == ["1"]
+
+
+def _texinputs_project(tmp_path: Path) -> Path:
+    # a repository whose main file sits in Content/ and whose sections, class-free
+    # helpers and figures sit one level up, found by the author's `TEXINPUTS=..: latexmk`
+    (tmp_path / ".git").mkdir()
+    write(tmp_path, {
+        "Content/Main.tex": doc("\\input{Intro}\n"),
+        "Intro.tex": FIG % ("plot.png", "intro", "intro", "intro"),
+        "plot.png": "not really a png",
+    })
+    return tmp_path / "Content" / "Main.tex"
+
+
+def test_include_above_the_folder_is_a_note_saying_where_the_build_finds_it(tmp_path, monkeypatch):
+    monkeypatch.delenv("TEXINPUTS", raising=False)
+    main_tex = _texinputs_project(tmp_path)
+    paper = read_latex(str(main_tex))
+    (p,) = fl005(paper)
+    assert p.severity == "note"
+    assert "../Intro.tex" in p.message and "TEXINPUTS" in p.message
+    assert paper.figures == []
+
+
+def test_texinputs_from_the_environment_is_searched_inside_the_project(tmp_path, monkeypatch):
+    main_tex = _texinputs_project(tmp_path)
+    monkeypatch.setenv("TEXINPUTS", "..:")
+    paper = read_latex(str(main_tex))
+    assert fl005(paper) == []
+    assert [f.number for f in paper.figures] == ["1"]
+    f = paper.figures[0]
+    assert f.location.file == "Intro.tex"  # the tree widened to the project: paths from its root
+    assert f.graphics == ["plot.png"]
+    assert not [p for p in paper.problems if p.code in ("FL003", "FL307")]
+
+
+def test_texinputs_from_latexmkrc_is_read_as_text(tmp_path, monkeypatch):
+    monkeypatch.delenv("TEXINPUTS", raising=False)
+    main_tex = _texinputs_project(tmp_path)
+    marker = tmp_path / "ran"
+    (main_tex.parent / "latexmkrc").write_text(
+        f"# set by the author\nensure_path('TEXINPUTS', '../');\nsystem('touch {marker}');\n")
+    paper = read_latex(str(main_tex))
+    assert fl005(paper) == [] and [f.number for f in paper.figures] == ["1"]
+    assert not marker.exists()  # a latexmkrc is read, never run
+
+
+def test_texinputs_never_leaves_the_project(tmp_path, monkeypatch):
+    outside = tmp_path / "outside"
+    write(outside, {"Secret.tex": FIG % ("s.png", "s", "s", "s")})
+    proj = tmp_path / "proj"
+    (proj / ".git").mkdir(parents=True)
+    write(proj, {"main.tex": doc("\\input{Secret}\n")})
+    monkeypatch.setenv("TEXINPUTS", f"{outside}:../outside:/etc:")
+    paper = read_latex(str(proj / "main.tex"))
+    assert paper.figures == []
+    (p,) = fl005(paper)
+    assert p.severity is None and "file not found" in p.message
+    assert paper.extra["sources"] == ["main.tex"]
+
+
+def test_without_a_project_root_texinputs_is_not_followed(tmp_path, monkeypatch):
+    write(tmp_path, {"paper/main.tex": doc("\\input{Up}\n"), "Up.tex": FIG % ("u.png", "u", "u", "u")})
+    monkeypatch.setenv("TEXINPUTS", "..:")
+    paper = read_latex(str(tmp_path / "paper" / "main.tex"))
+    assert paper.figures == [] and len(fl005(paper)) == 1
+
+
+def test_the_note_does_not_fail_the_run(tmp_path, monkeypatch):
+    monkeypatch.delenv("TEXINPUTS", raising=False)
+    main_tex = _texinputs_project(tmp_path)
+    res = CliRunner().invoke(main, [str(main_tex), "--no-cache", "--format", "json"])
+    data = json.loads(res.stdout)
+    found = [f for p in data["papers"] for f in p["findings"] if f["code"] == "FL005"] \
+        if "papers" in data else [f for f in data["findings"] if f["code"] == "FL005"]
+    assert [f["severity"] for f in found] == ["note"]
+    assert res.exit_code == 0, res.output
