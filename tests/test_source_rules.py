@@ -103,6 +103,22 @@ def test_short_caption_figure_star_subfigure_and_minipage_labels(tmp_path):
     assert got(lint(tmp_path), SOURCE_CODES[:-1]) == set()
 
 
+def test_label_inside_the_graphics_options_names_the_subfigure(tmp_path):
+    # `\includegraphics[width=.45\textwidth\label{fig:x}]{...}`: LaTeX runs the \label while it
+    # reads the keys, so it names the sub-figure being captioned; the figure is citable through it
+    pre = "\\usepackage{subfig}\n"
+    body = ("Panels~\\ref{fig:left} and~\\ref{fig:right} compare both runs.\n"
+            "\\begin{figure}\\centering\n"
+            "\\subfloat[Left run]{\\includegraphics[width=0.45\\textwidth\\label{fig:left}]{plot.pdf}}\n"
+            "\\subfloat[Right run]{\\includegraphics[width=0.45\\textwidth\\label{fig:right}]{plot.pdf}}\n"
+            "\\caption{Accuracy of the left and right runs over ten epochs}\\end{figure}\n"
+            "\\begin{figure}\\centering\\includegraphics[width=0.5\\textwidth]{plot.pdf}\n"
+            "\\caption{A second figure without any label at all, for contrast}\\end{figure}\n")
+    write(tmp_path, {"main.tex": doc(body, pre)})
+    result = lint(tmp_path)
+    assert got(result, ("FL203", "FL304")) == {("FL203", "2")}
+
+
 # ---------------------------------------------------------------- FL301 / FL305 split
 
 def test_cited_only_by_hardcoded_text_is_fl305_not_fl301(tmp_path):

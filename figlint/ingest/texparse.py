@@ -22,6 +22,8 @@ from pylatexenc import latex2text as l2t
 from pylatexenc import latexwalker as lw
 from pylatexenc import macrospec as ms
 
+_LABEL_IN_TEXT = re.compile(r"\\label\s*\{([^{}]*)\}")
+
 # ---------------------------------------------------------------- vocabulary
 
 FIGURE_ENVS = {
@@ -621,6 +623,11 @@ class _FloatWalker:
             path = self.table.expand_simple(path, p)
             self.info.graphics.append(GraphicEvent(pos=p, macro=name, path=path, options_raw=raw,
                                                    options=parse_options(raw)))
+            if name != "input" and "\\label" in raw:
+                # a \label in the key list still runs (`width=.4\textwidth\label{fig:x}`) and
+                # names what is being captioned, as one beside the graphic would
+                for m in _LABEL_IN_TEXT.finditer(raw):
+                    self.info.labels.append((p, re.sub(r"\s+", " ", m.group(1)).strip(), sc.target))
             return
         if name == "tikz":
             self.info.tikz = True
