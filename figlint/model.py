@@ -13,6 +13,12 @@ from typing import Any
 
 BBox = tuple[float, float, float, float]
 
+
+def union(boxes) -> BBox:
+    """The smallest box holding every box of `boxes` (any iterable, not empty)."""
+    boxes = list(boxes)
+    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
+
 SEVERITIES = ("note", "warning", "error")  # ordered, lowest first
 DIMENSIONS = (
     "visual_clarity",

@@ -21,7 +21,7 @@ from figlint import budget
 from figlint.errors import FeatureFailed
 from figlint.features.axes import Axis, Token, find_axes
 from figlint.features.bars import BarGroup, find_bar_groups
-from figlint.model import Figure, Paper
+from figlint.model import Figure, Paper, union
 
 _KEY = "_analysis"
 
@@ -686,7 +686,7 @@ def _more_bar_charts(an: FigureAnalysis, groups: list[BarGroup]) -> None:
         return
 
     def extent(g):
-        return (min(b[0] for b in g.boxes), min(b[1] for b in g.boxes), max(b[2] for b in g.boxes), max(b[3] for b in g.boxes))
+        return union(g.boxes)
 
     taken = [(extent(an.bars), an.bar_axis)]
     for g in groups:

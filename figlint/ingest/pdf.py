@@ -22,10 +22,10 @@ from figlint.errors import InputError
 from figlint.gcpause import paused
 from figlint.ingest import mupdf as _mupdf  # noqa: F401 - keeps MuPDF messages off stdout
 from figlint.ingest import pdf_regions as R
-from figlint.ingest.pdf_captions import CaptionBlock, _hoverlap, find_captions, pick_captions, union
+from figlint.ingest.pdf_captions import CaptionBlock, _hoverlap, find_captions, pick_captions
 from figlint.ingest import pdf_sites as S
 from figlint.ingest.pdf_layout import NONFIG_DESTS, BBox, Layout, PageData, body_stats, find_layout, mark_margins, read_page
-from figlint.model import Caption, Drawing, Figure, Location, Paper, Problem, RasterImage, Subpanel, TextSpan
+from figlint.model import Caption, Drawing, Figure, Location, Paper, Problem, RasterImage, Subpanel, TextSpan, union
 from figlint.ingest.paths import merge_paths
 
 

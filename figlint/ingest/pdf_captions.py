@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from figlint.ingest.pdf_layout import BBox, Layout, Line, PageData, is_body_size, is_bold
 from figlint.mentions import parse_float_label
+from figlint.model import union
 
 
 @dataclass
@@ -40,10 +41,6 @@ class CaptionBlock:
     @property
     def bbox(self) -> BBox:
         return union([ln.bbox for ln in self.lines])
-
-
-def union(boxes: list[BBox]) -> BBox:
-    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
 
 
 def _hoverlap(a0: float, a1: float, b0: float, b1: float) -> float:

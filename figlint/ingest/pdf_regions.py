@@ -18,7 +18,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from figlint.ingest.pdf_captions import CaptionBlock, _hoverlap, same_family, union
+from figlint.ingest.pdf_captions import CaptionBlock, _hoverlap, same_family
+from figlint.model import union
 from figlint.ingest.pdf_layout import BBox, Layout, Line, PageData, is_body_size
 
 FIRST_GAP = 40.0  # caption to nearest graphics: caption skip plus white margin in the graphic

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 from figlint.ingest.pdf_layout import BBox, Layout, Line, PageData
 from figlint.mentions import external_mention, find_mentions, normalize_number, sentence_at
-from figlint.model import CitingSite, Location
+from figlint.model import CitingSite, Location, union
 
 _REFS_RE = re.compile(r"^(?:\d+\.?\s*|[A-Z]\.?\s+)?(References|REFERENCES|Bibliography|BIBLIOGRAPHY|Literature Cited|Works Cited)$")
 _APPX_RE = re.compile(r"^(?:[A-Z]\.?\s+)?(?:Appendix|APPENDIX|Appendices|APPENDICES|Supplementary|SUPPLEMENTARY|Supplemental|SUPPLEMENTAL"
@@ -64,7 +64,7 @@ class Para:
                 boxes.append(box)
         if not boxes:
             return None, None
-        return page, (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
+        return page, union(boxes)
 
 
 def heading_like(ln: Line, layout: Layout) -> bool:

@@ -14,6 +14,8 @@ from __future__ import annotations
 import re
 from statistics import median
 
+from figlint.model import union
+
 _XREF = re.compile(r"^Type3 \((\d+) 0 R\)$")
 _NUM = re.compile(rb"-?\d*\.?\d+(?:[eE][-+]?\d+)?")
 _DIGITS = {"zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"}
@@ -97,11 +99,8 @@ def fix_sizes(doc, text: dict) -> None:
                     s["bbox"] = (x0, base - 0.8 * size, x1, base + 0.2 * size)
             if fixed:
                 fixed_block = True
-                line["bbox"] = _union(s["bbox"] for s in line["spans"])
+                line["bbox"] = union(s["bbox"] for s in line["spans"])
         if fixed_block and block.get("lines"):
-            block["bbox"] = _union(ln["bbox"] for ln in block["lines"])
+            block["bbox"] = union(ln["bbox"] for ln in block["lines"])
 
 
-def _union(boxes) -> tuple[float, float, float, float]:
-    boxes = list(boxes)
-    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))

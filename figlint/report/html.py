@@ -23,7 +23,7 @@ from functools import lru_cache
 
 from figlint import __version__
 from figlint.budget import SKIP_KEY
-from figlint.model import Figure, Finding, Paper, severity_rank
+from figlint.model import Figure, Finding, Paper, severity_rank, union
 from figlint.report import rubric
 from figlint.report.common import overall, plural, scores_of, severity_counts
 from figlint.report.links import PROJECT_URL, rule_url
@@ -109,10 +109,6 @@ def _pdf_of(paper: Paper | None) -> str | None:
     return None
 
 
-def _union(boxes) -> tuple[float, float, float, float]:
-    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
-
-
 def _grow(b, minimum: float):
     x0, y0, x1, y1 = b
     if x1 - x0 < minimum:
@@ -171,7 +167,7 @@ class _Pages:
 
             page = self.doc[page_no - 1]
             s = self.scale
-            x0, y0, x1, y1 = _union(boxes)
+            x0, y0, x1, y1 = union(boxes)
             clip = pymupdf.Rect((x0 - PAD_PT) * s, (y0 - PAD_PT) * s, (x1 + PAD_PT) * s, (y1 + PAD_PT) * s) & page.rect
             if clip.is_empty:
                 return {"error": "the figure's box lies outside its page"}
