@@ -23,8 +23,13 @@ def polylines(items, ox: float = 0.0, oy: float = 0.0, sx: float = 1.0, sy: floa
     Coordinates are mapped by (x - ox) * sx, (y - oy) * sy.
     """
     runs: list[list[tuple[float, float]]] = []
-    cur: list[tuple[float, float]] = []
-    for it in items or ():
+    if not items:
+        return runs
+    # without a mapping (the PDF route's paths) the arithmetic is skipped: (x - 0.0) * 1.0 is x
+    plain = ox == 0 and oy == 0 and sx == 1 and sy == 1
+    cur: list[tuple[float, float]] | None = None
+    lx = ly = 0.0  # the end of cur
+    for it in items:
         kind = it[0]
         if kind == "l":
             p, q = it[1], it[2]
@@ -33,16 +38,20 @@ def polylines(items, ox: float = 0.0, oy: float = 0.0, sx: float = 1.0, sy: floa
         else:
             if cur:
                 runs.append(cur)
-                cur = []
+                cur = None
             continue
-        a = ((float(p[0]) - ox) * sx, (float(p[1]) - oy) * sy)
-        b = ((float(q[0]) - ox) * sx, (float(q[1]) - oy) * sy)
-        if cur and abs(cur[-1][0] - a[0]) < 1e-3 and abs(cur[-1][1] - a[1]) < 1e-3:
-            cur.append(b)
+        if plain:
+            ax, ay, bx, by = float(p[0]), float(p[1]), float(q[0]), float(q[1])
+        else:
+            ax, ay = (float(p[0]) - ox) * sx, (float(p[1]) - oy) * sy
+            bx, by = (float(q[0]) - ox) * sx, (float(q[1]) - oy) * sy
+        if cur is not None and abs(lx - ax) < 1e-3 and abs(ly - ay) < 1e-3:
+            cur.append((bx, by))
         else:
             if cur:
                 runs.append(cur)
-            cur = [a, b]
+            cur = [(ax, ay), (bx, by)]
+        lx, ly = bx, by
     if cur:
         runs.append(cur)
     return runs
@@ -133,6 +142,7 @@ def merge_paths(paths, ox: float = 0.0, oy: float = 0.0) -> list:
     last = None
     boxes = 0
     full = False  # the last Drawing holds MAX_POINTS vertices: what it merges adds none
+    npoints = 0  # vertices the last Drawing holds
     for p, r in paths:
         r = (r[0] - ox, r[1] - oy, r[2] - ox, r[3] - oy)
         st = path_style(p)
@@ -148,13 +158,22 @@ def merge_paths(paths, ox: float = 0.0, oy: float = 0.0) -> list:
             # The vertices are only read while the Drawing has room for them (a scatter of
             # 30,000 markers reads the first ones, not all: that was most of the merging time).
             if not full:
-                d.lines = thin(d.lines + polylines(items, ox, oy))
-                full = sum(len(x) for x in d.lines) >= MAX_POINTS
+                more = polylines(items, ox, oy)
+                if more:
+                    total = npoints + sum(len(x) for x in more)
+                    if total <= MAX_POINTS:  # thin() would return them as they are
+                        d.lines.extend(more)  # d.lines is this Drawing's own list
+                        npoints = total
+                    else:
+                        d.lines = thin(d.lines + more)
+                        npoints = sum(len(x) for x in d.lines)
+                    full = npoints >= MAX_POINTS
             continue
         lines = thin(polylines(items, ox, oy))
         out.append(Drawing(bbox=r, stroke=tuple(st[1]) if st[1] else None, fill=tuple(st[2]) if st[2] else None,
                            width=st[3], items=n, dash=st[4], lines=lines, shape=path_shape(items),
                            unit=max(r[2] - r[0], r[3] - r[1])))
-        full = sum(len(x) for x in lines) >= MAX_POINTS
+        npoints = sum(len(x) for x in lines)
+        full = npoints >= MAX_POINTS
         last = st
     return out

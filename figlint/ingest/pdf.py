@@ -197,6 +197,8 @@ def _build(paper: Paper, pages: list[PageData], names: dict[str, dict], path: st
     paper.extra["unresolved_marks"] = unresolved_in_pages(pages)  # "Figure ??": FL012 (ingest/__init__.py)
     paper.extra["columns"] = len(layout.columns)
     paper.extra["layout"] = {"columns": layout.columns, "body_font": font, "text_top": layout.text_top, "text_bottom": layout.text_bottom}
+    for pr in regions.values():
+        R.release(pr)
 
 
 def _text_wraps_beside(pd: PageData, box: BBox, layout: Layout) -> bool:

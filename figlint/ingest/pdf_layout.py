@@ -200,9 +200,16 @@ _ACCENTS = set("\u02c6\u02dc\u00af\u02d9\u00a8\u00b4\u0060\u02c7\u02d8\u02da^~")
 
 
 def _join_row_pieces(groups: list[list[dict]]) -> list[list[dict]]:
+    boxes: dict[int, tuple[list[dict], BBox]] = {}  # id -> (group, its box); the group is held, so its id stays its own
+
     def box(g):
-        return (min(l["bbox"][0] for l in g), min(l["bbox"][1] for l in g),
-                max(l["bbox"][2] for l in g), max(l["bbox"][3] for l in g))
+        got = boxes.get(id(g))
+        if got is not None and got[0] is g:
+            return got[1]
+        b = (min(l["bbox"][0] for l in g), min(l["bbox"][1] for l in g),
+             max(l["bbox"][2] for l in g), max(l["bbox"][3] for l in g))
+        boxes[id(g)] = (g, b)
+        return b
 
     def same_row(a, b, ga, gb) -> bool:
         h = min(a[3] - a[1], b[3] - b[1])
