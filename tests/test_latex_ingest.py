@@ -12,19 +12,9 @@ import pytest
 
 from figlint.errors import InputError
 from figlint.ingest.latex import read_latex
+from fixtures.tex_tree import write
 
 PRE = "\\documentclass{article}\n\\usepackage{graphicx}\n"
-
-
-def write(root: Path, files: dict[str, str | bytes]) -> Path:
-    for name, content in files.items():
-        p = root / name
-        p.parent.mkdir(parents=True, exist_ok=True)
-        if isinstance(content, bytes):
-            p.write_bytes(content)
-        else:
-            p.write_text(content)
-    return root
 
 
 def doc(body: str, pre: str = "") -> str:

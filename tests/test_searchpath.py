@@ -14,17 +14,10 @@ from click.testing import CliRunner
 
 from figlint.cli import main
 from figlint.ingest.latex import read_latex
+from fixtures.tex_tree import write
 
 PRE = "\\documentclass{article}\n\\usepackage{graphicx}\n\\usepackage{import}\n"
 FIG = "\\begin{figure}\n\\includegraphics{%s}\n\\caption{Cap %s.}\n\\label{fig:%s}\n\\end{figure}\nSee Figure~\\ref{fig:%s}.\n"
-
-
-def write(root: Path, files: dict[str, str]) -> Path:
-    for name, content in files.items():
-        p = root / name
-        p.parent.mkdir(parents=True, exist_ok=True)
-        p.write_text(content)
-    return root
 
 
 def doc(body: str, pre: str = "") -> str:

@@ -16,18 +16,11 @@ import pytest
 
 from figlint.config import Config
 from figlint.engine import lint_path
+from fixtures.tex_tree import write
 
 PRE = "\\documentclass{article}\n\\usepackage{graphicx}\n"
 CAP = "Validation accuracy of the two models over ten epochs on CIFAR-10"
 SOURCE_CODES = ("FL203", "FL301", "FL304", "FL305", "FL306", "FL307", "FL601")
-
-
-def write(root: Path, files: dict[str, str]) -> Path:
-    for name, content in files.items():
-        p = root / name
-        p.parent.mkdir(parents=True, exist_ok=True)
-        p.write_text(content)
-    return root
 
 
 def doc(body: str, pre: str = "") -> str:

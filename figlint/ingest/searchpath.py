@@ -25,8 +25,14 @@ MAX_DIRS = 20
 
 
 def _split(value: str) -> list[str]:
-    sep = ";" if os.name == "nt" else ":"
-    return [p for p in value.split(sep)]
+    return value.split(";" if os.name == "nt" else ":")
+
+
+def is_inside(path: str, root: str) -> bool:
+    """True when `path` (already normalised) lies in the tree `root`."""
+    root = os.path.normpath(root)
+    path = os.path.normpath(path)
+    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
 
 
 def _rc_entries(main_dir: str) -> list[str]:
@@ -59,15 +65,14 @@ def texinputs_dirs(main_dir: str, project: str | None, environ: dict | None = No
     env = os.environ if environ is None else environ
     entries = _split(env.get("TEXINPUTS", "")) + _rc_entries(main_dir)
     out: list[str] = []
-    proj = os.path.normpath(os.path.abspath(project))
+    proj = os.path.abspath(project)
     for e in entries:
-        e = e.strip().rstrip("/").rstrip(os.sep) if e.strip() not in ("/", "") else e.strip()
+        e = e.strip()
         if not e or e == "/" or "$" in e or "~" in e:
             continue  # the default path, the system root, or variables: nothing of the project
+        e = e.rstrip("/" + os.sep)  # `dir//`: the folder itself
         d = os.path.normpath(e if os.path.isabs(e) else os.path.join(main_dir, e))
-        real = os.path.realpath(d)
-        inside = d == proj or d.startswith(proj.rstrip(os.sep) + os.sep)
-        if inside and (real == os.path.realpath(proj) or real.startswith(os.path.realpath(proj).rstrip(os.sep) + os.sep)) \
+        if is_inside(d, proj) and is_inside(os.path.realpath(d), os.path.realpath(proj)) \
                 and os.path.isdir(d) and d not in out and d != os.path.normpath(main_dir):
             out.append(d)
         if len(out) >= MAX_DIRS:
@@ -89,7 +94,7 @@ def found_above(name_candidates: list[str], main_dir: str, project: str | None) 
         return None
     proj = os.path.normpath(os.path.abspath(project))
     d = os.path.normpath(main_dir)
-    while d != proj and d.startswith(proj.rstrip(os.sep) + os.sep):
+    while d != proj and is_inside(d, proj):
         d = os.path.dirname(d)
         for nm in name_candidates:
             cand = os.path.normpath(os.path.join(d, nm))

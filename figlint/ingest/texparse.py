@@ -24,6 +24,11 @@ from pylatexenc import macrospec as ms
 
 _LABEL_IN_TEXT = re.compile(r"\\label\s*\{([^{}]*)\}")
 
+
+def _label_name(text: str) -> str:
+    """A label as LaTeX keys it: runs of spaces (a name broken over lines) folded."""
+    return re.sub(r"\s+", " ", text).strip()
+
 # ---------------------------------------------------------------- vocabulary
 
 FIGURE_ENVS = {
@@ -606,8 +611,7 @@ class _FloatWalker:
             return
         if name == "label":
             if args and args[0] is not None:
-                for lab in [re.sub(r"\s+", " ", arg_text(args[0])).strip()]:
-                    self.info.labels.append((self.pos(node, override), lab, sc.target))
+                self.info.labels.append((self.pos(node, override), _label_name(arg_text(args[0])), sc.target))
             return
         if name in GRAPHICS_MACROS or name == "input":
             if name == "input":
@@ -627,7 +631,7 @@ class _FloatWalker:
                 # a \label in the key list still runs (`width=.4\textwidth\label{fig:x}`) and
                 # names what is being captioned, as one beside the graphic would
                 for m in _LABEL_IN_TEXT.finditer(raw):
-                    self.info.labels.append((p, re.sub(r"\s+", " ", m.group(1)).strip(), sc.target))
+                    self.info.labels.append((p, _label_name(m.group(1)), sc.target))
             return
         if name == "tikz":
             self.info.tikz = True

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from figlint.cache import project_root
 from figlint.errors import InputError
-from figlint.ingest.searchpath import PathMacros, common_tree, found_above, texinputs_dirs
+from figlint.ingest.searchpath import PathMacros, common_tree, found_above, is_inside, texinputs_dirs
 from figlint.model import Location, Problem
 
 # Environments whose body TeX does not tokenise: the body is dropped, the
@@ -149,13 +149,6 @@ class Document:
 
 def _rel(path: str, root: str) -> str:
     return os.path.relpath(path, root).replace(os.sep, "/")
-
-
-def is_inside(path: str, root: str) -> bool:
-    """True when `path` (already normalised) lies in the tree `root`."""
-    root = os.path.normpath(root)
-    path = os.path.normpath(path)
-    return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
 
 
 def decode_bytes(data: bytes) -> tuple[str, str]:
@@ -892,7 +885,8 @@ def load_document(path: str, root: str | None = None) -> Document:
     """Find the root file under `path` and read the whole paper into one Document."""
     main, tree = find_root(path, root)
     project = project_root(main)
-    search = texinputs_dirs(os.path.dirname(main), str(project) if project else None)
+    project = str(project) if project else None
+    search = texinputs_dirs(os.path.dirname(os.path.abspath(main)), project)
     tree = common_tree(tree, search)
     try:
         with open(main, "rb") as fh:
@@ -904,7 +898,7 @@ def load_document(path: str, root: str | None = None) -> Document:
     text, enc = decode_bytes(data)
     drop = excluded_envs(text)
     for _ in range(2):  # a second pass when an \input'ed preamble switches environments off
-        doc, loader = _load(main, tree, text, enc, drop)
+        doc, loader = _load(main, tree, text, enc, drop, project, search)
         if loader.found_drop_envs <= drop:
             break
         drop = drop | loader.found_drop_envs
@@ -937,12 +931,12 @@ def _unconditional_includeonly(text: str) -> re.Match | None:
     return None
 
 
-def _load(main: str, tree: str, text: str, enc: str, drop: set[str]) -> tuple[Document, _Loader]:
+def _load(main: str, tree: str, text: str, enc: str, drop: set[str], project: str | None,
+          search: list[str]) -> tuple[Document, _Loader]:
     loader = _Loader(main, tree)
     loader.drop_envs = set(drop)
-    project = project_root(main)
-    loader.project = str(project) if project else None
-    loader.search_dirs = texinputs_dirs(loader.base, loader.project)
+    loader.project = project
+    loader.search_dirs = search
     mf = SourceFile(path=main, rel=_rel(main, tree), text=text, encoding=enc)
     doc = Document(root=tree, main=mf, base_dir=loader.base, search_dirs=list(loader.search_dirs))
     loader.doc = doc
