@@ -25,6 +25,7 @@ from figlint.ingest import mupdf as _mupdf  # noqa: F401 - keeps MuPDF messages 
 from figlint.ingest.pdf_hidden import drop_hidden_text
 from figlint.ingest.type3 import fix_sizes as fix_type3_sizes
 from figlint.mentions import parse_float_label
+from figlint.model import union
 
 BBox = tuple[float, float, float, float]
 
@@ -206,8 +207,7 @@ def _join_row_pieces(groups: list[list[dict]]) -> list[list[dict]]:
         got = boxes.get(id(g))
         if got is not None and got[0] is g:
             return got[1]
-        b = (min(l["bbox"][0] for l in g), min(l["bbox"][1] for l in g),
-             max(l["bbox"][2] for l in g), max(l["bbox"][3] for l in g))
+        b = union(l["bbox"] for l in g)
         boxes[id(g)] = (g, b)
         return b
 
