@@ -120,7 +120,9 @@ def _light(c) -> bool:
 
 def _vector_legend(an) -> list[LegendEntry]:
     u = an.unit_size
-    drawings = list(getattr(an, "drawings", None) or [])
+    from figlint.features.vector import pieces
+
+    drawings = pieces(list(getattr(an, "drawings", None) or []))
     if not drawings or not an.tokens:
         return []
     cands: list[tuple[BBox, str, tuple | None, int]] = []  # (box, style, colour, priority)
