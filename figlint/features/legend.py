@@ -142,7 +142,9 @@ def _vector_legend(an) -> list[LegendEntry]:
                 cands.append((d.bbox, "marker", tuple(colour[:3]), 2))
     if not cands:
         return []
-    cands.sort(key=lambda c: c[3])  # line samples first: a marker drawn on a sample adds no entry
+    # line samples first (a marker drawn on a sample adds no entry), the longest first: the
+    # caps of an error-bar sample are short solid strokes over the dashed sample itself
+    cands.sort(key=lambda c: (c[3], -(c[0][2] - c[0][0])))
     entries: list[LegendEntry] = []
     used: set[int] = set()
     swatch_boxes: list[BBox] = []
