@@ -186,24 +186,35 @@ def pieces(drawings: list[Drawing]) -> list[Drawing]:
     return out
 
 
-def longest_chain(d: Drawing) -> int:
-    """Vertices of the longest connected run of a Drawing's segments, runs joined where one
-    ends at the next one's start. A data line is one chain of many vertices; the spines of a
-    plot, its grid lines or its ticks are separate straight segments of one style, which the
-    reading of a paper's or a file's paths merges into one Drawing (ingest/paths.py): many
-    items, but no chain of more than two vertices."""
-    best = run = 0
-    end = None
+def _chains(d: Drawing):
+    """The connected runs of a Drawing's segments, runs joined where one ends at the next
+    one's start (a merged group's paths each give a run)."""
+    cur: list = []
     for r in d.lines:
         if not r:
             continue
-        if end is not None and abs(r[0][0] - end[0]) <= 0.05 and abs(r[0][1] - end[1]) <= 0.05:
-            run += len(r) - 1
+        if cur and abs(r[0][0] - cur[-1][0]) <= 0.05 and abs(r[0][1] - cur[-1][1]) <= 0.05:
+            cur.extend(r[1:])
         else:
-            run = len(r)
-        best = max(best, run)
-        end = r[-1]
-    return best
+            if cur:
+                yield cur
+            cur = list(r)
+    if cur:
+        yield cur
+
+
+def data_line(d: Drawing) -> bool:
+    """Whether a stroked Drawing holds a data line: a chain of at least two connected
+    segments, slanted somewhere unless it is long (a step plot). The spines of a plot, its
+    grid lines or its ticks are separate straight segments of one style, which the reading of
+    a paper's or a file's paths merges into one Drawing (ingest/paths.py): many items, but no
+    chain; a bracket or a corner is two straight segments at a right angle."""
+    for c in _chains(d):
+        if len(c) >= 5:
+            return True
+        if len(c) >= 3 and any(abs(b[0] - a[0]) > 0.05 and abs(b[1] - a[1]) > 0.05 for a, b in zip(c, c[1:])):
+            return True
+    return False
 
 
 def _same_size(sizes: list[tuple[float, float]], tol: float = 0.15) -> int:
@@ -257,7 +268,7 @@ def vector_marks(fig: Figure) -> VectorMarks:
             # pieces of a noisy line) only span the plot together: they fill no area.
             areas.append(d.bbox)
             continue
-        if d.fill is None and d.stroke is not None and d.items >= 4 and w > 0.15 * fw and longest_chain(d) >= 5:
+        if d.fill is None and d.stroke is not None and d.items >= 2 and w > 0.15 * fw and data_line(d):
             poly_boxes.append(d.bbox)
             continue
         if max(w, h) <= 8:
