@@ -87,6 +87,13 @@ class FigureAnalysis:
     unit: str  # pt | px
     width: float
     height: float
+    # The figure's top-left corner in the coordinates its tokens and marks are given in:
+    # a vector figure read from a paper keeps page coordinates (its findings point at the
+    # page), so every test of where something stands in the figure (left or right half,
+    # inside the figure) is made relative to this origin, never to 0 (one coordinate frame
+    # for a chart read standalone, from a paper PDF or from the sources).
+    x0: float = 0.0
+    y0: float = 0.0
     tokens: list[Token] = field(default_factory=list)
     axes: list[Axis] = field(default_factory=list)
     chart_type: str = "other"  # bar | line | scatter | heatmap | photo | other
@@ -122,6 +129,22 @@ class FigureAnalysis:
         if isinstance(value, FeatureFailed):
             raise value
         return value
+
+    @property
+    def mid_x(self) -> float:
+        return self.x0 + self.width / 2
+
+    @property
+    def mid_y(self) -> float:
+        return self.y0 + self.height / 2
+
+    @property
+    def x1(self) -> float:
+        return self.x0 + self.width
+
+    @property
+    def y1(self) -> float:
+        return self.y0 + self.height
 
     @property
     def words(self) -> set[str]:
@@ -423,7 +446,7 @@ def _vector(fig: Figure) -> FigureAnalysis:
     from figlint.features.vector import span_tokens, vector_marks
 
     box = fig.bbox or (0.0, 0.0, 0.0, 0.0)
-    an = FigureAnalysis("vector", "pt", box[2] - box[0], box[3] - box[1])
+    an = FigureAnalysis("vector", "pt", box[2] - box[0], box[3] - box[1], x0=box[0], y0=box[1])
     an.tokens = span_tokens(fig)
     marks = vector_marks(fig)
     an.marks = marks
@@ -845,9 +868,9 @@ def _axis_for(an: FigureAnalysis, g: BarGroup) -> Axis | None:
 def _axis_sides(an: FigureAnalysis) -> None:
     for a in an.axes:
         if a.orient == "y":
-            a.side = "left" if a.cross < an.width / 2 else "right"
+            a.side = "left" if a.cross < an.mid_x else "right"
         else:
-            a.side = "bottom" if a.cross > an.height / 2 else "top"
+            a.side = "bottom" if a.cross > an.mid_y else "top"
         a.title = _axis_title(an, a)
 
 

@@ -120,7 +120,9 @@ def _light(c) -> bool:
 
 def _vector_legend(an) -> list[LegendEntry]:
     u = an.unit_size
-    drawings = list(getattr(an, "drawings", None) or [])
+    from figlint.features.vector import pieces
+
+    drawings = pieces(list(getattr(an, "drawings", None) or []))
     if not drawings or not an.tokens:
         return []
     cands: list[tuple[BBox, str, tuple | None, int]] = []  # (box, style, colour, priority)
@@ -140,7 +142,9 @@ def _vector_legend(an) -> list[LegendEntry]:
                 cands.append((d.bbox, "marker", tuple(colour[:3]), 2))
     if not cands:
         return []
-    cands.sort(key=lambda c: c[3])  # line samples first: a marker drawn on a sample adds no entry
+    # line samples first (a marker drawn on a sample adds no entry), the longest first: the
+    # caps of an error-bar sample are short solid strokes over the dashed sample itself
+    cands.sort(key=lambda c: (c[3], -(c[0][2] - c[0][0])))
     entries: list[LegendEntry] = []
     used: set[int] = set()
     swatch_boxes: list[BBox] = []

@@ -223,7 +223,19 @@ def placed_images(fig, paper, min_side_px: int = 48, names: set[str] | None = No
         if imgs:
             out += _from_pdf(pdf, imgs)
         return out
+    embedded = fig.extra.get("embedded_files") or {}
+    if embedded:
+        # LaTeX sources alone: bitmaps inside the PDF graphics placed, by xref in their own file
+        by_file: dict[str, list] = {}
+        for i in fig.images:
+            if i.name in embedded and i.xref and min(i.width_px, i.height_px) >= min_side_px \
+                    and i.width_px * i.height_px <= budget.MAX_DECODE_PIXELS and (names is None or i.name in names):
+                by_file.setdefault(embedded[i.name], []).append(i)
+        for path, imgs in by_file.items():
+            out += _from_pdf(path, imgs)
     files = fig.extra.get("raster_files") or {}
+    if embedded and not files:
+        return out
     if files:
         # LaTeX sources alone: the files placed by ingest/placement.py, at their placed size
         for k, path in sorted(files.items(), key=lambda kv: int(kv[0])):

@@ -71,7 +71,7 @@ def _columns(toks: list[Token], unit: float) -> list[list[Token]]:
 
 def _opposite(an, ax: Axis, toks: list[Token]) -> list[Token]:
     """Tokens on the other side of the figure from a y axis, at least 35 % of its width away."""
-    if ax.cross < an.width / 2:
+    if ax.cross < an.mid_x:
         return [t for t in toks if t.bbox[0] - ax.box[2] >= 0.35 * an.width]
     return [t for t in toks if ax.box[0] - t.bbox[2] >= 0.35 * an.width]
 
@@ -163,7 +163,7 @@ def _completed(an) -> list[Axis]:
             if found:
                 axis = make_axis("y", [a, b, *found], align="")
                 if axis is not None and axis.clean and axis.scale == "linear" and axis.nice:
-                    axis.side = "left" if axis.cross < an.width / 2 else "right"
+                    axis.side = "left" if axis.cross < an.mid_x else "right"
                     out.append(axis)
     return out
 
@@ -180,10 +180,10 @@ def _verify(an, img, a: Token, b: Token, ax: Axis) -> list[Token]:
     found = []
     for k in list(range(-4, 0)) + list(range(2, 8)):
         y = a.cy + k * d
-        if y < top or y > bottom or y - 0.8 * h_lab < 0 or y + 0.8 * h_lab > an.height:
+        if y < top or y > bottom or y - 0.8 * h_lab < an.y0 or y + 0.8 * h_lab > an.y1:
             continue
         want = a.value + k * step
-        box = (max(x0, 0.0), y - 0.8 * h_lab, min(x1, float(an.width)), y + 0.8 * h_lab)
+        box = (max(x0, an.x0), y - 0.8 * h_lab, min(x1, an.x1), y + 0.8 * h_lab)
         text, conf = _read(img, box)
         n = parse_number(text) if conf >= MIN_REC_CONF else None
         if n is not None and abs(n.value - want) <= 1e-6 * max(abs(want), 1.0):
@@ -342,7 +342,7 @@ def _other_plot_areas(an, a: Token, b: Token, labels: list[Token], u: float) -> 
     lo_x = min(a.bbox[0], b.bbox[0])
     hi_x = max(a.bbox[2], b.bbox[2])
     # a frame edge or axis line crossing the column between (or through) the two labels
-    for _, x0, x1 in an.h_lines(a.bbox[1], b.bbox[3], 0.0, float(an.width), 0.2):
+    for _, x0, x1 in an.h_lines(a.bbox[1], b.bbox[3], an.x0, an.x1, 0.2):
         if x0 <= hi_x + 3 * u and x1 >= lo_x - 3 * u:
             return True
     # tick labels outside a frame: the panel's spine runs beside both, from one to the other

@@ -55,16 +55,31 @@ def _angle(p, q) -> float:
     return math.degrees(math.atan2(q[1] - p[1], q[0] - p[0])) % 180.0
 
 
-def _quad(d) -> list[tuple[float, float]] | None:
-    """The four corners of a closed four-sided path, else None."""
-    if len(d.lines) != 1:
-        return None
-    pts = list(d.lines[0])
+def _quad(run) -> list[tuple[float, float]] | None:
+    pts = list(run)
     if len(pts) == 5 and math.dist(pts[0], pts[-1]) < 0.5:
         pts = pts[:4]
     if len(pts) != 4:
         return None
     return pts
+
+
+def _box(pts) -> BBox:
+    xs = [p[0] for p in pts]
+    ys = [p[1] for p in pts]
+    return (min(xs), min(ys), max(xs), max(ys))
+
+
+def _outlines(an):
+    """(vertex run, fill) of every filled outline of the figure's paths. Consecutive paths of
+    one style are one Drawing (ingest/paths.merge_paths: a paper's figure region, a figure
+    file and its placement from the sources alike), so each of its runs is one outline: one
+    bubble of a scatter, one face of a 3D bar."""
+    for d in getattr(an, "drawings", None) or []:
+        if d.fill is None or _light(d.fill):
+            continue
+        for run in d.lines:
+            yield run, d.fill
 
 
 def _axis_aligned(a: float, tol: float = 3.0) -> bool:
@@ -76,10 +91,8 @@ def oblique_faces(an, min_side: float) -> list[Face]:
     if "oblique_faces" in an.derived:
         return an.derived["oblique_faces"]
     out: list[Face] = []
-    for d in getattr(an, "drawings", None) or []:
-        if d.fill is None or _light(d.fill) or d.items > 6:
-            continue
-        pts = _quad(d)
+    for run, fill in _outlines(an):
+        pts = _quad(run)
         if pts is None:
             continue
         edges = [(pts[i], pts[(i + 1) % 4]) for i in range(4)]
@@ -96,7 +109,7 @@ def oblique_faces(an, min_side: float) -> list[Face]:
         slant = angles[0] if not aligned[0] else angles[1]
         if min(abs(slant - 90), abs(slant % 90)) < 12:
             continue  # nearly a rectangle
-        out.append(Face(d.bbox, slant, d.fill))
+        out.append(Face(_box(pts), slant, fill))
     an.derived["oblique_faces"] = out
     return out
 
@@ -106,20 +119,19 @@ def circles(an, min_d: float) -> list[Circle]:
     if "circles" in an.derived:
         return an.derived["circles"]
     out: list[Circle] = []
-    for d in getattr(an, "drawings", None) or []:
-        if d.fill is None or _light(d.fill) or d.items < 4 or d.items > 16:
+    for run, fill in _outlines(an):
+        # a circle is four to sixteen curves: their end points, the first one again at the end
+        if not 5 <= len(run) <= 17 or math.dist(run[0], run[-1]) > 0.5:
             continue
-        x0, y0, x1, y1 = d.bbox
+        x0, y0, x1, y1 = box = _box(run)
         w, h = x1 - x0, y1 - y0
         if w < min_d or abs(w - h) > 0.06 * max(w, h):
             continue
-        if len(d.lines) != 1 or len(d.lines[0]) < 5:
-            continue
         cx, cy, r = (x0 + x1) / 2, (y0 + y1) / 2, (w + h) / 4
         # every vertex on the circle (a square or an octagon marker is not one)
-        if any(abs(math.dist((cx, cy), p) - r) > 0.08 * r for p in d.lines[0]):
+        if any(abs(math.dist((cx, cy), p) - r) > 0.08 * r for p in run):
             continue
-        out.append(Circle(d.bbox, d.fill))
+        out.append(Circle(box, fill))
     an.derived["circles"] = out
     return out
 

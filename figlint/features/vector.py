@@ -166,6 +166,67 @@ class TextIndex:
         return False
 
 
+def pieces(drawings: list[Drawing]) -> list[Drawing]:
+    """The drawings with each merged group (Drawing.paths > 1) split back into one piece per
+    vertex run, each with its own box: the line sample of a legend entry and the error-bar
+    caps drawn after it in the same style, or the markers of a scatter, are merged into one
+    Drawing when a figure is read (ingest/paths.merge_paths, every route), and a test of one
+    element's size must see the element, not the group. A run holds lines and curves only
+    (rectangles are not runs), so a group without runs stays whole."""
+    out: list[Drawing] = []
+    for d in drawings:
+        if d.paths <= 1 or len(d.lines) < 2:
+            out.append(d)
+            continue
+        for r in d.lines:
+            xs = [p[0] for p in r]
+            ys = [p[1] for p in r]
+            out.append(Drawing(bbox=(min(xs), min(ys), max(xs), max(ys)), stroke=d.stroke, fill=d.fill,
+                               width=d.width, items=max(len(r) - 1, 1), dash=d.dash, lines=[r], paths=1))
+    return out
+
+
+def _chains(d: Drawing):
+    """The connected runs of a Drawing's segments, runs joined where one ends at the next
+    one's start (a merged group's paths each give a run)."""
+    cur: list = []
+    for r in d.lines:
+        if not r:
+            continue
+        if cur and abs(r[0][0] - cur[-1][0]) <= 0.05 and abs(r[0][1] - cur[-1][1]) <= 0.05:
+            cur.extend(r[1:])
+        else:
+            if cur:
+                yield cur
+            cur = list(r)
+    if cur:
+        yield cur
+
+
+def data_line(d: Drawing) -> bool:
+    """Whether a stroked Drawing holds a data line: a chain of at least two connected
+    segments, slanted somewhere unless it is long (a step plot). The spines of a plot, its
+    grid lines or its ticks are separate straight segments of one style, which the reading of
+    a paper's or a file's paths merges into one Drawing (ingest/paths.py): many items, but no
+    chain; a bracket or a corner is two straight segments at a right angle."""
+    for c in _chains(d):
+        if len(c) >= 5:
+            return True
+        if len(c) >= 3 and any(abs(b[0] - a[0]) > 0.05 and abs(b[1] - a[1]) > 0.05 for a, b in zip(c, c[1:])):
+            return True
+    return False
+
+
+def _same_size(sizes: list[tuple[float, float]], tol: float = 0.15) -> int:
+    """The most paths of one size: the markers of a scatter. Sizes are counted in cells of
+    `tol` pt with their neighbours, not rounded to one grid, so the same marker read from a
+    file (float32 coordinates), a paper's page or the sources' placement (rounded to 0.01 pt)
+    counts the same. Linear in the number of paths."""
+    cells = Counter((round(w / tol), round(h / tol)) for w, h in sizes)
+    return max((sum(cells.get((a + i, b + j), 0) for i in (-1, 0, 1) for j in (-1, 0, 1)) for a, b in cells),
+               default=0)
+
+
 def vector_marks(fig: Figure) -> VectorMarks:
     box = fig.bbox or (0, 0, 1, 1)
     fw, fh = box[2] - box[0], box[3] - box[1]
@@ -174,7 +235,7 @@ def vector_marks(fig: Figure) -> VectorMarks:
     text = TextIndex([sp.bbox for sp in fig.spans])
     poly_boxes = []
     areas: list = []
-    small = Counter()
+    small: list[tuple[float, float]] = []  # sizes of marker-sized paths
     for d in fig.drawings:
         x0, y0, x1, y1 = d.bbox
         w, h = x1 - x0, y1 - y0
@@ -195,7 +256,7 @@ def vector_marks(fig: Figure) -> VectorMarks:
                 vrules += [(x0, y0, y1), (x1, y0, y1)]
                 continue
             if max(w, h) <= 8 and min(w, h) >= 1:
-                small[(round(w, 1), round(h, 1))] += 1
+                small.append((w, h))
             if text.covers(d.bbox, 0.5):
                 continue  # text covers most of it: a highlight or a table cell behind text, not a bar
             rects.append(Rect(d.bbox, d.fill))
@@ -207,12 +268,12 @@ def vector_marks(fig: Figure) -> VectorMarks:
             # pieces of a noisy line) only span the plot together: they fill no area.
             areas.append(d.bbox)
             continue
-        if d.fill is None and d.stroke is not None and d.items >= 4 and w > 0.15 * fw:
+        if d.fill is None and d.stroke is not None and d.items >= 2 and w > 0.15 * fw and data_line(d):
             poly_boxes.append(d.bbox)
             continue
         if max(w, h) <= 8:
-            small[(round(w, 1), round(h, 1))] += 1
-    markers = max(small.values()) if small else 0
+            small.append((w, h))
+    markers = _same_size(small)
     imgs = [i.bbox for i in fig.images]
     vm = VectorMarks(rects, hrules, vrules, len(poly_boxes), poly_boxes, markers, imgs, areas)
     vm.box_parts = sum(1 for r in rects if any(

@@ -21,8 +21,8 @@ from pathlib import Path
 
 from figlint.budget import MAX_PAGE_DRAWINGS, capped_drawings, skip
 from figlint.errors import InputError
-from figlint.model import Drawing, Figure, Location, Paper, Problem, RasterImage, TextSpan
-from figlint.ingest.paths import dash_style, path_shape, polylines, thin
+from figlint.model import Figure, Location, Paper, Problem, RasterImage, TextSpan
+from figlint.ingest.paths import clipped_drawings
 from figlint.ingest.pdf_hidden import drop_hidden_text
 from figlint.ingest.type3 import fix_sizes as fix_type3_sizes
 
@@ -108,10 +108,6 @@ def _raw_digest(doc, xref) -> bytes | None:
         return None
 
 
-def _color(c) -> tuple[float, ...] | None:
-    return tuple(round(float(v), 4) for v in c) if c else None
-
-
 def _read_pdf_figure(path: str) -> Paper:
     from figlint.ingest.mupdf import pymupdf
 
@@ -126,7 +122,7 @@ def _read_pdf_figure(path: str) -> Paper:
         rect = page.rect
         # At most budget.MAX_PAGE_DRAWINGS paths are read (a dict per path: a million-path
         # figure would take gigabytes); a figure with more is reported and not analysed (FL011).
-        paths, total_paths = capped_drawings(page)
+        paths, total_paths = capped_drawings(page, extended=True)
         text = page.get_text("dict", flags=pymupdf.TEXT_MEDIABOX_CLIP)
         fix_type3_sizes(doc, text)
         drop_hidden_text(page, text, paths)  # text a later opaque fill paints over is not printed
@@ -138,17 +134,9 @@ def _read_pdf_figure(path: str) -> Paper:
                         continue
                     spans.append(TextSpan(text=s["text"], size=round(float(s["size"]), 2), font=s.get("font", ""),
                                           bbox=tuple(round(v, 2) for v in s["bbox"]), color=s.get("color")))
-        drawings: list[Drawing] = []
-        for d in paths:
-            r = d.get("rect")
-            if r is None:
-                continue
-            stroked = "s" in (d.get("type") or "")
-            drawings.append(Drawing(bbox=tuple(r), stroke=_color(d.get("color")),
-                                    fill=_color(d.get("fill")), width=d.get("width"), items=len(d.get("items", ())),
-                                    dash=dash_style(d.get("dashes"), d.get("width")) if stroked else None,
-                                    lines=thin(polylines(d.get("items"))), shape=path_shape(d.get("items")),
-                                    unit=max(r[2] - r[0], r[3] - r[1])))
+        # the same marks as the figure's region in a paper and its file placed from the sources
+        # (paths.clipped_drawings): one reading, one set of features, whichever way it is read
+        drawings = clipped_drawings(paths)
         images: list[RasterImage] = []
         # Not get_image_info(xrefs=True) or hashes=True: MuPDF would decode every image in full
         # to hash its pixels (an image declared 15,000 x 15,000 costs 700 MB, 50,000 x 50,000

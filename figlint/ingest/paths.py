@@ -177,3 +177,34 @@ def merge_paths(paths, ox: float = 0.0, oy: float = 0.0) -> list:
         full = npoints >= MAX_POINTS
         last = st
     return out
+
+
+def clipped_drawings(paths: list[dict], ox: float = 0.0, oy: float = 0.0) -> list:
+    """Vector paths (`page.get_cdrawings(extended=True)`) as the PDF route reads them: boxes
+    cut to the clip in force, consecutive paths of one style merged (merge_paths). A figure
+    file read on its own (ingest/graphics.py) and placed from the sources (ingest/placement.py)
+    go through this, as a paper's figure region does (ingest/pdf.py), so a chart has the same
+    marks whichever way it is read."""
+    clipped: list[tuple[dict, tuple]] = []
+    clips: list[tuple[int, tuple]] = []
+    for d in paths:
+        level = d.get("level", 0)
+        while clips and clips[-1][0] >= level:
+            clips.pop()
+        kind = d.get("type") or ""
+        if kind in ("clip", "group"):
+            box = d.get("scissor")
+            if box is not None:
+                if clips:
+                    cb = clips[-1][1]
+                    box = (max(box[0], cb[0]), max(box[1], cb[1]), min(box[2], cb[2]), min(box[3], cb[3]))
+                clips.append((level, box))
+            continue
+        x0, y0, x1, y1 = d["rect"]
+        if clips:
+            cb = clips[-1][1]
+            x0, y0, x1, y1 = max(x0, cb[0]), max(y0, cb[1]), min(x1, cb[2]), min(y1, cb[3])
+            if x1 < x0 or y1 < y0:
+                continue
+        clipped.append((d, (x0, y0, x1, y1)))
+    return merge_paths(clipped, ox, oy)

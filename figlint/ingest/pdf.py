@@ -161,9 +161,23 @@ def _build(paper: Paper, pages: list[PageData], names: dict[str, dict], path: st
                 spanning.setdefault(pd.index, []).append(box)
             if c.region:
                 _claim_lines(pd, c.region, "figure" if c.kind == "figure" else c.kind)
-        for box in R.uncaptioned(pr, pd, layout):
-            if _text_wraps_beside(pd, box, layout):
-                continue  # an inline picture (an author's photo in a biography, a logo), not a float
+        boxes = [b for b in R.uncaptioned(pr, pd, layout)
+                 if not _text_wraps_beside(pd, b, layout)]  # an inline picture (an author's photo, a logo)
+        # parts of a float whose rows are set far apart, row by row away from the caption: each
+        # pass decides against the regions as the last one left them (the two pictures of a
+        # row join together), until no part joins
+        while boxes:
+            owners = [_float_part(b, pr, pd) for b in boxes]
+            if not any(owners):
+                break
+            for box, owner in zip(boxes, owners):
+                if owner is not None:
+                    owner.region = union([owner.region, box])
+                    _claim_lines(pd, owner.region, "figure")
+                    if layout.column_of(owner.region[0], owner.region[2]) is None and len(layout.columns) > 1:
+                        spanning.setdefault(pd.index, []).append(union([owner.bbox, owner.region]))
+            boxes = [b for b, o in zip(boxes, owners) if o is None]
+        for box in boxes:
             loose.append((pd.index, box))
             _claim_lines(pd, box, "figure")
             if layout.column_of(box[0], box[2]) is None and len(layout.columns) > 1:
@@ -199,6 +213,42 @@ def _build(paper: Paper, pages: list[PageData], names: dict[str, dict], path: st
     paper.extra["layout"] = {"columns": layout.columns, "body_font": font, "text_top": layout.text_top, "text_bottom": layout.text_bottom}
     for pr in regions.values():
         R.release(pr)
+
+
+MAX_FLOAT_GAP = 72.0  # rows of one float's grid are set at most an inch apart
+
+
+def _float_part(box: BBox, pr: R.PageRegions, pd: PageData) -> CaptionBlock | None:
+    """The figure whose float a caption-less graphic belongs to: a grid whose rows are set
+    further apart than the region walk bridges (NEXT_GAP), the upper row lost to an
+    uncaptioned figure. The graphic lies on the far side of a figure's graphics from its
+    caption, over the float's width, with nothing printed between the two (no running text,
+    no other caption, no other float's graphic) and at most MAX_FLOAT_GAP away."""
+    best, best_gap = None, MAX_FLOAT_GAP
+    for c in pr.captions:
+        r = c.region
+        if c.kind != "figure" or r is None or c.side not in ("above", "below"):
+            continue
+        # over the float's width: its graphics' and its caption's (a row of two panels above a
+        # centred third is wider than the third)
+        fx0, fx1 = min(r[0], c.xrange[0]), max(r[2], c.xrange[1])
+        if _hoverlap(box[0], box[2], fx0, fx1) < 0.5 * (box[2] - box[0]):
+            continue
+        if c.side == "above":  # graphics above the caption: the part lies above them
+            lo, hi = box[3], r[1]
+        else:
+            lo, hi = r[3], box[1]
+        gap = hi - lo
+        if gap < -2 or gap > best_gap:
+            continue
+        x0, x1 = min(box[0], r[0]), max(box[2], r[2])
+        between = lambda b: b[3] > lo + 1 and b[1] < hi - 1 and b[2] > x0 and b[0] < x1  # noqa: E731
+        if any(between(ln.bbox) for ln in pd.lines if ln.role != "figure"):
+            continue
+        if any(o is not c and o.region is not None and between(o.region) for o in pr.captions):
+            continue
+        best, best_gap = c, gap
+    return best
 
 
 def _text_wraps_beside(pd: PageData, box: BBox, layout: Layout) -> bool:
@@ -346,13 +396,26 @@ def _subpanels(lines) -> list[Subpanel]:
 def _anchor_captions(caps: list[CaptionBlock], names: dict[str, dict], pages: list[PageData]) -> None:
     """hyperref puts a figure's anchor at the top of its float: a wall the region must not cross."""
     anchors: dict[int, list[tuple[float, float]]] = {}
+    tops: dict[str, tuple[int, float, float]] = {}  # "figure.5" -> (page, x, y)
+    parts: dict[str, list[tuple[int, float]]] = {}  # "figure.5" -> (page, y) of "subfigure.5.k"
     for name, dest in names.items():
-        if not name.lower().startswith("figure.") or not isinstance(dest, dict) or dest.get("page") is None:
+        low = name.lower()
+        if not low.startswith(("figure.", "subfigure.")) or not isinstance(dest, dict) or dest.get("page") is None:
             continue
         pg = dest["page"]
         if not 0 <= pg < len(pages) or not dest.get("to"):
             continue
-        anchors.setdefault(pg, []).append(_to_page(pages[pg], dest["to"]))
+        x, y = _to_page(pages[pg], dest["to"])
+        if low.startswith("figure."):
+            tops[low] = (pg, x, y)
+        else:
+            parts.setdefault("figure." + low.split(".")[1], []).append((pg, y))
+    for key, (pg, x, y) in tops.items():
+        # Without hypcap the anchor is set where \caption is called, under the sub-figures
+        # (subcaption, subfig): a float's top lies above all of its parts' anchors.
+        if any(p == pg and py < y - 1 for p, py in parts.get(key, ())):
+            continue
+        anchors.setdefault(pg, []).append((x, y))
     for c in caps:
         if c.kind != "figure":
             continue

@@ -566,13 +566,16 @@ def mark_margins(pages: list[PageData], layout: Layout) -> None:
     zone: list[tuple[PageData, Line, str]] = []
     for pd in pages:
         for ln in pd.lines:
+            outside = ln.bbox[2] < layout.columns[0][0] - 2 or ln.bbox[0] > layout.columns[-1][1] + 2
+            # A figure wider than the text block reaches into the margin: its labels there are
+            # the graphic's (inside its own box), not margin notes or line numbers.
+            if outside and _in_graphic(ln.bbox, pd):
+                outside = False
             if not ln.horizontal:
-                x0, x1 = ln.bbox[0], ln.bbox[2]
-                if x1 < layout.columns[0][0] - 2 or x0 > layout.columns[-1][1] + 2:
+                if outside:
                     ln.role = "margin"
                 continue
-            if (ln.bbox[2] < layout.columns[0][0] - 2 or ln.bbox[0] > layout.columns[-1][1] + 2) \
-                    and _LINE_NO.match(ln.text.strip()):
+            if outside and _LINE_NO.match(ln.text.strip()):
                 ln.role = "margin"  # line numbers of a review copy (lineno, ametsoc, ICML)
                 continue
             if ln.bbox[3] <= layout.text_top - 1.5:

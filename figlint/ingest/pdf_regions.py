@@ -82,7 +82,14 @@ def classify_text(pd: PageData, layout: Layout, containers: list[BBox], caption_
     running text (dense, wide, in the body typeface) and headings stop a region.
     """
     body = layout.body_size
-    wide_blocks = {ln.block for ln in pd.lines if not ln.role and ln.horizontal and id(ln) not in caption_lines and _prose(ln, layout)}
+    prose = [ln for ln in pd.lines if not ln.role and ln.horizontal and id(ln) not in caption_lines and _prose(ln, layout)]
+    wide_blocks = {ln.block for ln in prose}
+    # An included graphic's own box (its clip, pdf_layout frames) that holds no running text:
+    # every label inside it is the graphic's, however large and however far from the marks
+    # (a colour bar's labels stand beside a strip too thin to be a container).
+    page_area = pd.width * pd.height
+    frames = [f for f in pd.frames if (f[2] - f[0]) * (f[3] - f[1]) < 0.6 * page_area
+              and not any(inside(ln.bbox, f, 0) for ln in prose)]
     blockers: list[Line] = []
     text_elems: list[int] = []
     for idx, ln in enumerate(pd.lines):
@@ -91,7 +98,7 @@ def classify_text(pd: PageData, layout: Layout, containers: list[BBox], caption_
         if not ln.horizontal:
             text_elems.append(idx)
             continue
-        contained = any(inside(ln.bbox, c) for c in containers)
+        contained = any(inside(ln.bbox, c) for c in containers) or any(inside(ln.bbox, f, 0) for f in frames)
         fam_body = same_family(ln.font, layout.body_font)
         blocking = False
         if not contained:
@@ -381,6 +388,16 @@ def assign(pr: PageRegions, pd: PageData, sides: dict[str, str] | None = None) -
             d = cb[1] - e.bbox[3] if side == "above" else e.bbox[1] - cb[3]
             if e.owner is None or d < e.dist:
                 e.owner, e.dist = cap, d
+    # An included graphic is one piece: what lies inside the box of a graphic a caption took
+    # (its clip, Elem.frame) is that caption's too, however far it reaches past the caption's
+    # column (a figure wider than the text block has its right-hand axis in the margin).
+    taken = {}
+    for e in pr.elems:
+        if e.owner is not None and e.frame is not None and e.kind != "text":
+            taken.setdefault(e.frame, e.owner)
+    for e in pr.elems:
+        if e.owner is None and e.frame in taken:
+            e.owner = taken[e.frame]
     for cap in pr.captions:
         cap.elems = [e for e in pr.elems if e.owner is cap]
         graphics = [e for e in cap.elems if e.kind != "text"]

@@ -123,7 +123,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from figlint.model import Drawing, Figure, Paper, RasterImage, TextSpan
-from figlint.ingest.paths import merge_paths
+from figlint.ingest.paths import clipped_drawings
 from figlint.ingest.pdf_hidden import drop_hidden_text
 from figlint.ingest.type3 import fix_sizes as fix_type3_sizes
 
@@ -957,34 +957,6 @@ class _Content:
 _MAX_DRAWING_BYTES = 1_000_000
 
 
-def _merged_drawings(paths: list[dict], ox: float, oy: float) -> list[Drawing]:
-    """Vector paths (`page.get_cdrawings(extended=True)`) as the PDF route reads them: boxes
-    cut to the clip in force, consecutive paths of one style merged (paths.merge_paths)."""
-    clipped: list[tuple[dict, tuple]] = []
-    clips: list[tuple[int, tuple]] = []
-    for d in paths:
-        level = d.get("level", 0)
-        while clips and clips[-1][0] >= level:
-            clips.pop()
-        kind = d.get("type") or ""
-        if kind in ("clip", "group"):
-            box = d.get("scissor")
-            if box is not None:
-                if clips:
-                    cb = clips[-1][1]
-                    box = (max(box[0], cb[0]), max(box[1], cb[1]), min(box[2], cb[2]), min(box[3], cb[3]))
-                clips.append((level, box))
-            continue
-        x0, y0, x1, y1 = d["rect"]
-        if clips:
-            cb = clips[-1][1]
-            x0, y0, x1, y1 = max(x0, cb[0]), max(y0, cb[1]), min(x1, cb[2]), min(y1, cb[3])
-            if x1 < x0 or y1 < y0:
-                continue
-        clipped.append((d, (x0, y0, x1, y1)))
-    return merge_paths(clipped, ox, oy)
-
-
 def _pdf_content(path: str, page_no: int) -> _Content | None:
     try:
         from figlint.ingest.mupdf import pymupdf
@@ -1026,7 +998,7 @@ def _pdf_content(path: str, page_no: int) -> _Content | None:
             c.images.append((int(info["width"]), int(info["height"]), (x0 - ox, y0 - oy, x1 - ox, y1 - oy),
                              info.get("xref") or None))
         if paths is not None:
-            c.drawings = _merged_drawings(paths, ox, oy)
+            c.drawings = clipped_drawings(paths, ox, oy)
         return c
     except Exception:  # noqa: BLE001 - a damaged page is skipped like an unreadable file
         return None
@@ -1392,7 +1364,13 @@ def _fill_figure(fig: Figure, src: _Sources, lay: Layout, L: Lengths,
         if content.pixels is not None:
             # where the bitmap's pixels are, for the raster reading (features/quality.placed_images)
             fig.extra.setdefault("raster_files", {})[str(len(fig.images))] = os.path.join(src.root, rel)
+        first = len(fig.images)
         _emit(fig, content, p, rel, x, y)
+        if content.pixels is None and len(fig.images) > first:
+            # bitmaps inside a PDF graphic (a heatmap drawn by imshow, its colour bar): their
+            # pixels are in that file, by xref, as in the paper's PDF (features/quality.placed_images)
+            fig.extra.setdefault("embedded_files", {}).update(
+                {im.name: os.path.join(src.root, rel) for im in fig.images[first:]})
         x += p.width
         row_h = max(row_h, p.height)
         max_w = max(max_w, x)

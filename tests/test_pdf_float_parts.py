@@ -1,0 +1,87 @@
+"""PDF route: a float's graphics are one figure however far apart its rows are set.
+
+Field audit (issue 12, "an image grid ... is one figure"): a thesis set a 2x2 grid of
+plots with a wide gap between the rows, and a Springer Nature paper a 2x2 grid of
+sub-figures whose hyperref anchor sits under the grid (no hypcap), so the upper rows
+became captionless figures (false FL201, and FL102 reported twice). Each case compiled
+with pdflatex; the negative cases keep two stacked floats, and a picture set in the
+running text above a figure, apart.
+"""
+
+from __future__ import annotations
+
+import subprocess
+
+import pytest
+
+from figlint.ingest.pdf import read_pdf
+
+PREAMBLE = r"""\documentclass{article}
+\usepackage{graphicx}
+\usepackage[hidelinks]{hyperref}
+"""
+
+TEXT = ("The measurements were repeated on each of the four runs and the periodograms were "
+        "computed with the same window for every run of the campaign. ")
+
+
+def _compile(folder, tex: str) -> str:
+    from PIL import Image
+
+    for k in range(1, 5):
+        Image.new("RGB", (300, 200), (40 * k, 120, 200)).save(folder / f"p{k}.png")
+    (folder / "main.tex").write_text(tex)
+    for _ in range(2):
+        subprocess.run(["pdflatex", "-interaction=batchmode", "main.tex"], cwd=folder, capture_output=True, timeout=180)
+    assert (folder / "main.pdf").exists(), (folder / "main.log").read_text(errors="replace")[-2000:]
+    return str(folder / "main.pdf")
+
+
+def _grid(gap: str) -> str:
+    return (r"\includegraphics[width=0.45\textwidth]{p1.png}\hfill\includegraphics[width=0.45\textwidth]{p2.png}"
+            f"\n\n\\vspace*{{{gap}}}\n\n"
+            r"\includegraphics[width=0.45\textwidth]{p3.png}\hfill\includegraphics[width=0.45\textwidth]{p4.png}")
+
+
+def _figures(pdf: str):
+    paper = read_pdf(pdf)
+    return [(f.number, len(f.images)) for f in paper.figures]
+
+
+def test_grid_rows_set_far_apart_are_one_figure(tmp_path, pdflatex):
+    tex = (PREAMBLE + "\\begin{document}\n" + TEXT * 6 + "See Figure~\\ref{fig:g}.\n"
+           "\\begin{figure}[t]\n\\centering\n" + _grid("60pt") +
+           "\n\\caption{Light curves and periodograms of the four runs.}\\label{fig:g}\n\\end{figure}\n"
+           + TEXT * 6 + "\n\\end{document}\n")
+    assert _figures(_compile(tmp_path, tex)) == [("1", 4)]
+
+
+def test_subfigure_grid_with_the_anchor_under_it_is_one_figure(tmp_path, pdflatex):
+    panel = ("\\begin{{subfigure}}{{0.45\\textwidth}}\\includegraphics[width=\\linewidth]{{p{k}.png}}"
+             "\\caption{{Run {k}}}\\end{{subfigure}}")
+    row = lambda a, b: panel.format(k=a) + "\\hfill" + panel.format(k=b)  # noqa: E731
+    sub = row(1, 2) + "\n\n\\vspace{30pt}\n\n" + row(3, 4)
+    tex = (PREAMBLE.replace("\\usepackage[hidelinks]{hyperref}",
+                            "\\usepackage[hypcap=false]{caption}\n\\usepackage{subcaption}\n\\usepackage[hidelinks]{hyperref}")
+           + "\\begin{document}\n" + TEXT * 6 + "See Figure~\\ref{fig:g}.\n"
+           "\\begin{figure}[t]\n\\centering\n" + sub +
+           "\n\\caption{Error convergence of the four meshes.}\\label{fig:g}\n\\end{figure}\n"
+           + TEXT * 6 + "\n\\end{document}\n")
+    assert _figures(_compile(tmp_path, tex)) == [("1", 4)]
+
+
+def test_two_stacked_floats_stay_two_figures(tmp_path, pdflatex):
+    fig = ("\\begin{{figure}}[t]\n\\centering\n\\includegraphics[width=0.45\\textwidth]{{p{k}.png}}\n"
+           "\\caption{{Run {k} of the campaign.}}\\label{{fig:{k}}}\n\\end{{figure}}\n")
+    tex = (PREAMBLE + "\\begin{document}\n" + TEXT * 3 + "See Figures~\\ref{fig:1} and~\\ref{fig:2}.\n"
+           + fig.format(k=1) + fig.format(k=2) + TEXT * 8 + "\n\\end{document}\n")
+    assert _figures(_compile(tmp_path, tex)) == [("1", 1), ("2", 1)]
+
+
+def test_a_picture_in_the_text_above_a_figure_is_not_part_of_it(tmp_path, pdflatex):
+    tex = (PREAMBLE + "\\begin{document}\n" + TEXT * 2 + "\n\n\\noindent\\includegraphics[width=0.45\\textwidth]{p1.png}\n\n"
+           + TEXT * 2 + "See Figure~\\ref{fig:g}.\n"
+           "\\begin{figure}[h]\n\\centering\n\\includegraphics[width=0.45\\textwidth]{p2.png}\n"
+           "\\caption{Run 2 of the campaign.}\\label{fig:g}\n\\end{figure}\n" + TEXT * 4 + "\n\\end{document}\n")
+    figs = _figures(_compile(tmp_path, tex))
+    assert ("1", 1) in figs and len(figs) == 2, figs
