@@ -1,0 +1,573 @@
+"""Binding against LaTeX's own record: figlint's figures, captions and citing sites on real
+papers, measured against what each paper's own build wrote (issue 12, "Field audit").
+
+Truth (benchmarks/aux_truth.py, which imports nothing from figlint, so the measure is not
+circular):
+* figures = the list-of-figures entries in the build's .aux files (plus figures only a
+  `figure.*`-anchored \\newlabel knows, e.g. `\\caption[]{..}`), with number, printed caption and
+  physical page (hyperref anchor's named destination, else PDF page labels, else the folio);
+* caption = the entry's text made plain; for `\\caption[short]{long}` the long one from the source;
+* citing sites = a regex scanner of the sources (main file and its \\input/\\include'd files,
+  comments, preamble, \\iffalse, false \\newif branches and empty-macro calls masked):
+  \\ref-like commands naming a figure label (figure labels from the .aux anchors / cleveref
+  types / position inside a figure environment) and typed "Figure N" / "Figs. 2-4", one site
+  per figure per mention, ranges naming every figure in them, a figure's own caption left out.
+
+Matching figlint's JSON (`figlint check X --format json --preview --no-cache`) to truth:
+* figure: same normalised number and same physical page (recall over truth figures; precision
+  over figlint's numbered figures, a number reported twice counting once; uncaptioned regions
+  are counted apart: LaTeX lists no such figure, some are real graphics outside floats);
+* caption: difflib ratio on lower-case ASCII words (one-letter words dropped) >= 0.95, the best
+  of two renderings of the truth caption (formula letters kept / formulas removed); scored over
+  figures found by number;
+* site: a truth site is hit when a site bound to its figure has a sentence (with the eight words
+  before it in its paragraph) holding at least half (at least two) of the words around the
+  mention in the source (four before, three after; no words: any site of that figure); on the
+  LaTeX route a site at the same file and line also hits. Greedy one-to-one, best overlap first.
+
+Routes: "pdf" = the compiled PDF alone; "tex+pdf" = the main .tex with --pdf.
+
+Papers: the field-audit papers (benchmarks/field_audit/papers/*.json) whose build is finished
+under --build-dir (default /tmp/figlint_field_audit/<owner>__<name>@<commit12>/, the layout of
+benchmarks/field_audit/run.py; its `.figlint-audit-{pdf,latex}.json` outputs are reused when
+present and not older than the PDF, unless --rerun); `--corpus` measures the shared corpus
+instead (each source compiled once in a copy under /tmp/binding_aux/corpus) and `--validate`
+compares this truth with its truth.json.
+
+Run:   python benchmarks/binding_aux.py [--only NAME] [--misses] [--write] [--rerun]
+       python benchmarks/binding_aux.py --corpus [--validate]
+--write puts the table into benchmarks/RESULTS.md ("Binding against LaTeX's own record (field
+papers)") and the rows into benchmarks/field_audit/binding.json (repository, commit, main file,
+scores; no paper content). Misses (with paper text) go to stdout only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import resource
+import shutil
+import subprocess
+import sys
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+sys.path.insert(0, str(HERE))
+
+import aux_truth as at  # noqa: E402
+
+PAPERS = HERE / "field_audit" / "papers"
+CORPUS = Path(os.environ.get("FIGLINT_CORPUS", "/work/shared/corpus/papers"))
+SCRATCH = Path("/tmp/binding_aux")
+HEADING = "Binding against LaTeX's own record (field papers)"
+ROUTES = ("pdf", "tex+pdf")
+RUNPY_OUT = {"pdf": ".figlint-audit-pdf.json", "tex+pdf": ".figlint-audit-latex.json"}
+TIMEOUT = 1800
+CAPTION_OK = 0.95
+
+
+@dataclass
+class Paper:
+    name: str
+    repo: str
+    commit: str
+    main_rel: str
+    template: str
+    root: Path          # the build's tree
+    main: Path
+    pdf: Path
+    build: str = "latexmk -pdf"
+
+
+@dataclass
+class RouteScore:
+    route: str
+    figures: int = 0
+    found: int = 0            # number and page
+    found_number: int = 0     # number only
+    predicted: int = 0        # figlint's numbered figures
+    correct: int = 0
+    uncaptioned: int = 0
+    captions_ok: int = 0
+    sites: int = 0
+    sites_hit: int = 0
+    predicted_sites: int = 0
+    cpu: float = 0.0
+    error: str = ""
+    misses: list = field(default_factory=list)
+
+    def ratio(self, a: str, b: str) -> float | None:
+        d = getattr(self, b)
+        return getattr(self, a) / d if d else None
+
+
+# ------------------------------------------------------------------ papers
+
+
+def field_papers(build_dir: Path) -> list[Paper]:
+    out = []
+    for path in sorted(PAPERS.glob("*.json")):
+        rec = json.loads(path.read_text())
+        if "not compiled" in rec.get("notes", ""):
+            continue
+        name = rec["repo"].replace("/", "__")
+        work = build_dir / f"{name}@{rec['commit'][:12]}"
+        main = work / rec["main"]
+        if not (work / ".figlint-audit-built").is_file() or not main.with_suffix(".pdf").is_file():
+            continue
+        out.append(Paper(name, rec["repo"], rec["commit"], rec["main"], rec.get("template", ""), work, main,
+                         main.with_suffix(".pdf"), rec.get("build", "latexmk -pdf")))
+    return out
+
+
+def corpus_papers() -> list[Paper]:
+    """Each shared-corpus paper, its source compiled once in a scratch copy (the .aux is needed)."""
+    out = []
+    for d in sorted(p for p in CORPUS.iterdir() if (p / "truth.json").is_file()):
+        t = json.loads((d / "truth.json").read_text())
+        work = SCRATCH / "corpus" / d.name
+        main = work / t["main_tex"]
+        stamp = work / ".binding-built"
+        if not stamp.is_file():
+            if work.exists():
+                shutil.rmtree(work)
+            shutil.copytree(d / "source", work)
+            origin = (d / "ORIGIN.txt").read_text(errors="replace")
+            m = re.search(r"replaced by minimal stubs: ([^(]*)\(", origin)
+            for stub in (m.group(1).replace(",", " ").split() if m else []):
+                (main.parent / stub).write_text("% stub, as the corpus build had\n")
+            run = dict(cwd=main.parent, capture_output=True, timeout=1200, stdin=subprocess.DEVNULL)
+            subprocess.run(["latexmk", "-pdf", "-f", "-interaction=nonstopmode", main.name], **run)
+            # latexmk -f stops after an error; the corpus build was rerun until LaTeX converged
+            for _ in range(3):
+                if _same_text(main.with_suffix(".pdf"), d / "paper.pdf"):
+                    break
+                subprocess.run(["bibtex", main.stem], **run)
+                subprocess.run(["pdflatex", "-interaction=nonstopmode", main.name], **run)
+            stamp.write_text("built\n")
+        if main.with_suffix(".pdf").is_file():
+            out.append(Paper(d.name, d.name, "", t["main_tex"], "", work, main, main.with_suffix(".pdf")))
+    return out
+
+
+def _same_text(a: Path, b: Path) -> bool:
+    import pymupdf
+
+    if not a.is_file():
+        return False
+    with pymupdf.open(str(a)) as x, pymupdf.open(str(b)) as y:
+        return len(x) == len(y) and all(x[i].get_text() == y[i].get_text() for i in range(len(x)))
+
+
+# ------------------------------------------------------------------ side run for the list of figures
+
+HOOK = "\\let\\blxacl\\addcontentsline\\AtBeginDocument{\\let\\addcontentsline\\blxacl}"
+
+
+def side_aux(p: Paper, allowed: bool) -> tuple[Path | None, str]:
+    """Classes such as ICML's and ACL's switch off \\addcontentsline, so their .aux lists no figure.
+    Compile once more, in a copy, with \\addcontentsline restored at \\begin{document} (the .aux
+    and .bbl of the real build copied under the side job's name, so every reference resolves
+    as before), and keep that .aux only when every page's text equals the real PDF's."""
+    if at.has_lof(p.main.with_suffix(".aux")):
+        return None, ""
+    srcs = " ".join(f.read_text(errors="replace") for f in p.main.parent.rglob("*.tex") if f.is_file())
+    if "\\caption" not in srcs:
+        return None, ""
+    side = SCRATCH / "side" / p.name
+    rel = p.main.relative_to(p.root)
+    job = p.main.stem + "-lof"
+    out_aux = side / rel.parent / f"{job}.aux"
+    stamp = side / ".binding-side"
+    if not stamp.is_file():
+        if not allowed:
+            return None, "no list of figures (side run deferred)"
+        if side.exists():
+            shutil.rmtree(side)
+        shutil.copytree(p.root, side, ignore=shutil.ignore_patterns(".git"))
+        d = side / rel.parent
+        for ext in (".aux", ".bbl"):
+            if (d / (p.main.stem + ext)).is_file():
+                shutil.copy(d / (p.main.stem + ext), d / (job + ext))
+        words = p.build.split(";")[0].split()
+        env = dict(os.environ)
+        while words and "=" in words[0] and not words[0].startswith("-"):
+            k, _s, v = words.pop(0).partition("=")
+            env[k] = v
+        engine = "xelatex" if "-xelatex" in words else "lualatex" if "-lualatex" in words else "pdflatex"
+        subprocess.run([engine, "-interaction=nonstopmode", f"-jobname={job}", HOOK + f"\\input{{{p.main.name}}}"],
+                       cwd=d, capture_output=True, timeout=1200, stdin=subprocess.DEVNULL, env=env)
+        ok = _same_text(d / f"{job}.pdf", p.pdf)
+        stamp.write_text("verified\n" if ok else "differs\n")
+    if not out_aux.is_file():
+        return None, "side run produced no .aux"
+    if stamp.read_text().strip() != "verified":
+        return None, "side run's PDF text differs from the build's: list of figures not used"
+    return out_aux, "list of figures from a side run (class switches it off), PDF text verified identical"
+
+
+# ------------------------------------------------------------------ figlint
+
+
+def run_figlint(p: Paper, route: str, rerun: bool) -> tuple[dict | None, float, str]:
+    """figlint's JSON paper record for a route, its CPU seconds (0 when reused), and an error."""
+    cached = p.main.parent / RUNPY_OUT[route]
+    mine = SCRATCH / "runs" / p.name / f"{route}.json"
+    if not rerun:
+        for c in (mine, cached):
+            if c.is_file() and c.stat().st_mtime >= p.pdf.stat().st_mtime:
+                try:
+                    doc = json.loads(c.read_text())
+                    return doc["papers"][0], 0.0, ""
+                except (ValueError, KeyError, IndexError):
+                    pass
+    mine.parent.mkdir(parents=True, exist_ok=True)
+    target = p.pdf if route == "pdf" else p.main
+    args = [sys.executable, "-m", "figlint", "check", str(target), "--format", "json", "--preview", "--no-cache",
+            "-o", str(mine)]
+    if route == "tex+pdf":
+        args += ["--pdf", str(p.pdf)]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    try:
+        proc = subprocess.run(args, capture_output=True, text=True, timeout=TIMEOUT, cwd=str(ROOT),
+                              env={**os.environ, "PYTHONPATH": str(ROOT)}, stdin=subprocess.DEVNULL)
+    except subprocess.TimeoutExpired:
+        return None, 0.0, "figlint timed out"
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    if not mine.is_file():
+        return None, cpu, f"no output (exit {proc.returncode}): {proc.stderr.strip()[-200:]}"
+    try:
+        doc = json.loads(mine.read_text())
+    except ValueError:
+        return None, cpu, "JSON does not parse"
+    rec = doc["papers"][0]
+    if rec.get("error"):
+        return None, cpu, f"figlint error: {rec['error']}"[:200]
+    return rec, cpu, ""
+
+
+# ------------------------------------------------------------------ scoring
+
+
+def _window(site: dict) -> str:
+    sent, para = site.get("sentence") or "", site.get("paragraph") or ""
+    at_ = para.find(sent)
+    before = para[:at_].split()[-8:] if at_ > 0 else []
+    return " ".join(before) + " " + sent
+
+
+def _rel(p: Paper, file: str | None) -> str | None:
+    if not file:
+        return None
+    path = Path(file)
+    if not path.is_absolute():
+        path = ROOT / path
+    try:
+        return str(path.resolve().relative_to(p.root.resolve()))
+    except ValueError:
+        return None
+
+
+def score_route(p: Paper, route: str, rec: dict, aux: at.AuxRecord, src: at.SourceRecord) -> RouteScore:
+    s = RouteScore(route)
+    tfigs = [f for f in aux.figures]
+    s.figures = len(tfigs)
+    figs = rec.get("figures", [])
+    s.uncaptioned = sum(1 for f in figs if not f.get("number"))
+    got: dict[str, list[dict]] = {}
+    for f in figs:
+        if f.get("number"):
+            got.setdefault(at.norm_number(f["number"]), []).append(f)
+    s.predicted = sum(len(v) for v in got.values())
+    tnum = {f.number: f for f in tfigs}
+    for num, lst in got.items():
+        t = tnum.get(num)
+        if t is not None and any(t.pdf_page is None or f.get("page") == t.pdf_page for f in lst):
+            s.correct += 1
+        s.misses += [f"extra: figlint Figure {num} p.{f.get('page')}" + ("" if t else " (no such figure)")
+                     for f in (lst if t is None else lst[1:])]
+    for t in tfigs:
+        lst = got.get(t.number, [])
+        if not lst:
+            s.misses.append(f"figure {t.number} (p.{t.pdf_page}) not reported")
+            continue
+        s.found_number += 1
+        on_page = [f for f in lst if t.pdf_page is None or f.get("page") == t.pdf_page]
+        if on_page:
+            s.found += 1
+        else:
+            s.misses.append(f"figure {t.number} reported on p.{[f.get('page') for f in lst]}, LaTeX p.{t.pdf_page}"
+                            f" ({t.page_from})")
+        best, best_text = -1.0, ""
+        for f in on_page or lst:
+            mine = (f.get("caption") or {}).get("text") or ""
+            sc = max([at.similarity(mine, v) for v in t.variants] or [0.0])
+            if sc > best:
+                best, best_text = sc, mine
+        if t.caption_from == "none":
+            # sub-captions only (caption_tex ""): no main caption is right; else LaTeX kept no
+            # record of the caption (labelled figure, no entry, no source caption): not scored
+            if t.caption_tex != "" or not at.words(best_text):
+                s.captions_ok += 1
+            else:
+                s.misses.append(f"caption {t.number}: LaTeX printed none, figlint={best_text[:160]!r}")
+            continue
+        if best >= CAPTION_OK:
+            s.captions_ok += 1
+        else:
+            s.misses.append(f"caption {t.number} {best:.2f} [{t.caption_from}]: figlint={best_text[:160]!r} "
+                            f"latex={t.caption[:160]!r} (lengths {len(at.words(best_text))}/{len(at.words(t.caption))})")
+    # sites
+    predicted: dict[str, list[tuple[str, str | None, int | None]]] = {}
+    for f in figs:
+        if not f.get("number"):
+            continue
+        for site in f.get("citing_sites", []):
+            loc = site.get("location") or {}
+            predicted.setdefault(at.norm_number(f["number"]), []).append(
+                (_window(site), _rel(p, loc.get("file")) if route != "pdf" else None, loc.get("line")))
+    s.predicted_sites = sum(len(v) for v in predicted.values())
+    s.sites = len(src.sites)
+    pairs = []
+    for ti, site in enumerate(src.sites):
+        cands = predicted.get(site.figure, [])
+        need = 0 if not site.context else (1 if len(site.context) == 1 else max(2, (len(site.context) + 1) // 2))
+        for pi, (window, file, line) in enumerate(cands):
+            if file is not None and file == site.file and line == site.line:
+                pairs.append((100, ti, pi))
+                continue
+            have = set(at.words(window))
+            sc = sum(1 for w in site.context if w in have)
+            if sc >= need:
+                pairs.append((sc, ti, pi))
+    pairs.sort(key=lambda x: (-x[0], x[1], x[2]))
+    used_t, used_p = set(), set()
+    for _sc, ti, pi in pairs:
+        key = (src.sites[ti].figure, pi)
+        if ti in used_t or key in used_p:
+            continue
+        used_t.add(ti)
+        used_p.add(key)
+    s.sites_hit = len(used_t)
+    for ti, site in enumerate(src.sites):
+        if ti not in used_t:
+            why = "figure not reported" if site.figure not in got else \
+                f"{len(predicted.get(site.figure, []))} sites bound to it, none here"
+            s.misses.append(f"site {site.file}:{site.line}:{site.column} Figure {site.figure} {site.kind}/{site.macro}"
+                            f" words={site.context} ({why})")
+    return s
+
+
+# ------------------------------------------------------------------ validation on the corpus
+
+
+def validate(p: Paper, aux: at.AuxRecord, src: at.SourceRecord) -> list[str]:
+    """Differences between this truth and the corpus truth.json (made by another generator)."""
+    t = json.loads((CORPUS / p.name / "truth.json").read_text())
+    out = []
+    mine = {f.number: f for f in aux.figures}
+    theirs = {f["number"]: f for f in t["figures"]}
+    for n in sorted(set(mine) ^ set(theirs)):
+        out.append(f"figure {n}: {'only here' if n in mine else 'only in truth.json'}")
+    for n in sorted(set(mine) & set(theirs)):
+        a, b = mine[n], theirs[n]
+        if a.pdf_page != b["pdf_page"]:
+            out.append(f"figure {n}: page {a.pdf_page} ({a.page_from}) vs {b['pdf_page']}")
+        ref = b.get("caption_full") or b["caption"]
+        sc = max([at.similarity(v, ref) for v in a.variants] or [0.0])
+        if sc < 0.95 and ref:
+            out.append(f"figure {n}: caption {sc:.2f} here={a.caption[:100]!r} truth={ref[:100]!r}")
+    mine_sites = {}
+    for s in src.sites:
+        mine_sites.setdefault((s.figure, s.file, s.line), 0)
+        mine_sites[(s.figure, s.file, s.line)] += 1
+    their_sites = {}
+    for f in t["figures"]:
+        for s in f["ref_sites"] + f["literal_sites"]:
+            their_sites.setdefault((f["number"], s["file"], s["line"]), 0)
+            their_sites[(f["number"], s["file"], s["line"])] += 1
+    for k in sorted(set(mine_sites) | set(their_sites)):
+        a, b = mine_sites.get(k, 0), their_sites.get(k, 0)
+        if a != b:
+            out.append(f"sites Figure {k[0]} at {k[1]}:{k[2]}: {a} here, {b} in truth.json")
+    return out
+
+
+# ------------------------------------------------------------------ table
+
+
+def _pct(x: float | None) -> str:
+    return "–" if x is None else f"{x:.2f}"
+
+
+def row_dict(p: Paper, aux: at.AuxRecord, src: at.SourceRecord, scores: list[RouteScore]) -> dict:
+    return {
+        "repo": p.repo, "commit": p.commit, "main": p.main_rel, "template": p.template,
+        "truth": {"figures": len(aux.figures), "sites": len(src.sites),
+                  "captions_from": {k: sum(1 for f in aux.figures if f.caption_from == k)
+                                    for k in ("lof", "source-long", "source", "none")},
+                  "pages_from": {k: sum(1 for f in aux.figures if f.page_from.startswith(k))
+                                 for k in ("anchor", "page-label", "folio", "caption-search", "unknown")},
+                  "undecided": len(src.undecided)},
+        "routes": {s.route: {"fig_recall": s.ratio("found", "figures"), "fig_precision": s.ratio("correct", "predicted"),
+                             "numbered": s.predicted, "uncaptioned": s.uncaptioned,
+                             "caption_match": s.ratio("captions_ok", "found_number"),
+                             "site_recall": s.ratio("sites_hit", "sites"), "sites_bound": s.predicted_sites,
+                             "cpu_s": round(s.cpu, 1), "error": s.error} for s in scores},
+    }
+
+
+def table(rows: list[dict]) -> str:
+    out = ["| paper (commit) | template | route | figures | recall | precision | uncapt. | captions | sites | "
+           "site recall | below bar |",
+           "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        name = f"{r['repo']} ({r['commit'][:7]})" if r["commit"] else r["repo"]
+        for route, s in r["routes"].items():
+            low = []
+            if s["error"]:
+                low = ["error"]
+            else:
+                if s["fig_recall"] is not None and s["fig_recall"] < 0.98:
+                    low.append("R")
+                if s["fig_precision"] is not None and s["fig_precision"] < 0.98:
+                    low.append("P")
+                if s["caption_match"] is not None and s["caption_match"] < 0.95:
+                    low.append("C")
+                if s["site_recall"] is not None and s["site_recall"] < 0.98:
+                    low.append("S")
+            out.append(f"| {name} | {r['template'][:28]} | {route} | {r['truth']['figures']} | {_pct(s['fig_recall'])} "
+                       f"| {_pct(s['fig_precision'])} | {s['uncaptioned']} | {_pct(s['caption_match'])} "
+                       f"| {r['truth']['sites']} | {_pct(s['site_recall'])} | {' '.join(low) or 'ok'} |")
+            name = ""
+    return "\n".join(out)
+
+
+def totals(rows: list[dict]) -> str:
+    lines = []
+    for route in ROUTES:
+        rs = [r for r in rows if route in r["routes"] and not r["routes"][route]["error"]]
+        n = len(rs)
+        if not n:
+            continue
+
+        def count(key: str, bar: float) -> int:
+            return sum(1 for r in rs if r["routes"][route][key] is not None and r["routes"][route][key] < bar)
+
+        ok = sum(1 for r in rs if all((r["routes"][route][k] is None or r["routes"][route][k] >= b)
+                                      for k, b in (("fig_recall", .98), ("fig_precision", .98),
+                                                   ("caption_match", .95), ("site_recall", .98))))
+        lines.append(f"- {route}: {ok} of {n} papers meet all four bars; below the bar: figure recall "
+                     f"{count('fig_recall', .98)}, precision {count('fig_precision', .98)}, captions "
+                     f"{count('caption_match', .95)}, sites {count('site_recall', .98)}"
+                     + (f"; {len(rows) - n} route errors" if len(rows) - n else ""))
+    return "\n".join(lines)
+
+
+CAUSES = """(causes: see the report of the binding session; filled in after the first full run)"""
+
+
+def write(rows: list[dict]) -> None:
+    sys.path.insert(0, str(HERE))
+    from results_md import write_section
+
+    body = "\n".join([
+        "Produced by `python benchmarks/binding_aux.py --write` on the field-audit papers whose build is "
+        "finished (see the module docstring). Truth is what each paper's own LaTeX run recorded: the "
+        "list-of-figures entries and `\\newlabel`s of its .aux files (number, printed page, caption) and a "
+        "small regex scanner of its sources for citing sites (`\\ref`-like commands naming a figure label, "
+        "typed \"Figure N\"; one site per referenced figure per mention; own caption left out). It does not "
+        "use figlint's parser. Figures match on number and physical page, captions on word-level difflib "
+        ">= 0.95, sites on the words around the mention (or, LaTeX route, the same file:line). Bars (issue 12): "
+        "recall and precision >= 0.98 (R, P), captions >= 0.95 (C), sites >= 0.98 (S). Uncaptioned "
+        "regions are not in precision (LaTeX lists none; some are graphics outside floats).",
+        "",
+        table(rows),
+        "",
+        totals(rows),
+        "",
+        CAUSES,
+    ])
+    write_section(HEADING, body)
+    (HERE / "field_audit" / "binding.json").write_text(json.dumps(rows, indent=1) + "\n")
+
+
+# ------------------------------------------------------------------ main
+
+
+def evaluate(p: Paper, rerun: bool, show: bool, check: bool, routes=ROUTES, side: bool = True) -> dict | None:
+    try:
+        aux_path, side_note = side_aux(p, side)
+        aux, src = at.truth(p.main, p.pdf, p.root, aux_path)
+        if side_note:
+            aux.notes.insert(0, side_note)
+    except (OSError, ValueError, IndexError) as exc:
+        print(f"{p.name}: truth not readable: {exc}")
+        return None
+    scores = []
+    for route in routes:
+        rec, cpu, err = run_figlint(p, route, rerun)
+        if rec is None:
+            s = RouteScore(route, error=err, figures=len(aux.figures), sites=len(src.sites))
+        else:
+            s = score_route(p, route, rec, aux, src)
+            s.cpu = cpu
+        scores.append(s)
+    row = row_dict(p, aux, src, scores)
+    if show:
+        print(f"== {p.name} {p.main_rel}: {len(aux.figures)} figures, {len(src.sites)} sites; "
+              f"captions {row['truth']['captions_from']}, pages {row['truth']['pages_from']}")
+        for n in aux.notes:
+            print(f"   aux: {n}")
+        for u in src.undecided:
+            print(f"   undecided: {u}")
+        for s in scores:
+            print(f"   [{s.route}] {s.error}" if s.error else "", end="")
+            for m in s.misses:
+                print(f"   [{s.route}] {m}")
+    if check:
+        for d in validate(p, aux, src):
+            print(f"   validate {p.name}: {d}")
+    return row
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--build-dir", type=Path, default=Path("/tmp/figlint_field_audit"))
+    ap.add_argument("--corpus", action="store_true", help="measure the shared corpus papers instead")
+    ap.add_argument("--validate", action="store_true", help="with --corpus: compare this truth with truth.json")
+    ap.add_argument("--only", action="append", default=[], help="paper name (owner__name or corpus folder)")
+    ap.add_argument("--misses", action="store_true", help="print every miss (paper text: stdout only)")
+    ap.add_argument("--rerun", action="store_true", help="run figlint again even when an output exists")
+    ap.add_argument("--no-side", action="store_true", help="never compile a side run for the list of figures")
+    ap.add_argument("--truth-only", action="store_true", help="extract truth, do not run figlint")
+    ap.add_argument("--write", action="store_true", help="update benchmarks/RESULTS.md and field_audit/binding.json")
+    args = ap.parse_args(argv)
+    papers = corpus_papers() if args.corpus else field_papers(args.build_dir)
+    if args.only:
+        papers = [p for p in papers if p.name in args.only or any(o in p.name for o in args.only)]
+    if not papers:
+        print("no built papers found")
+        return 1
+    rows = []
+    for p in papers:
+        row = evaluate(p, args.rerun, args.misses, args.validate and args.corpus, () if args.truth_only else ROUTES,
+                       side=not args.no_side)
+        if row is not None:
+            rows.append(row)
+            sys.stdout.flush()
+    if not args.truth_only:
+        print(table(rows))
+        print(totals(rows))
+    if args.write and not args.corpus and not args.truth_only:
+        write(rows)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
