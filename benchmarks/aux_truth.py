@@ -104,9 +104,10 @@ _DROP = {"label": 1, "hspace": 1, "vspace": 1, "color": 1, "textcolor": 1, "incl
          "scalebox": 1, "resizebox": 2, "definecolor": 3, "colorbox": 1, "fcolorbox": 2, "bibitem": 1,
          "linkcolor": 1, "pgfsetlinewidth": 1, "setcounter": 2, "addtocounter": 2, "hyperlink": 1,
          "vskip": 0, "begin": 1, "end": 1, "usefont": 4, "fontfamily": 1, "fontseries": 1, "fontshape": 1,
-         "selectcolormodel": 1, "mbox": 0, "@setfontsize": 3, "@setsize": 4, "cprotect": 0, "gls": 0,
+         "selectcolormodel": 1, "mbox": 0, "@setfontsize": 3, "@setsize": 4, "cprotect": 0,
          "texorpdfstring": 0, "pdfbookmark": 2, "belowcaptionskip": 0, "captionsetup": 1, "footnotemark": 0,
-         "orcidlink": 1, "orcid": 1}
+         "orcidlink": 1, "orcid": 1, "mathversion": 1,
+         "fontencoding": 1, "blx@tocontentsinit": 1, "symbol": 1, "ding": 1}
 _SPACE_CMDS = {"xspace", "nonbreakingspace", "quad", "qquad", "enspace", "thinspace", "newline", "par", "hfill", "hfil", "linebreak", "break",
                "enskip", "space", "medskip", "smallskip", "bigskip", "noindent", "indent", "cr", "tabularnewline"}
 _WORD_CMDS = {"LaTeX": "LaTeX", "TeX": "TeX", "ss": "ss", "ae": "ae", "AE": "AE", "oe": "oe", "o": "o", "O": "O",
@@ -123,6 +124,9 @@ _REFCMD = re.compile(r"\\(ref|Ref|cref|Cref|autoref|Autoref|vref|Vref|labelcref|
 _ACCENT = re.compile(r"\\(?:['\"^`~=.]|[cvuHdbkrt](?=\s*\{))\s*(?:\{\s*\\?([A-Za-z])\s*\}|\\?([A-Za-z]))")
 
 
+# acronym / glossaries: the key stands for the printed short (or long) form
+_ACRONYM = {"ac", "acs", "acl", "acf", "acp", "acsp", "aclp", "acfp", "Ac", "Acp", "gls", "Gls", "glspl", "Glspl",
+            "acrshort", "acrlong", "acrfull", "glsentryshort"}
 # siunitx as printed: \\SI{1}{\\second} -> "1 s", \\num{1E6} -> "1 × 10^6"
 _SIUNITX = {"SI": 2, "qty": 2, "si": 1, "unit": 1, "num": 1, "ang": 1, "SIrange": 3, "qtyrange": 3, "numrange": 2,
             "SIlist": 2, "qtylist": 2, "numlist": 1}
@@ -293,6 +297,8 @@ def tex_plain(s: str, ctx: Context | None = None, math: str = "keep") -> str:
     s = re.sub(r"\\unhbox\s*\\voidb@x\s*", "", s)
     s = re.sub(r"\\(?:kern|hskip|vskip|mkern|mskip|hspace\*?|vspace\*?)\s*" + _DIM, " ", s)
     s = re.sub(r"\\penalty\s*(?:-?\d+|\\@M|\\@m)", " ", s)
+    # glue of register assignments a redefined \\small leaves in the list of figures
+    s = re.sub(r"(?:plus|minus)\s*-?\s*\d*\.?\d*\s*(?:\\p@|pt|em|ex|fil+)|-?\d*\.?\d+\s*\\p@|\\[pz]@", " ", s)
     s = re.sub(r"\\nobreakspace\s*\{\}", " ", s)
     s = re.sub(r"\\(?:@\w*)?(?:protected@)?(?:x?def)\s*\\[A-Za-z@]+[^{]*\{", "{", s)
     s = _ACCENT.sub(lambda m: m.group(1) or m.group(2), s)
@@ -304,7 +310,8 @@ def tex_plain(s: str, ctx: Context | None = None, math: str = "keep") -> str:
             text = re.sub(r"\\(?:text|mathrm|mathit|mathbf|operatorname|mbox|textrm|mathsf|mathtt)\s*\{([^{}]*)\}",
                           r" \1 ", text)
             text = re.sub(r"\\[A-Za-z@]+", " ", text)
-            text = re.sub(r"[_^{}]", " ", text)
+            text = re.sub(r"\\.", " ", text)
+            text = re.sub(r"[_^{}]", "", text)  # sub/superscripts print glued to their base
             pieces.append(text)  # TeX puts no space around inline maths
         else:
             pieces.append(_text_part(text, ctx))
@@ -352,6 +359,11 @@ def _text_part(s: str, ctx: Context) -> str:
                 out.append(" " + " to ".join(_ref_text(lb, name, ctx) for lb in args) + " ")
                 i = e
                 continue
+            if name in _ACRONYM:
+                args, e, _o = groups(s, j, 1)
+                out.append((args[0] if args else "") + ("s" if name.endswith("p") else ""))
+                i = e
+                continue
             if name in _SIUNITX:
                 k = _SIUNITX[name]
                 args, e, _o = groups(s, j, k)
@@ -396,10 +408,11 @@ def _text_part(s: str, ctx: Context) -> str:
 
 def words(text: str) -> list[str]:
     """Lower-case ASCII words of a plain text (accents folded; apostrophes and hyphens inside
-    words joined, so "Bundler's" / "Bundler’s" and "inter-annotator" / "interannotator" agree),
-    one-letter words dropped."""
+    words joined, so "Bundler's" / "Bundler’s" and "inter-annotator" / "interannotator" agree;
+    other punctuation and symbols separate words), one-letter words dropped."""
     text = re.sub(r"\s*[\u2019\u2018\u02bc'`]\s*(?=[A-Za-z])", "", text)
     text = re.sub(r"(?<=[A-Za-z])[-\u2010\u2011\u00ad]\s*(?=[A-Za-z])", "", text)
+    text = "".join(" " if unicodedata.category(c)[0] in "PSZ" else c for c in text)
     text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()
     return [w for w in re.findall(r"[a-z0-9]+", text) if len(w) > 1 or w.isdigit()]
 
@@ -410,15 +423,29 @@ def prose(ws: list[str]) -> list[str]:
     return [w for w in ws if len(w) >= 3 and not w.isdigit()]
 
 
+# names a reference command prints before a number: "fig. 3" (cleveref), "Figure 3" (autoref),
+# "equation 2": which one a class prints is its own setting, not part of the comparison
+_REF_NAMES = {"fig", "figs", "figure", "figures", "eq", "eqs", "equation", "equations", "sec", "section",
+              "sections", "tab", "table", "tables", "chap", "chapter", "app", "appendix", "alg", "algorithm"}
+
+
 def similarity(a: str, b: str) -> float:
-    wa, wb = words(a), words(b)
+    """Best of three views of two renderings of one caption (word sequence; its prose words;
+    its letters alone, which spacing, digits and formula symbols cannot disturb)."""
+    wa = [w for w in words(a) if w not in _REF_NAMES]
+    wb = [w for w in words(b) if w not in _REF_NAMES]
     if not wa and not wb:
         return 1.0
-    full = difflib.SequenceMatcher(None, wa, wb, autojunk=False).ratio()
+    if not wa or not wb:
+        return 0.0
+    scores = [difflib.SequenceMatcher(None, wa, wb, autojunk=False).ratio()]
     pa, pb = prose(wa), prose(wb)
-    if not pa or not pb:
-        return full
-    return max(full, difflib.SequenceMatcher(None, pa, pb, autojunk=False).ratio())
+    if pa and pb:
+        scores.append(difflib.SequenceMatcher(None, pa, pb, autojunk=False).ratio())
+    la, lb = re.sub(r"[^a-z]", "", "".join(wa)), re.sub(r"[^a-z]", "", "".join(wb))
+    if la and lb:
+        scores.append(difflib.SequenceMatcher(None, la, lb, autojunk=False).ratio())
+    return max(scores)
 
 
 def prefix_similarity(short: str, long: str) -> float:
@@ -728,6 +755,8 @@ class Site:
     end: int
     context: list = field(default_factory=list)
     merged: int = 1
+    before: list = field(default_factory=list)
+    after: list = field(default_factory=list)
 
 
 @dataclass
@@ -871,7 +900,8 @@ def scan_sources(main: Path, aux: AuxRecord, root: Path | None = None) -> Source
         sites.append(s)
     sites = _merge(sites, printed)
     for s in sites:
-        s.context = context_words(printed, s.start, s.end, ctx)
+        s.before, s.after = context_words(printed, s.start, s.end, ctx)
+        s.context = s.before + s.after
     return SourceRecord(sites, env_figs, captions, short_long, undecided, list(flat.files), simple)
 
 
@@ -1184,10 +1214,11 @@ _STRUCT = re.compile(r"\n[ \t]*\n|\\(?:begin|end|section|subsection|subsubsectio
 _STOP = {"figure", "figures", "fig", "figs"}
 
 
-def context_words(printed: str, start: int, end: int, ctx: Context, before: int = 4, after: int = 3) -> list[str]:
+def context_words(printed: str, start: int, end: int, ctx: Context, before: int = 4, after: int = 3
+                  ) -> tuple[list[str], list[str]]:
     """Up to `before` words before the mention and `after` words after it, in its paragraph,
     as printed (commands, formulas, citations and other references removed)."""
-    head = printed[max(0, start - 700):start]
+    head = printed[max(0, start - 4000):start]  # from the paragraph's start: `$` parity stays right
     cut = list(_STRUCT.finditer(head))
     if cut:
         head = head[cut[-1].end():]
@@ -1203,7 +1234,7 @@ def context_words(printed: str, start: int, end: int, ctx: Context, before: int 
         s = tex_plain(s, ctx, math="strip")
         return [w for w in words(s) if w not in _STOP]
 
-    return clean(head)[-before:] + clean(tail)[:after]
+    return clean(head)[-before:], clean(tail)[:after]
 
 
 # ------------------------------------------------------------------ PDF pages
@@ -1219,11 +1250,13 @@ def _label_text(label: str) -> str:
 
 
 def place_pages(figs: list[AuxFigure], pdf: Path) -> None:
-    """Physical PDF page (1-based) of each figure: the named destination of its anchor; else
-    the page whose label is its folio; else the folio shifted by the one offset (physical -
-    folio) that puts most captions on a page holding "Fig" and their first words (a title
-    page or front matter without numbers shifts every folio alike; a list of figures repeating
-    the captions does not agree with one offset)."""
+    """Physical PDF page (1-based) of each figure, where its printed label and caption stand:
+    the named destination of its anchor, else the page whose label is its folio, else the folio
+    shifted by the one offset (physical - folio) that puts most captions on a page holding
+    "Fig N" and their first words (a title page or unnumbered front matter shifts every folio
+    alike; a list of figures repeating the captions does not agree with one offset). A page so
+    found that does not hold "Fig N" and the caption's first words, when another page does, gives
+    way to the nearest such page (an anchor left behind by a float moved to the end)."""
     import pymupdf
 
     with pymupdf.open(str(pdf)) as doc:
@@ -1240,42 +1273,76 @@ def place_pages(figs: list[AuxFigure], pdf: Path) -> None:
             if lab:
                 by_label.setdefault(lab, []).append(i + 1)
         n_pages = len(doc)
-        rest = []
-        for f in figs:
-            dest = names.get(f.anchor) if f.anchor else None
-            if dest and isinstance(dest.get("page"), int) and dest["page"] >= 0:
-                f.pdf_page, f.page_from = dest["page"] + 1, "anchor"
-            elif f.folio in by_label and len(by_label[f.folio]) == 1:
-                f.pdf_page, f.page_from = by_label[f.folio][0], "page-label"
-            else:
-                rest.append(f)
-        if not rest:
-            return
         texts = [page.get_text() for page in doc]
     flat = [" ".join(words(t)) for t in texts]
     prose_pages = [" " + " ".join(prose(words(t))) + " " for t in texts]
-    cands: dict[int, list[int]] = {}
-    for k, f in enumerate(rest):
+
+    def candidates(f: AuxFigure) -> list[int]:
         head = " " + " ".join(prose(words(f.caption or ""))[:5]) + " "
         num = " ".join(words(f.number))
-        cands[k] = [i + 1 for i, t in enumerate(prose_pages)
-                    if head.strip() and head in t and re.search(r"\bfig(?:ure)?\s+" + re.escape(num) + r"\b", flat[i])]
+        label = re.compile(r"\bfig(?:ure)?\s+" + re.escape(num) + r"\b") if num else None
+        if label is None:
+            return []
+        return [i + 1 for i in range(n_pages)
+                if label.search(flat[i]) and (not head.strip() or head in prose_pages[i])]
+
+    cands = {id(f): candidates(f) for f in figs}
+    rest = []
+    for f in figs:
+        dest = names.get(f.anchor) if f.anchor else None
+        if dest and isinstance(dest.get("page"), int) and dest["page"] >= 0:
+            f.pdf_page, f.page_from = dest["page"] + 1, "anchor"
+        elif f.folio in by_label and len(by_label[f.folio]) == 1:
+            f.pdf_page, f.page_from = by_label[f.folio][0], "page-label"
+        else:
+            rest.append(f)
+            continue
+        c = cands[id(f)]
+        if c and f.pdf_page not in c and f.caption:
+            was = f.pdf_page
+            f.pdf_page = min(c, key=lambda q: abs(q - was))
+            f.page_from = f"caption-search ({f.page_from} p.{was})"
     votes: dict[int, int] = {}
-    for k, f in enumerate(rest):
+    for f in rest:
         if f.folio.isdigit():
-            for page in cands[k]:
+            for page in cands[id(f)]:
                 votes[page - int(f.folio)] = votes.get(page - int(f.folio), 0) + 1
     shift = max(votes, key=lambda o: (votes[o], -abs(o))) if votes else 0
-    for k, f in enumerate(rest):
+    for f in rest:
+        c = cands[id(f)]
         guess = int(f.folio) + shift if f.folio.isdigit() else None
-        if guess is not None and guess in cands[k]:
+        if guess is not None and guess in c:
             f.pdf_page, f.page_from = guess, "folio+caption" if shift == 0 else f"folio{shift:+d}+caption"
-        elif cands[k] and guess is not None:
-            f.pdf_page, f.page_from = min(cands[k], key=lambda q: abs(q - guess)), "caption-search"
+        elif c and guess is not None:
+            f.pdf_page, f.page_from = min(c, key=lambda q: abs(q - guess)), "caption-search"
         elif guess is not None and 1 <= guess <= n_pages:
             f.pdf_page, f.page_from = guess, "folio" if shift == 0 else f"folio{shift:+d}"
         else:
             f.pdf_page, f.page_from = None, "unknown"
+
+
+_TYPED_LABEL = re.compile(r"^\s*(?:Figure|FIGURE|Fig\.?|FIG\.?)\s*~?\s*([A-Z]{0,2}\d+(?:\.\d+)*[a-z]?)\s*(?:\([^)]{0,40}\))?\s*[:.]\s*")
+
+
+def typed_labels(aux: AuxRecord, main: Path) -> None:
+    """Captions printed with an empty label format (`\\captionsetup{labelformat=empty}`) whose
+    text starts with a typed "Figure S2.1:": the printed number is the typed one, not LaTeX's
+    counter (which nothing prints). Renumbers those figures and the labels that point at them."""
+    srcs = " ".join(f.read_text(errors="replace") for f in main.parent.rglob("*.tex") if f.is_file())
+    if not re.search(r"labelformat\s*=\s*empty", srcs):
+        return
+    renumber = {}
+    for f in aux.figures:
+        m = _TYPED_LABEL.match(tex_plain(f.caption_tex or ""))
+        if m and m.group(1) != f.number:
+            renumber[f.number] = m.group(1)
+            aux.notes.append(f"Figure {f.number} prints as {m.group(1)} (label typed in the caption, empty label format)")
+            f.number = m.group(1)
+            k = f.caption_tex.find(m.group(1))
+            f.caption_tex = f.caption_tex[k + len(m.group(1)):].lstrip(" :.")
+    for name, (value, page, anchor, kind) in list(aux.labels.items()):
+        if value in renumber and kind == "figure":
+            aux.labels[name] = (renumber[value], page, anchor, kind)
 
 
 def has_lof(main_aux: Path) -> bool:
@@ -1287,6 +1354,7 @@ def truth(main: Path, pdf: Path, root: Path | None = None, aux_path: Path | None
     """The full record of one built paper (main .tex next to its .aux, and its PDF); aux_path
     overrides the .aux read (a side run that kept the list of figures a class switched off)."""
     aux = read_aux(aux_path or main.with_suffix(".aux"))
+    typed_labels(aux, main)
     src = scan_sources(main, aux, root)
     ctxs = [Context(labels={k: (v[0], v[3]) for k, v in aux.labels.items()}, bibcite=aux.bibcite, cite_mode=m,
                     macros=src.macros) for m in (0, 1)]

@@ -22,8 +22,10 @@ Matching figlint's JSON (`figlint check X --format json --preview --no-cache`) t
   figures found by number;
 * site: a truth site is hit when a site bound to its figure has a sentence (with the eight words
   before it in its paragraph) holding at least half (at least two) of the words around the
-  mention in the source (four before, three after; no words: any site of that figure); on the
-  LaTeX route a site at the same file and line also hits. Greedy one-to-one, best overlap first.
+  mention in the source (four before, three after), or all of those on one side (at least two;
+  a sentence cut at the mention still holds the other side); no words: any site of that figure;
+  on the LaTeX route a site at the same file and line also hits. One-to-one, as many as possible
+  (maximum matching, best overlaps tried first).
 
 Routes: "pdf" = the compiled PDF alone; "tex+pdf" = the main .tex with --pdf.
 
@@ -213,7 +215,7 @@ def side_aux(p: Paper, allowed: bool) -> tuple[Path | None, str]:
 # ------------------------------------------------------------------ figlint
 
 
-def run_figlint(p: Paper, route: str, rerun: bool) -> tuple[dict | None, float, str]:
+def run_figlint(p: Paper, route: str, rerun: bool, run: bool = True) -> tuple[dict | None, float, str]:
     """figlint's JSON paper record for a route, its CPU seconds (0 when reused), and an error."""
     cached = p.main.parent / RUNPY_OUT[route]
     mine = SCRATCH / "runs" / p.name / f"{route}.json"
@@ -225,6 +227,8 @@ def run_figlint(p: Paper, route: str, rerun: bool) -> tuple[dict | None, float, 
                     return doc["papers"][0], 0.0, ""
                 except (ValueError, KeyError, IndexError):
                     pass
+    if not run:
+        return None, 0.0, "not run (--no-run)"
     mine.parent.mkdir(parents=True, exist_ok=True)
     target = p.pdf if route == "pdf" else p.main
     args = [sys.executable, "-m", "figlint", "check", str(target), "--format", "json", "--preview", "--no-cache",
@@ -323,36 +327,33 @@ def score_route(p: Paper, route: str, rec: dict, aux: at.AuxRecord, src: at.Sour
             s.misses.append(f"caption {t.number} {best:.2f} [{t.caption_from}]: figlint={best_text[:160]!r} "
                             f"latex={t.caption[:160]!r} (lengths {len(at.words(best_text))}/{len(at.words(t.caption))})")
     # sites
-    predicted: dict[str, list[tuple[str, str | None, int | None]]] = {}
+    predicted: dict[str, list[tuple[int, tuple[str, str | None, int | None]]]] = {}
+    n = 0
     for f in figs:
         if not f.get("number"):
             continue
         for site in f.get("citing_sites", []):
             loc = site.get("location") or {}
             predicted.setdefault(at.norm_number(f["number"]), []).append(
-                (_window(site), _rel(p, loc.get("file")) if route != "pdf" else None, loc.get("line")))
+                (n, (_window(site), _rel(p, loc.get("file")) if route != "pdf" else None, loc.get("line"))))
+            n += 1
     s.predicted_sites = sum(len(v) for v in predicted.values())
     s.sites = len(src.sites)
     pairs = []
     for ti, site in enumerate(src.sites):
         cands = predicted.get(site.figure, [])
         need = 0 if not site.context else (1 if len(site.context) == 1 else max(2, (len(site.context) + 1) // 2))
-        for pi, (window, file, line) in enumerate(cands):
+        for pi, (window, file, line) in cands:
             if file is not None and file == site.file and line == site.line:
                 pairs.append((100, ti, pi))
                 continue
             have = set(at.words(window))
             sc = sum(1 for w in site.context if w in have)
-            if sc >= need:
+            # a sentence cut just before (or after) the mention still holds all words on its other side
+            side = any(len(part) >= 2 and all(w in have for w in part) for part in (site.before, site.after))
+            if sc >= need or side:
                 pairs.append((sc, ti, pi))
-    pairs.sort(key=lambda x: (-x[0], x[1], x[2]))
-    used_t, used_p = set(), set()
-    for _sc, ti, pi in pairs:
-        key = (src.sites[ti].figure, pi)
-        if ti in used_t or key in used_p:
-            continue
-        used_t.add(ti)
-        used_p.add(key)
+    used_t = max_matching(pairs)
     s.sites_hit = len(used_t)
     for ti, site in enumerate(src.sites):
         if ti not in used_t:
@@ -361,6 +362,30 @@ def score_route(p: Paper, route: str, rec: dict, aux: at.AuxRecord, src: at.Sour
             s.misses.append(f"site {site.file}:{site.line}:{site.column} Figure {site.figure} {site.kind}/{site.macro}"
                             f" words={site.context} ({why})")
     return s
+
+
+def max_matching(pairs: list[tuple[int, int, int]]) -> set[int]:
+    """Truth sites matched one-to-one to figlint's sites (of the same figure) so that as many
+    as possible are matched (augmenting paths, best-scoring edges tried first): a greedy pass
+    lets a site whose context runs into the next sentence take that sentence's site."""
+    edges: dict[int, list[int]] = {}
+    for _sc, ti, pi in sorted(pairs, key=lambda x: (-x[0], x[1], x[2])):
+        edges.setdefault(ti, []).append(pi)
+    owner: dict[int, int] = {}
+
+    def augment(ti: int, seen: set) -> bool:
+        for pi in edges.get(ti, []):
+            if pi in seen:
+                continue
+            seen.add(pi)
+            if pi not in owner or augment(owner[pi], seen):
+                owner[pi] = ti
+                return True
+        return False
+
+    for ti in sorted(edges, key=lambda t: len(edges[t])):
+        augment(ti, set())
+    return set(owner.values())
 
 
 # ------------------------------------------------------------------ validation on the corpus
@@ -500,7 +525,8 @@ def write(rows: list[dict]) -> None:
 # ------------------------------------------------------------------ main
 
 
-def evaluate(p: Paper, rerun: bool, show: bool, check: bool, routes=ROUTES, side: bool = True) -> dict | None:
+def evaluate(p: Paper, rerun: bool, show: bool, check: bool, routes=ROUTES, side: bool = True,
+             run: bool = True) -> dict | None:
     try:
         aux_path, side_note = side_aux(p, side)
         aux, src = at.truth(p.main, p.pdf, p.root, aux_path)
@@ -511,7 +537,7 @@ def evaluate(p: Paper, rerun: bool, show: bool, check: bool, routes=ROUTES, side
         return None
     scores = []
     for route in routes:
-        rec, cpu, err = run_figlint(p, route, rerun)
+        rec, cpu, err = run_figlint(p, route, rerun, run)
         if rec is None:
             s = RouteScore(route, error=err, figures=len(aux.figures), sites=len(src.sites))
         else:
@@ -544,6 +570,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only", action="append", default=[], help="paper name (owner__name or corpus folder)")
     ap.add_argument("--misses", action="store_true", help="print every miss (paper text: stdout only)")
     ap.add_argument("--rerun", action="store_true", help="run figlint again even when an output exists")
+    ap.add_argument("--no-run", action="store_true", help="only score figlint outputs that already exist")
     ap.add_argument("--no-side", action="store_true", help="never compile a side run for the list of figures")
     ap.add_argument("--truth-only", action="store_true", help="extract truth, do not run figlint")
     ap.add_argument("--write", action="store_true", help="update benchmarks/RESULTS.md and field_audit/binding.json")
@@ -557,7 +584,7 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     for p in papers:
         row = evaluate(p, args.rerun, args.misses, args.validate and args.corpus, () if args.truth_only else ROUTES,
-                       side=not args.no_side)
+                       side=not args.no_side, run=not args.no_run)
         if row is not None:
             rows.append(row)
             sys.stdout.flush()
