@@ -544,6 +544,9 @@ def _bib_text(value: str) -> tuple[str, str]:
     return tex_plain(value), tex_plain(value)
 
 
+_NUMBERISH = re.compile(r"^[A-Z]{0,3}[.\-]?\d+(?:[.\-]\d+)*\(?[a-z]?\)?$")
+
+
 def read_aux(main_aux: Path) -> AuxRecord:
     files = _aux_files(main_aux)
     lof: list[AuxFigure] = []
@@ -606,6 +609,19 @@ def read_aux(main_aux: Path) -> AuxRecord:
             continue
         seen.add(f.number)
         figs.append(f)
+    lof_anchors: dict[str, set] = {}
+    for f in figs:
+        if f.anchor:
+            lof_anchors.setdefault(f.anchor, set()).add(f.number)
+    for name, (value, page, anchor, kind) in list(out.items()):
+        # a caption that is not a figure's inside a figure float (a table's) gets a
+        # figure.caption.N anchor too: with a list of figures, a figure label's anchor is one of
+        # its entries' and its number is (or is a panel of) that entry's
+        if kind == "figure" and lof_anchors and (anchor not in lof_anchors or
+                                                 _parent_number(value, lof_anchors[anchor]) is None):
+            out[name] = (value, page, anchor, "figure-float")
+        elif kind == "figure" and not _NUMBERISH.match(value or ""):
+            out[name] = (value, page, anchor, "figure-unnumbered")
     for name, (value, page, anchor, kind) in out.items():
         if kind == "figure" and value and value not in seen and not re.search(r"[a-z]\)?$", value):
             seen.add(value)
@@ -689,8 +705,18 @@ def flatten(main: Path, root: Path | None = None) -> Flat:
     segs: list[tuple[str, int]] = []
     pos = [0]
 
+    main_text = mask_comments(main.read_text(encoding="utf-8", errors="replace"))
+    path_macros = {m.group(1): m.group(2) for m in re.finditer(
+        r"\\(?:re)?newcommand\*?\s*\{?\\([A-Za-z]+)\}?\s*\{([^{}\\]*)\}|\\def\s*\\([A-Za-z]+)\s*\{([^{}\\]*)\}", main_text)
+        if m.group(1)}
+    path_macros.update({m.group(1): m.group(2) for m in re.finditer(r"\\def\s*\\([A-Za-z]+)\s*\{([^{}\\]*)\}", main_text)})
+
+    def expand_path(name: str) -> str:
+        """`\\PATH/ch1/` with \\newcommand{\\PATH}{.}: paths built from simple macros."""
+        return re.sub(r"\\([A-Za-z]+)\s*", lambda m: path_macros.get(m.group(1), ""), name)
+
     def resolve(name: str, here: Path, base: Path | None = None) -> Path | None:
-        name = name.strip().strip('"')
+        name = expand_path(name.strip().strip('"'))
         cands = []
         for d in ([base] if base else []) + [main.parent, here, main.parent.parent]:
             p = (d / name)
@@ -727,9 +753,9 @@ def flatten(main: Path, root: Path | None = None) -> Flat:
             if not gs:
                 continue
             if kind in ("import", "includefrom"):
-                target = resolve(gs[-1], path.parent, (main.parent / gs[0]) if len(gs) > 1 else None)
+                target = resolve(gs[-1], path.parent, (main.parent / expand_path(gs[0])) if len(gs) > 1 else None)
             elif kind in ("subimport", "subincludefrom"):
-                target = resolve(gs[-1], path.parent, (path.parent / gs[0]) if len(gs) > 1 else None)
+                target = resolve(gs[-1], path.parent, (path.parent / expand_path(gs[0])) if len(gs) > 1 else None)
             else:
                 target = resolve(gs[0], path.parent)
             if target is None:
@@ -997,6 +1023,11 @@ def _figure_labels(aux: AuxRecord, printed: str, envs: list, fig_set: set) -> di
         if name.startswith("sub@"):
             continue
         if kind == "figure" and value in fig_set:
+            out[key] = value
+        elif key in in_env and value in fig_set and kind in ("", "section", "subsection", "chapter", "page", "Doc-Start",
+                                                             "subsubsection", "paragraph", "part", "appendix"):
+            # a class whose margin captions set no figure anchor (tufte): the label, inside the
+            # figure environment, took the caption's number while hyperref kept the section's anchor
             out[key] = value
         elif kind in ("figure", "subfigure", "sub@figure") or (kind == "" and key in in_env):
             parent = _parent_number(value, fig_set)
@@ -1278,18 +1309,26 @@ def place_pages(figs: list[AuxFigure], pdf: Path) -> None:
     prose_pages = [" " + " ".join(prose(words(t))) + " " for t in texts]
 
     def candidates(f: AuxFigure) -> list[int]:
+        """Pages with the printed label followed by the caption's first words (else pages with
+        the label and those words anywhere)."""
         head = " " + " ".join(prose(words(f.caption or ""))[:5]) + " "
         num = " ".join(words(f.number))
-        label = re.compile(r"\bfig(?:ure)?\s+" + re.escape(num) + r"\b") if num else None
-        if label is None:
+        if not num:
             return []
-        return [i + 1 for i in range(n_pages)
+        label = re.compile(r"\bfig(?:ure)?\s+" + re.escape(num) + r"\b")
+        first = words(f.caption or "")[:3]
+        strong = re.compile(r"\bfig(?:ure)?\s+" + re.escape(num) + r"\s+(?:\S+\s+){0,2}?" +
+                            r"\s+".join(re.escape(w) for w in first) + r"\b") if first else None
+        weak = [i + 1 for i in range(n_pages)
                 if label.search(flat[i]) and (not head.strip() or head in prose_pages[i])]
+        sure = [i for i in weak if strong is not None and strong.search(flat[i - 1])]
+        return sure or weak
 
     cands = {id(f): candidates(f) for f in figs}
     rest = []
     for f in figs:
-        dest = names.get(f.anchor) if f.anchor else None
+        # only a figure anchor marks the float (tufte's margin figures carry the section's)
+        dest = names.get(f.anchor) if f.anchor and f.anchor.startswith(("figure", "subfigure")) else None
         if dest and isinstance(dest.get("page"), int) and dest["page"] >= 0:
             f.pdf_page, f.page_from = dest["page"] + 1, "anchor"
         elif f.folio in by_label and len(by_label[f.folio]) == 1:

@@ -101,6 +101,11 @@ class RouteScore:
     cpu: float = 0.0
     error: str = ""
     misses: list = field(default_factory=list)
+    classes: dict = field(default_factory=dict)
+
+    def miss(self, cls: str, text: str) -> None:
+        self.misses.append(f"{{{cls}}} {text}")
+        self.classes[cls] = self.classes.get(cls, 0) + 1
 
     def ratio(self, a: str, b: str) -> float | None:
         d = getattr(self, b)
@@ -293,20 +298,22 @@ def score_route(p: Paper, route: str, rec: dict, aux: at.AuxRecord, src: at.Sour
         t = tnum.get(num)
         if t is not None and any(t.pdf_page is None or f.get("page") == t.pdf_page for f in lst):
             s.correct += 1
-        s.misses += [f"extra: figlint Figure {num} p.{f.get('page')}" + ("" if t else " (no such figure)")
-                     for f in (lst if t is None else lst[1:])]
+        for f in (lst if t is None else lst[1:]):
+            s.miss("figure: a number LaTeX did not print" if t is None else "figure: reported twice",
+                   f"extra: figlint Figure {num} p.{f.get('page')}" + ("" if t else " (no such figure)"))
     for t in tfigs:
         lst = got.get(t.number, [])
         if not lst:
-            s.misses.append(f"figure {t.number} (p.{t.pdf_page}) not reported")
+            s.miss("figure: not reported", f"figure {t.number} (p.{t.pdf_page}) not reported")
             continue
         s.found_number += 1
         on_page = [f for f in lst if t.pdf_page is None or f.get("page") == t.pdf_page]
         if on_page:
             s.found += 1
         else:
-            s.misses.append(f"figure {t.number} reported on p.{[f.get('page') for f in lst]}, LaTeX p.{t.pdf_page}"
-                            f" ({t.page_from})")
+            pages = [f.get("page") for f in lst]
+            s.miss("figure: not placed on a printed page" if pages == [None] else "figure: on another page",
+                   f"figure {t.number} reported on p.{pages}, LaTeX p.{t.pdf_page} ({t.page_from})")
         best, best_text = -1.0, ""
         for f in on_page or lst:
             mine = (f.get("caption") or {}).get("text") or ""
@@ -319,13 +326,15 @@ def score_route(p: Paper, route: str, rec: dict, aux: at.AuxRecord, src: at.Sour
             if t.caption_tex != "" or not at.words(best_text):
                 s.captions_ok += 1
             else:
-                s.misses.append(f"caption {t.number}: LaTeX printed none, figlint={best_text[:160]!r}")
+                s.miss("caption: text where LaTeX printed none", f"caption {t.number}: LaTeX printed none, "
+                                                                          f"figlint={best_text[:160]!r}")
             continue
         if best >= CAPTION_OK:
             s.captions_ok += 1
         else:
-            s.misses.append(f"caption {t.number} {best:.2f} [{t.caption_from}]: figlint={best_text[:160]!r} "
-                            f"latex={t.caption[:160]!r} (lengths {len(at.words(best_text))}/{len(at.words(t.caption))})")
+            s.miss(caption_class(route, best_text, t.caption),
+                   f"caption {t.number} {best:.2f} [{t.caption_from}]: figlint={best_text[:160]!r} "
+                   f"latex={t.caption[:160]!r} (lengths {len(at.words(best_text))}/{len(at.words(t.caption))})")
     # sites
     predicted: dict[str, list[tuple[int, tuple[str, str | None, int | None]]]] = {}
     n = 0
@@ -359,9 +368,32 @@ def score_route(p: Paper, route: str, rec: dict, aux: at.AuxRecord, src: at.Sour
         if ti not in used_t:
             why = "figure not reported" if site.figure not in got else \
                 f"{len(predicted.get(site.figure, []))} sites bound to it, none here"
-            s.misses.append(f"site {site.file}:{site.line}:{site.column} Figure {site.figure} {site.kind}/{site.macro}"
-                            f" words={site.context} ({why})")
+            s.miss("site: its figure not reported" if site.figure not in got else "site: not bound to its figure",
+                   f"site {site.file}:{site.line}:{site.column} Figure {site.figure} {site.kind}/{site.macro}"
+                   f" words={site.context} ({why})")
     return s
+
+
+_KEY = re.compile(r"\[[A-Za-z][\w:.\-]*\d{2,4}[\w:.\-]*(?:,\s*[\w:.\-]+)*\]")
+_LEAK = re.compile(r"node \[|\b(?:csentence|mathchoice|textsmaller|Pointinghand|ClassError|boldmath|displaystyle|"
+                   r"textstyle|big|Big|bigl|bigr|left|right|mathrm|mathbf|textbf|selectfont|fontsize|relax|"
+                   r"ignorespaces|protect)\b|@")
+
+
+def caption_class(route: str, mine: str, truth: str) -> str:
+    """A coarse class of a caption miss, from the two texts."""
+    nm, nt = len(at.words(mine)), len(at.words(truth))
+    if nm == 0:
+        return "caption: not read (empty)"
+    if route != "pdf" and _KEY.search(mine) and not _KEY.search(truth):
+        return "caption: citation printed as its key (LaTeX route)"
+    if route != "pdf" and _LEAK.search(mine) and not _LEAK.search(truth):
+        return "caption: macro internals in the text (LaTeX route)"
+    if nm > 1.15 * nt + 1 and at.prefix_similarity(truth, mine) >= 0.8:
+        return "caption: runs on past its end (figure or body text taken in)"
+    if nm < 0.85 * nt and at.prefix_similarity(mine, truth) >= 0.8:
+        return "caption: cut short"
+    return "caption: text differs"
 
 
 def max_matching(pairs: list[tuple[int, int, int]]) -> set[int]:
@@ -443,7 +475,8 @@ def row_dict(p: Paper, aux: at.AuxRecord, src: at.SourceRecord, scores: list[Rou
                              "numbered": s.predicted, "uncaptioned": s.uncaptioned,
                              "caption_match": s.ratio("captions_ok", "found_number"),
                              "site_recall": s.ratio("sites_hit", "sites"), "sites_bound": s.predicted_sites,
-                             "cpu_s": round(s.cpu, 1), "error": s.error} for s in scores},
+                             "cpu_s": round(s.cpu, 1), "error": s.error, "miss_classes": s.classes}
+                   for s in scores},
     }
 
 
@@ -494,6 +527,22 @@ def totals(rows: list[dict]) -> str:
     return "\n".join(lines)
 
 
+def class_table(rows: list[dict]) -> str:
+    """Misses per coarse class and route: count (papers)."""
+    tally: dict = {}
+    for r in rows:
+        for route, sc in r["routes"].items():
+            for cls, n in (sc.get("miss_classes") or {}).items():
+                t = tally.setdefault(cls, {}).setdefault(route, [0, 0])
+                t[0] += n
+                t[1] += 1
+    out = ["| miss class | " + " | ".join(ROUTES) + " |", "|---|" + "---|" * len(ROUTES)]
+    for cls in sorted(tally):
+        cells = [f"{tally[cls][r][0]} ({tally[cls][r][1]})" if r in tally[cls] else "–" for r in ROUTES]
+        out.append(f"| {cls} | " + " | ".join(cells) + " |")
+    return "\n".join(out)
+
+
 CAUSES = """(causes: see the report of the binding session; filled in after the first full run)"""
 
 
@@ -515,6 +564,10 @@ def write(rows: list[dict]) -> None:
         table(rows),
         "",
         totals(rows),
+        "",
+        "Misses by coarse class (count, papers in parentheses):",
+        "",
+        class_table(rows),
         "",
         CAUSES,
     ])
@@ -591,6 +644,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.truth_only:
         print(table(rows))
         print(totals(rows))
+        print(class_table(rows))
     if args.write and not args.corpus and not args.truth_only:
         write(rows)
     return 0
