@@ -580,6 +580,17 @@ def read_aux(main_aux: Path) -> AuxRecord:
                 number, cap = (mm.group(1).rstrip("."), mm.group(2)) if mm else ("", entry)
             lof.append(AuxFigure(number=number, folio=tex_plain(gs[2]), anchor=gs[3].strip() if len(gs) > 3 else None,
                                  caption_tex=cap))
+        if not any("\\@writefile{lof}" in q.read_text(errors="replace") for q in files):
+            # a side run's record of every \@caption (classes that write no list of figures)
+            k = 0
+            while True:
+                k = text.find("\\blxcaption", k)
+                if k < 0:
+                    break
+                gs, k, _o = groups(text, k + len("\\blxcaption"), 4, optional=False)
+                if len(gs) == 4 and gs[0].strip() == "figure":
+                    lof.append(AuxFigure(number=norm_number(gs[1]), folio=tex_plain(gs[2]), anchor=None,
+                                         caption_tex=gs[3]))
         for name, value in _entries(text, "\\newlabel"):
             gs, _e, _o = groups(value, 0, 5, optional=False)
             if name.endswith("@cref"):
@@ -897,6 +908,11 @@ def scan_sources(main: Path, aux: AuxRecord, root: Path | None = None) -> Source
             for other in list(refmacros):
                 for rm in re.finditer(r"\\" + re.escape(other) + r"\*?\s*\{([^{}]*)\}", body):
                     refmacros.setdefault(name, (nargs, []))[1].append(("ref", rm.group(1)))
+    # package commands that print nothing under the options this build used
+    for opts, pkg, cmds in ((r"final", "changes", ("comment", "deleted")), (r"disable", "todonotes", ("todo",))):
+        if re.search(r"\\usepackage\s*\[[^\]]*\b" + opts + r"\b[^\]]*\]\s*\{" + pkg + r"\}", preamble):
+            for c in cmds:
+                empty.setdefault(c, 1)
     for name, nargs in empty.items():
         for m in re.finditer(r"\\" + re.escape(name) + r"(?![A-Za-z@])", printed):
             if printed[m.start():m.end()].strip() == "":
@@ -1311,18 +1327,22 @@ def place_pages(figs: list[AuxFigure], pdf: Path) -> None:
     def candidates(f: AuxFigure) -> list[int]:
         """Pages with the printed label followed by the caption's first words (else pages with
         the label and those words anywhere)."""
-        head = " " + " ".join(prose(words(f.caption or ""))[:5]) + " "
         num = " ".join(words(f.number))
         if not num:
             return []
         label = re.compile(r"\bfig(?:ure)?\s+" + re.escape(num) + r"\b")
-        first = words(f.caption or "")[:3]
-        strong = re.compile(r"\bfig(?:ure)?\s+" + re.escape(num) + r"\s+(?:\S+\s+){0,2}?" +
-                            r"\s+".join(re.escape(w) for w in first) + r"\b") if first else None
-        weak = [i + 1 for i in range(n_pages)
-                if label.search(flat[i]) and (not head.strip() or head in prose_pages[i])]
-        sure = [i for i in weak if strong is not None and strong.search(flat[i - 1])]
-        return sure or weak
+        weak, sure = set(), set()
+        for text in (f.variants or [f.caption or ""]):  # renderings differ in citations and formulas
+            head = " " + " ".join(prose(words(text))[:5]) + " "
+            first = words(text)[:3]
+            strong = re.compile(r"\bfig(?:ure)?\s+" + re.escape(num) + r"\s+(?:\S+\s+){0,2}?" +
+                                r"\s+".join(re.escape(w) for w in first) + r"\b") if first else None
+            for i in range(n_pages):
+                if label.search(flat[i]) and (not head.strip() or head in prose_pages[i]):
+                    weak.add(i + 1)
+                    if strong is not None and strong.search(flat[i]):
+                        sure.add(i + 1)
+        return sorted(sure or weak)
 
     cands = {id(f): candidates(f) for f in figs}
     rest = []
@@ -1385,7 +1405,8 @@ def typed_labels(aux: AuxRecord, main: Path) -> None:
 
 
 def has_lof(main_aux: Path) -> bool:
-    return any("\\@writefile{lof}" in p.read_text(errors="replace") for p in _aux_files(main_aux))
+    return any("\\@writefile{lof}" in p.read_text(errors="replace") or "\\blxcaption" in p.read_text(errors="replace")
+               for p in _aux_files(main_aux))
 
 
 def truth(main: Path, pdf: Path, root: Path | None = None, aux_path: Path | None = None
@@ -1408,9 +1429,12 @@ def truth(main: Path, pdf: Path, root: Path | None = None, aux_path: Path | None
                     f.caption, f.caption_strip, f.caption_from = f.variants[0], f.variants[1], "source-long"
                     del pairs[k]  # several figures may share one short caption: take them in order
                     break
-        elif f.number in src.captions:
+        if (f.caption_tex is None or "##" in f.caption_tex) and f.number in src.captions:
+            # no entry, or an entry a fragile citation macro expanded into parameter junk
             f.variants = [tex_plain(src.captions[f.number], c, math=m) for c in ctxs for m in ("keep", "strip")]
             f.caption, f.caption_strip, f.caption_from = f.variants[0], f.variants[1], "source"
+        elif f.caption_tex and "##" in f.caption_tex:
+            f.caption_from = "none"  # unreadable record: not scored
         f.labels = sorted(k for k, v in aux.labels.items() if v[0] == f.number and v[3] == "figure")
     place_pages(aux.figures, pdf)
     return aux, src
