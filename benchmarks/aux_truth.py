@@ -1198,22 +1198,25 @@ _LIT = re.compile(
     r"(?:(?:\s|~|\\,)*(?:,|;|&|\\&|and|or|to|through|--+|\u2013|\u2014|-|\\textendash)(?:\s|~|\\,)*"
     r"(?:[A-Z]?\d+(?:\.\d+)?(?:\s?\(?[a-z]\)?(?![a-z]))?))*)"
     r"(?![\d.]*\d)")
-_OTHER_WORK = re.compile(r"^\s*(?:~|\s)*(?:of|in|from)\s*(?:~|\s)*(?:\\cite|\\citet|\\citep|\\citealt|ref\.|refs\.|"
-                         r"\[|paper|the\s+(?:original|cited)|their|[A-Z][a-z]+\s+(?:et\s+al|\()|[A-Z][a-z]+(?:~|\s)\\cite)",
-                         re.I)
+_OTHER_WORK = re.compile(r"^\s*(?:~|\s)*(?:of|in|from)\s*(?:~|\s)*(?:\\[A-Za-z]*cite|ref\.|refs\.|"
+                         r"\[|paper|the\s+(?:original|cited|paper|article|study|work)|their|"
+                         r"[A-Z][a-z]+\s+(?:et\s+al|\(|and\s+[A-Z]|&)|[A-Z][a-z]+(?:~|\s)\\cite)")
 
 
 def _literal_sites(printed: str, fig_set: set, numbers: list, out: list, flat: Flat) -> None:
     masked = printed
     # arguments that are not running text
     for m in re.finditer(r"\\(?:includegraphics|label|input|include|ref|cref|Cref|autoref|url|href|graphicspath|"
-                         r"bibliography|cite[a-z]*|hyperref|subfile|import|includesvg|includestandalone)\*?\s*", printed):
+                         r"bibliography|[A-Za-z]*cite[a-z]*|hyperref|subfile|import|includesvg|includestandalone)\*?\s*",
+                         printed):  # a citation's notes ("\\autocite[][Fig. 5]{x}") name another work's figure
         gs, e, _o = groups(printed, m.end(), 1)
         masked = _blank(masked, m.start(), e)
     for m in _LIT.finditer(masked):
         before = printed[max(0, m.start() - 40):m.start()]
         if re.search(r"(?:their|his|her|its|\\cite[a-z]*\{[^}]*\}'?s?|\\citet\{[^}]*\})\s*(?:~|\s)*$", before, re.I):
             continue
+        if re.search(r"\b(?:supp|suppl|supplementary|supporting|extended\s+data|SI)\.?\s*(?:~|\s)*$", before, re.I):
+            continue  # "Supp Fig. 5", "Extended Data Fig. 2": another series than the paper's figures
         if _OTHER_WORK.match(printed[m.end():m.end() + 60]):
             continue
         listing = m.group(3)
