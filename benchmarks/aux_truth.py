@@ -108,7 +108,8 @@ _DROP = {"label": 1, "hspace": 1, "vspace": 1, "color": 1, "textcolor": 1, "incl
          "texorpdfstring": 0, "pdfbookmark": 2, "belowcaptionskip": 0, "captionsetup": 1, "footnotemark": 0,
          "orcidlink": 1, "orcid": 1, "mathversion": 1,
          "fontencoding": 1, "blx@tocontentsinit": 1, "symbol": 1, "ding": 1}
-_SPACE_CMDS = {"xspace", "nonbreakingspace", "quad", "qquad", "enspace", "thinspace", "newline", "par", "hfill", "hfil", "linebreak", "break",
+_SPACE_CMDS = {"xspace", "nonbreakingspace", "quad", "qquad", "enspace", "thinspace", "newline", "par", "hfill",
+               "hfil", "linebreak", "break",
                "enskip", "space", "medskip", "smallskip", "bigskip", "noindent", "indent", "cr", "tabularnewline"}
 _WORD_CMDS = {"LaTeX": "LaTeX", "TeX": "TeX", "ss": "ss", "ae": "ae", "AE": "AE", "oe": "oe", "o": "o", "O": "O",
               "l": "l", "L": "L", "i": "i", "j": "j", "aa": "a", "AA": "A", "dag": "", "copyright": "",
@@ -468,7 +469,6 @@ def norm_number(s: str) -> str:
     return s.replace(" ", "")
 
 
-_NUM = re.compile(r"^([A-Z]*\.?)(\d+)$|^(.*\.)(\d+)$")
 
 
 def number_key(num: str) -> tuple[str, int] | None:
@@ -718,9 +718,9 @@ def flatten(main: Path, root: Path | None = None) -> Flat:
 
     main_text = mask_comments(main.read_text(encoding="utf-8", errors="replace"))
     path_macros = {m.group(1): m.group(2) for m in re.finditer(
-        r"\\(?:re)?newcommand\*?\s*\{?\\([A-Za-z]+)\}?\s*\{([^{}\\]*)\}|\\def\s*\\([A-Za-z]+)\s*\{([^{}\\]*)\}", main_text)
-        if m.group(1)}
-    path_macros.update({m.group(1): m.group(2) for m in re.finditer(r"\\def\s*\\([A-Za-z]+)\s*\{([^{}\\]*)\}", main_text)})
+        r"\\(?:re)?newcommand\*?\s*\{?\\([A-Za-z]+)\}?\s*\{([^{}\\]*)\}", main_text)}
+    path_macros.update({m.group(1): m.group(2)
+                        for m in re.finditer(r"\\def\s*\\([A-Za-z]+)\s*\{([^{}\\]*)\}", main_text)})
 
     def expand_path(name: str) -> str:
         """`\\PATH/ch1/` with \\newcommand{\\PATH}{.}: paths built from simple macros."""
@@ -810,7 +810,8 @@ class SourceRecord:
 def _macro_defs(text: str):
     """(name, nargs, body, start, end) of \\newcommand-like and \\def definitions."""
     pat = re.compile(r"\\(?:re)?newcommand\*?|\\providecommand\*?|\\DeclareRobustCommand\*?|"
-                     r"\\(?:long\s*\\|protected\s*\\)*[gex]?def(?![A-Za-z])|\\NewDocumentCommand|\\RenewDocumentCommand|"
+                     r"\\(?:long\s*\\|protected\s*\\)*[gex]?def(?![A-Za-z])|"
+                     r"\\NewDocumentCommand|\\RenewDocumentCommand|"
                      r"\\newrobustcmd\*?")
     for m in pat.finditer(text):
         i = skip_ws(text, m.end())
@@ -964,9 +965,7 @@ def _mask_conditionals(text: str, switches: dict, undecided: list, flat: Flat) -
         if not is_switch and name not in known_if and not name.startswith("if@"):
             i += 1  # \iff (maths), \ifthenelse etc.: not a TeX conditional
             continue
-        if not is_switch:
-            if name not in ("if", "ifx", "ifnum", "ifcase") and "@" not in name and text[a:b].strip():
-                pass
+        if not is_switch:  # \ifx, \ifnum ...: both branches kept (reported below when a mention is inside)
             i += 1
             continue
         # find the matching \else / \fi
@@ -1040,8 +1039,7 @@ def _figure_labels(aux: AuxRecord, printed: str, envs: list, fig_set: set) -> di
             continue
         if kind == "figure" and value in fig_set:
             out[key] = value
-        elif key in in_env and value in fig_set and kind in ("", "section", "subsection", "chapter", "page", "Doc-Start",
-                                                             "subsubsection", "paragraph", "part", "appendix"):
+        elif key in in_env and value in fig_set and kind in _SECTIONAL:
             # a class whose margin captions set no figure anchor (tufte): the label, inside the
             # figure environment, took the caption's number while hyperref kept the section's anchor
             out[key] = value
@@ -1054,6 +1052,10 @@ def _figure_labels(aux: AuxRecord, printed: str, envs: list, fig_set: set) -> di
             if parent is not None:
                 out[key] = parent
     return out
+
+
+_SECTIONAL = ("", "section", "subsection", "subsubsection", "chapter", "paragraph", "part", "appendix", "page",
+              "Doc-Start")
 
 
 def _parent_number(value: str, fig_set: set) -> str | None:
@@ -1207,7 +1209,8 @@ def _literal_sites(printed: str, fig_set: set, numbers: list, out: list, flat: F
     masked = printed
     # arguments that are not running text
     for m in re.finditer(r"\\(?:includegraphics|label|input|include|ref|cref|Cref|autoref|url|href|graphicspath|"
-                         r"bibliography|[A-Za-z]*cite[a-z]*|hyperref|subfile|import|includesvg|includestandalone)\*?\s*",
+                         r"bibliography|[A-Za-z]*cite[a-z]*|hyperref|subfile|import|includesvg|"
+                         r"includestandalone)\*?\s*",
                          printed):  # a citation's notes ("\\autocite[][Fig. 5]{x}") name another work's figure
         gs, e, _o = groups(printed, m.end(), 1)
         masked = _blank(masked, m.start(), e)
@@ -1383,7 +1386,8 @@ def place_pages(figs: list[AuxFigure], pdf: Path) -> None:
             f.pdf_page, f.page_from = None, "unknown"
 
 
-_TYPED_LABEL = re.compile(r"^\s*(?:Figure|FIGURE|Fig\.?|FIG\.?)\s*~?\s*([A-Z]{0,2}\d+(?:\.\d+)*[a-z]?)\s*(?:\([^)]{0,40}\))?\s*[:.]\s*")
+_TYPED_LABEL = re.compile(r"^\s*(?:Figure|FIGURE|Fig\.?|FIG\.?)\s*~?\s*([A-Z]{0,2}\d+(?:\.\d+)*[a-z]?)\s*"
+                          r"(?:\([^)]{0,40}\))?\s*[:.]\s*")
 
 
 def typed_labels(aux: AuxRecord, main: Path) -> None:
@@ -1398,7 +1402,8 @@ def typed_labels(aux: AuxRecord, main: Path) -> None:
         m = _TYPED_LABEL.match(tex_plain(f.caption_tex or ""))
         if m and m.group(1) != f.number:
             renumber[f.number] = m.group(1)
-            aux.notes.append(f"Figure {f.number} prints as {m.group(1)} (label typed in the caption, empty label format)")
+            aux.notes.append(f"Figure {f.number} prints as {m.group(1)} "
+                             "(label typed in the caption, empty label format)")
             f.number = m.group(1)
             k = f.caption_tex.find(m.group(1))
             f.caption_tex = f.caption_tex[k + len(m.group(1)):].lstrip(" :.")
@@ -1427,7 +1432,8 @@ def truth(main: Path, pdf: Path, root: Path | None = None, aux_path: Path | None
             f.variants = [tex_plain(f.caption_tex, c, math=m) for c in ctxs for m in ("keep", "strip")]
             f.caption, f.caption_strip = f.variants[0], f.variants[1]
             for k, (short, long, _empty) in enumerate(pairs):
-                if short and similarity(short, f.caption) >= 0.95 and similarity(tex_plain(long, ctxs[0]), f.caption) < 0.95:
+                if short and similarity(short, f.caption) >= 0.95 \
+                        and similarity(tex_plain(long, ctxs[0]), f.caption) < 0.95:
                     f.variants = [tex_plain(long, c, math=m) for c in ctxs for m in ("keep", "strip")]
                     f.caption, f.caption_strip, f.caption_from = f.variants[0], f.variants[1], "source-long"
                     del pairs[k]  # several figures may share one short caption: take them in order

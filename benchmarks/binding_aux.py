@@ -56,7 +56,7 @@ import resource
 import shutil
 import subprocess
 import sys
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -501,7 +501,8 @@ def row_dict(p: Paper, aux: at.AuxRecord, src: at.SourceRecord, scores: list[Rou
                   "pages_from": {k: sum(1 for f in aux.figures if f.page_from.startswith(k))
                                  for k in ("anchor", "page-label", "folio", "caption-search", "unknown")},
                   "undecided": len(src.undecided)},
-        "routes": {s.route: {"fig_recall": s.ratio("found", "figures"), "fig_precision": s.ratio("correct", "predicted"),
+        "routes": {s.route: {"fig_recall": s.ratio("found", "figures"),
+                             "fig_precision": s.ratio("correct", "predicted"),
                              "numbered": s.predicted, "uncaptioned": s.uncaptioned,
                              "caption_match": s.ratio("captions_ok", "caption_scored"),
                              "site_recall": s.ratio("sites_hit", "sites"), "sites_bound": s.predicted_sites,
