@@ -19,10 +19,21 @@ from dataclasses import dataclass, field
 # "3", "3.2" (chapter), "A2"/"A.2" (appendix), "S2.3" (supplement of a chapter), "OA-2" (an
 # online appendix's "OA-" prefix)
 _NUM = r"(?:(?:[A-Z]{1,2}-|[A-Z]\.?)?\d+(?:\.\d+)?)(?![\d])"
+# What a caption label may print besides: a chapter joined by a dash ("4-1", \thechapter-
+# \arabic{figure}) and a prefix set off by a thin space ("SI 3", SI\,\arabic{figure}). In
+# running text "Figs. 4-6" is a range, so mentions read such a number only where the paper
+# has a figure of that number (find_mentions' `known`).
+_LABEL_NUM = r"(?:[A-Z]{1,2}-|[A-Z]{2,3}[ \u00a0\u2009\u202f]|[A-Z]\.?)?\d+(?:(?:\.|-|\u2013)\d+)?"
 _SP = r"[ \t\u00a0\u2009\u202f~]*"  # ~ survives in LaTeX text, nbsp in PDF text
 _DASH = r"(?:-{1,3}|\u2013|\u2014|\u2212)"
 
-_WORD_RE = re.compile(r"(?<![A-Za-z])(?:fig(?:ure)?s?\.?|figs?\.)(?=[\s\u00a0~\d(A-Z])", re.IGNORECASE)
+# The figure name as babel and the classes print it in other languages: Figura (Spanish,
+# Portuguese, Italian, Catalan), Abbildung/Abb. (German), Figuur (Dutch), Rysunek/Rys.
+# (Polish), Obrázek/Obr. (Czech), Рисунок/Рис. (Russian); French and English share "Figure".
+_FOREIGN_WORDS = (r"figuras?|abbildung(?:en)?|abb\.|figu(?:ur|ren)|rysun(?:ek|ki)|rys\.|obr(?:ázek|ázky|\.)"
+                  r"|рисун(?:ок|ки)|рис\.")
+_WORD_RE = re.compile(r"(?<![A-Za-z\u0400-\u04ff])(?:" + _FOREIGN_WORDS + r"|fig(?:ure)?s?\.?|figs?\.)(?=[\s\u00a0~\d(A-Z])",
+                      re.IGNORECASE)
 _NUM_RE = re.compile(_SP + "(" + _NUM + ")")
 # Panels written in parentheses right after the number: "(b)", "(a,b)", "(a-c)", "(a) and (b)".
 _PAREN_PANELS_RE = re.compile(
@@ -39,14 +50,17 @@ _RANGE_RE = re.compile(_SP_RUN + r"(?:" + _DASH + r"|\s*(?<=\s)(?:to|through)\s+
 _SEP_RE = re.compile(r"(?:" + _SP_RUN + r",?\s*(?:and|&|or)\s+|" + _SP_RUN + r",\s*)")
 
 _LABEL_WORDS = {
-    "figure": r"(?:Supplementary\s+|Extended\s+Data\s+)?(?:Figure|Fig\.?|FIGURE|FIG\.?)",
-    "table": r"(?:Supplementary\s+)?(?:Table|Tab\.|TABLE)",
+    "figure": r"(?:Supplementary\s+|Extended\s+Data\s+)?(?:Figure|Fig\.?|FIGURE|FIG\.?"
+              r"|Figura|FIGURA|Abbildung|Abb\.|ABBILDUNG|Figuur|FIGUUR|Rysunek|Rys\.|RYSUNEK|Obrázek|Obr\."
+              r"|Рисунок|Рис\.|РИСУНОК)",
+    "table": r"(?:Supplementary\s+)?(?:Table|Tab\.|TABLE|Tabla|TABLA|Tabela|Tabelle|TABELLE|Tabel|Tabella|Tableau"
+             r"|TABLEAU|Таблица)",
     "algorithm": r"(?:Algorithm|ALGORITHM)",
     "listing": r"(?:Listing|LISTING)",
 }
 _LABEL_RES = {
     kind: re.compile(
-        r"^\s*(?P<word>" + word + r")" + _SP + r"(?P<num>(?:[A-Z]{1,2}-|[A-Z]\.?)?\d+(?:\.\d+)?"
+        r"^\s*(?P<word>" + word + r")" + _SP + r"(?P<num>" + _LABEL_NUM
         # IEEEtran and REVTeX number tables in roman numerals: "TABLE I.", "TABLE IV"
         + (r"|[IVX]{1,5}(?![A-Za-z])" if kind == "table" else "") + r")(?![\d])"
         r"(?P<delim>" + _SP + r"(?:\.?[:|]|\.|" + _DASH + r")(?:\s|$)|" + _SP + r"(?:\.?[:|]|" + _DASH + r")|\s*$|\s+)",
@@ -111,8 +125,10 @@ def _parse_paren_panels(m: re.Match) -> list[str]:
     return out
 
 
-def _parse_item(text: str, pos: int) -> tuple[int, list[str], dict[str, list[str]]] | None:
-    """One number (with panels, and an optional range) at pos; returns new pos, numbers, panels."""
+def _parse_item(text: str, pos: int, known=None) -> tuple[int, list[str], dict[str, list[str]]] | None:
+    """One number (with panels, and an optional range) at pos; returns new pos, numbers, panels.
+    "4-1" is the one figure 4-1 when `known` (the paper's figure numbers, normalised) holds it
+    (chapters joined by a dash), else a range."""
     m = _NUM_RE.match(text, pos)
     if not m:
         return None
@@ -133,8 +149,12 @@ def _parse_item(text: str, pos: int) -> tuple[int, list[str], dict[str, list[str
         rm = _RANGE_RE.match(text, end)
         if rm:
             m2 = _NUM_RE.match(text, rm.end())
+            joined = f"{num}-{m2.group(1)}" if m2 and known and re.fullmatch(_DASH, rm.group(0)) else ""
+            if joined and normalize_number(joined) in known:
+                numbers = [joined]
+                end = m2.end()
             # "Figure 3 - 5 GB" is rare; a range end must not be followed by a unit-like word.
-            if m2 and not re.match(r"[A-Za-z]{2,}", text[m2.end():m2.end() + 2]):
+            elif m2 and not re.match(r"[A-Za-z]{2,}", text[m2.end():m2.end() + 2]):
                 numbers = _expand(num, m2.group(1))
                 end = m2.end()
                 g2 = _GLUED_PANELS_RE.match(text, end)
@@ -144,15 +164,17 @@ def _parse_item(text: str, pos: int) -> tuple[int, list[str], dict[str, list[str
     return end, numbers, panels
 
 
-def find_mentions(text: str) -> list[Mention]:
-    """All figure mentions in text, in order. Numbers keep their printed form."""
+def find_mentions(text: str, known=None) -> list[Mention]:
+    """All figure mentions in text, in order. Numbers keep their printed form. `known`: the
+    paper's figure numbers (normalize_number), which tell "Figure 4-1" of a paper numbering
+    by chapter and dash from the range "Figures 4-6"."""
     out: list[Mention] = []
     pos = 0
     while True:
         wm = _WORD_RE.search(text, pos)
         if not wm:
             break
-        item = _parse_item(text, wm.end())
+        item = _parse_item(text, wm.end(), known)
         if item is None:
             pos = wm.end()
             continue
@@ -167,7 +189,7 @@ def find_mentions(text: str) -> list[Mention]:
             sm = _SEP_RE.match(text, end)
             if not sm:
                 break
-            nxt = _parse_item(text, sm.end())
+            nxt = _parse_item(text, sm.end(), known)
             if nxt is None:
                 break
             # A comma list needs a plural label ("Figs. 2, 3"): after a singular one,
@@ -219,8 +241,9 @@ def parse_caption_label(text: str) -> tuple[str, str, str] | None:
 
 
 def normalize_number(number: str) -> str:
-    """Canonical key for a figure number: "A.2" and "A2" are the same figure; "3.2" stays."""
-    number = number.strip()
+    """Canonical key for a figure number: "A.2" and "A2" are the same figure; "3.2" stays;
+    "SI 3" (a thin space in print, `SI\\,3` in the sources) is "SI3"; "4–1" is "4-1"."""
+    number = re.sub(r"[\s\u00a0\u2009\u202f~]+|\\[,;: ]", "", number.strip()).replace("\u2013", "-")
     m = re.fullmatch(r"([A-Za-z])\.?(\d+)", number)
     if m:
         return m.group(1).upper() + m.group(2)

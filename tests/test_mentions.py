@@ -151,3 +151,39 @@ def test_a_figure_of_another_work_or_series(text, external):
 
     (m,) = find_mentions(text)
     assert external_mention(text, m.start, m.end) is external
+
+
+@pytest.mark.parametrize(
+    "text, label, number, rest",
+    [
+        # the figure name in other languages (babel, a class or \figurename)
+        ("Figura 4-1. Mapa de presiones del yacimiento", "Figura 4-1", "4-1", "Mapa de presiones del yacimiento"),
+        ("Abbildung 2: Aufbau des Versuchs", "Abbildung 2", "2", "Aufbau des Versuchs"),
+        ("Abb. 3: Messwerte", "Abb. 3", "3", "Messwerte"),
+        ("Figuur 5: Resultaten", "Figuur 5", "5", "Resultaten"),
+        ("Rys. 2. Schemat układu", "Rys. 2", "2", "Schemat układu"),
+        ("Рис. 3. Схема установки", "Рис. 3", "3", "Схема установки"),
+        # a chapter joined by a dash (\thechapter-\arabic{figure}), a prefix after a thin space
+        ("Figure 3\u20132: Dash from the class", "Figure 3\u20132", "3\u20132", "Dash from the class"),
+        ("Fig. SI\u20093. Supplementary view", "Fig. SI 3", "SI\u20093", "Supplementary view"),
+    ],
+)
+def test_caption_labels_of_other_languages_and_numbering_schemes(text, label, number, rest):
+    assert parse_caption_label(text) == (label, number, rest)
+
+
+def test_numbers_of_other_schemes_normalise_as_both_routes_print_them():
+    assert normalize_number("SI\u20093") == normalize_number("SI\\,3") == normalize_number("SI 3") == "SI3"
+    assert normalize_number("4\u20131") == normalize_number("4-1") == "4-1"
+
+
+def test_a_dash_joins_a_number_only_where_the_paper_has_that_figure():
+    text = "la Figura 4-1 muestra la presión; see Figs. 3-5 and Abbildung 2."
+    assert [m.numbers for m in find_mentions(text, known={"4-1", "4-2"})] == [["4-1"], ["3", "4", "5"], ["2"]]
+    # without such figures "4-1" is not a range either way round; "3-5" stays a range
+    assert [m.numbers for m in find_mentions(text)][1:] == [["3", "4", "5"], ["2"]]
+
+
+def test_tables_in_other_languages_are_floats_too():
+    assert parse_float_label("Tabla 2-1. Propiedades del fluido")[:3] == ("table", "Tabla 2-1", "2-1")
+    assert parse_float_label("Tabelle 1: Messwerte")[0] == "table"

@@ -79,8 +79,9 @@ def _tikz(*nodes: str) -> str:
 
 def test_scripts_of_larger_labels_and_half_points(tmp_path, pdflatex):
     """Exponents beside 7 pt tick labels, a subscript, a rotated axis title with its exponent:
-    no finding. The same 4.5 pt text standing alone: a finding. 5.8 pt is 6 pt at half-point
-    precision; 5.6 pt is not."""
+    no finding. Three labels of 4.5 pt beside a 7 pt title: a finding; one of them alone
+    beside it is a stray small label in a readable figure: none. At half-point precision
+    4.8 pt is a 5 pt label (not below the 5 pt default), 4.6 pt is not."""
     f7 = _NODE % (7, 8)
     f45 = _NODE % (4.5, 5)
     scripts = _tikz(
@@ -92,13 +93,20 @@ def test_scripts_of_larger_labels_and_half_points(tmp_path, pdflatex):
     for route in ("pdf", "latex"):
         assert _fl102(ok, route) == [], route
 
-    alone = _tikz(f"\\node at (3,1.5) {{{f45}423 alone}};\n", f"\\node at (3,-0.3) {{{f7}Wavelength}};\n")
-    bad = _paper(tmp_path / "alone", alone)
+    three = _tikz(*(f"\\node at (3,{y}) {{{f45}42{y} small}};\n" for y in (1, 2, 3)),
+                  f"\\node at (3,-0.3) {{{f7}Wavelength}};\n")
+    bad = _paper(tmp_path / "three", three)
     for route in ("pdf", "latex"):
         found = _fl102(bad, route)
         assert len(found) == 1 and found[0]["evidence"]["smallest_pt"] == pytest.approx(4.5, abs=0.2), route
 
-    near = _paper(tmp_path / "near", _tikz(f"\\node at (3,1.5) {{{_NODE % (5.8, 7)}legend entry}};\n"))
-    assert _fl102(near, "pdf") == []
-    under = _paper(tmp_path / "under", _tikz(f"\\node at (3,1.5) {{{_NODE % (5.6, 7)}legend entry}};\n"))
-    assert len(_fl102(under, "pdf")) == 1
+    stray = _paper(tmp_path / "stray", _tikz(f"\\node at (3,1.5) {{{f45}423 alone}};\n",
+                                             f"\\node at (3,-0.3) {{{f7}Wavelength}};\n"))
+    for route in ("pdf", "latex"):
+        assert _fl102(stray, route) == [], route
+
+    def labels(pt):
+        return _tikz(*(f"\\node at (3,{y}) {{{_NODE % (pt, pt + 1.5)}legend entry {y}}};\n" for y in (1, 2, 3)))
+
+    assert _fl102(_paper(tmp_path / "near", labels(4.8)), "pdf") == []
+    assert len(_fl102(_paper(tmp_path / "under", labels(4.6)), "pdf")) == 1

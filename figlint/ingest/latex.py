@@ -458,7 +458,7 @@ class _Assembler:
                 numbers.setdefault(f.number, k)
                 norm.setdefault(normalize_number(f.number), k)
         out: list[dict] = []
-        for m in find_mentions(masked):
+        for m in find_mentions(masked, set(norm)):
             if m.start < body:
                 continue
             if self._external(m.start, m.end):
@@ -508,11 +508,12 @@ class _Assembler:
                 plain, where = self.render_with_marks(a, b, spans)
             except Exception:  # plain text is best effort; the site itself must not be lost
                 plain, where = squash(self.t[a:b]), [None] * len(spans)
-            from figlint.mentions import find_mentions, sentence_spans
+            from figlint.mentions import find_mentions, normalize_number, sentence_spans
 
             sentences = sentence_spans(plain) if plain else []
             sent_starts = [sa for sa, _ in sentences]
-            mentions = find_mentions(plain) if plain else []
+            known = {normalize_number(f.number) for f in self.figures if f.number}
+            mentions = find_mentions(plain, known) if plain else []
             for ev in evs:
                 fig = self.figures[ev["fig"]]
                 span = where[ev["_k"]]

@@ -200,7 +200,9 @@ def _build(paper: Paper, pages: list[PageData], names: dict[str, dict], path: st
 
     paras = S.paragraphs(pages, layout, spanning) + S.caption_paragraphs(caps)
     _mark_appendix(paper, pages, layout)
-    sites, taken = S.text_sites(paras, path)
+    from figlint.mentions import normalize_number
+
+    sites, taken = S.text_sites(paras, path, {normalize_number(f.number) for f in paper.figures if f.number})
     targets = _link_targets(pages, names, caps)
     sites += S.link_sites(paras, pages, targets, taken, path)
     unbound = bind_sites(paper, sites)

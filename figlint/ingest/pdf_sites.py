@@ -266,14 +266,15 @@ def _append(para: Para, ln: Line) -> None:
         last_x1 = s["bbox"][2]
 
 
-def text_sites(paras: list[Para], path: str) -> tuple[list[tuple[str, CitingSite]], list[tuple[Para, int, int, str]]]:
-    """Printed mentions; also returns (para, start, end, number) spans for link de-duplication."""
+def text_sites(paras: list[Para], path: str, known=None) -> tuple[list[tuple[str, CitingSite]], list[tuple[Para, int, int, str]]]:
+    """Printed mentions; also returns (para, start, end, number) spans for link de-duplication.
+    `known`: the paper's figure numbers (normalised), for numbers joined by a dash."""
     out: list[tuple[str, CitingSite]] = []
     spans: list[tuple[Para, int, int, str]] = []
     for para in paras:
         if para.skip:
             continue
-        for m in find_mentions(para.text):
+        for m in find_mentions(para.text, known):
             if external_mention(para.text, m.start, m.end):
                 continue  # "their Figure 5", "Supp Fig. 2": not this paper's figure (as on the LaTeX route)
             page, bbox = para.locate(m.start, m.end)
@@ -328,7 +329,7 @@ def link_sites(paras: list[Para], pages: list[PageData], targets: list[tuple[int
         para, a, b = hit
         text = para.text[a:b].strip().strip(".,;:")
         keys = {normalize_number(n): n for n in numbers}
-        named = find_mentions(text)
+        named = find_mentions(text, set(keys))
         m = _LINK_TEXT_RE.match(text.replace(" ", ""))
         if named:
             hits = [(normalize_number(n), mm.panels.get(n, [])) for mm in named for n in mm.numbers if normalize_number(n) in keys]

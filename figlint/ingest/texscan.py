@@ -402,6 +402,8 @@ class _Scanner:
         self.graphicspath: list[str] = []
         self.extra_refs = set(self.table.extra_refs)
         self.chapter_steps: set[str] = set()  # class commands that step the chapter (local_package)
+        # \frontmatter and \backmatter (book, scrbook, memoir): chapters there are unnumbered
+        self.mainmatter = True
 
     # -- helpers
     def mask(self, a: int, b: int) -> None:
@@ -503,13 +505,16 @@ class _Scanner:
             return end
         if name in ("caption", "captionof") and self.cur_float is None and in_body:
             return self.doc_caption(name, star, i, pos)
+        if name in ("frontmatter", "mainmatter", "backmatter") and in_body:
+            self.mainmatter = name == "mainmatter"
+            return pos
         if name in self.chapter_steps and in_body and not star:
-            if self.counters.numbered("chapter"):
+            if self.counters.numbered("chapter") and self.mainmatter:
                 self.counters.step("chapter")
                 self.target = ("section", self.counters.the("chapter"))
             return pos
         if name in ("part", "chapter", "section", "subsection", "subsubsection"):
-            if not star and self.counters.numbered(name):
+            if not star and self.counters.numbered(name) and (name != "chapter" or self.mainmatter):
                 self.counters.step(name)
                 self.target = ("section", self.counters.the(name))
             else:

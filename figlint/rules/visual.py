@@ -113,8 +113,20 @@ def _raster_spans(fig: Figure, ctx: Context):
         from figlint.features.raster_text import sized_labels
     except ImportError:
         return []
-    spans = [TextSpan(text=lb.text, size=lb.size, font=_RASTER_FONT, bbox=lb.bbox) for lb in sized_labels(fig, ctx.paper)]
+    labels = sized_labels(fig, ctx.paper)
+    if labels:
+        # Text inside a picture (a photograph, a map or a rendering: many colours, no flat
+        # paper background) is part of what it depicts (a basemap's place names, a receipt's
+        # print), not a label the author set: only charts, diagrams and screenshots on a
+        # light background are read for their labels' size.
+        pictures = {p.name for p, q in _placed(fig, ctx) if not _line_art(q, PICTURE_COLOURS)}
+        labels = [lb for lb in labels if lb.image not in pictures]
+    spans = [TextSpan(text=lb.text, size=lb.size, font=_RASTER_FONT, bbox=lb.bbox) for lb in labels]
     return _legible_spans(fig, spans)
+
+
+# a raster image with more distinct colours than this (quality.measure) is a picture
+PICTURE_COLOURS = 64
 
 
 def _below(spans, limit: float):
@@ -224,7 +236,9 @@ def tiny_text(fig: Figure, ctx: Context):
     any major publisher accepts (Nature's minimum); most venues ask for more (Science and
     Cell 6 pt, Elsevier 7 pt, IEEE and PLOS 8 pt): set `min-font-pt` to your venue's.
     Labels between 5 and 6 pt were judged small but legible on the audited papers, so
-    the default does not report them. Sizes are compared to the
+    the default does not report them. Text inside a picture (a photograph, a map or a
+    rendering: many colours, no flat paper background) is part of what it depicts, not a
+    label the author set, and is not read. Sizes are compared to the
     nearest half point, the precision type sizes are given in (a 6 pt label in a figure
     scaled to 98 % measures 5.9 pt). Sub- and superscripts of larger labels (the
     exponent of "10^-3", the "eff" of "T_eff") print smaller by design and are judged by
