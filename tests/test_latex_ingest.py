@@ -580,3 +580,13 @@ Figure~\ref{fig:a} shows the loss.
     a, b = paper.figure("1"), paper.figure("2")
     assert [s.location.line for s in a.sites] == [3]
     assert [s.location.line for s in b.sites] == [6]  # another figure's caption does cite it
+
+
+def test_a_caption_with_an_offset_argument_reads_its_long_text(tmp_path):
+    """tufte-book's \\caption[short][offset]{long} (field audit: read as the caption "[")."""
+    write(tmp_path, {"main.tex": "\\documentclass{article}\n\\begin{document}\nSee Figure~\\ref{a}.\n"
+                     "\\begin{figure}\\caption[Short][-2cm]{Long caption of the margin figure.}\\label{a}\\end{figure}\n"
+                     "\\begin{figure}\\caption[Short two]{Long caption two.}\\end{figure}\n\\end{document}\n"})
+    figs = read_latex(str(tmp_path / "main.tex")).figures
+    assert [(f.caption.text, f.caption.short) for f in figs] == [
+        ("Long caption of the margin figure.", "Short"), ("Long caption two.", "Short two")]
