@@ -823,6 +823,19 @@ def squash(s: str) -> str:
     return _WS.sub(" ", s).strip()
 
 
+# TeX primitives and internals that typeset rather than print words: a macro whose body uses
+# one is not expanded into text (its body would read "mathchoice boldmath", "mskip thinmuskip",
+# a class's error message or TikZ code)
+_TYPESETTING = re.compile(
+    r"\\(?:mathchoice|boldmath|unboldmath|mskip|mkern|hskip|vskip|kern|setbox|hbox|vbox|raise|lower"
+    r"|ClassError|PackageError|ClassWarning|PackageWarning|GenericError|expandafter|csname|futurelet"
+    r"|afterassignment|noexpand|ifx|ifdim|ifnum|ifmmode|ifcase|tikz|draw|node|path|pgf[A-Za-z]*)(?![A-Za-z])")
+
+
+def typesetting(body: str) -> bool:
+    return bool(_TYPESETTING.search(body))
+
+
 class _L2T(l2t.LatexNodes2Text):
     """latex2text with user macro expansion and unknown macros kept by name."""
 
@@ -832,9 +845,16 @@ class _L2T(l2t.LatexNodes2Text):
         name = node.macroname
         r = self.renderer
         d = r.table.at(name, r.pos_hint) if r.table and r.table.defs.get(name) else None
-        if d is not None and r.depth < 6:
+        if d is not None and r.depth < 6 and not typesetting(d.body):
             args = [arg_text(a) if a is not None else None for a in margs(node)]
             return r.latex_to_text(d.expand(args), raw=True, nested=True)
+        if d is not None and name not in r.text_macros:
+            # a definition that typesets (boxes, skips, math styles, TikZ, error messages) prints
+            # no words of its own: its last argument is what the reader sees (\bm{x}: x)
+            a = [x for x in margs(node) if x is not None]
+            if a and a[-1].isNodeType(lw.LatexGroupNode):
+                return self._groupnodecontents_to_text(a[-1])
+            return " " if re.search(r"\\(?:[hm]skip|m?kern|quad|enspace)(?![A-Za-z])", d.body) else ""  # a space macro
         fn = r.text_macros.get(name)
         if fn is not None:
             return fn(node, self)
