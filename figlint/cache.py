@@ -207,7 +207,8 @@ def dependencies(result) -> list[str]:
         return [os.path.abspath(result.path)] if os.path.isfile(result.path) else []
     deps: list[str] = []
     if paper.route == "latex" and paper.root:
-        rels = list(paper.extra.get("sources", [])) + [g for f in paper.figures for g in f.graphics]
+        rels = list(paper.extra.get("sources", [])) + list(paper.extra.get("aux_files", []))
+        rels += [g for f in paper.figures for g in f.graphics]
         deps += [os.path.abspath(os.path.join(paper.root, r)) for r in rels]
         if paper.pdf_path:
             deps.append(os.path.abspath(paper.pdf_path))

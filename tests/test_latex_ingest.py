@@ -580,3 +580,28 @@ Figure~\ref{fig:a} shows the loss.
     a, b = paper.figure("1"), paper.figure("2")
     assert [s.location.line for s in a.sites] == [3]
     assert [s.location.line for s in b.sites] == [6]  # another figure's caption does cite it
+
+
+def test_a_caption_with_an_offset_argument_reads_its_long_text(tmp_path):
+    """tufte-book's \\caption[short][offset]{long} (field audit: read as the caption "[")."""
+    write(tmp_path, {"main.tex": "\\documentclass{article}\n\\begin{document}\nSee Figure~\\ref{a}.\n"
+                     "\\begin{figure}\\caption[Short][-2cm]{Long caption of the margin figure.}\\label{a}\\end{figure}\n"
+                     "\\begin{figure}\\caption[Short two]{Long caption two.}\\end{figure}\n\\end{document}\n"})
+    figs = read_latex(str(tmp_path / "main.tex")).figures
+    assert [(f.caption.text, f.caption.short) for f in figs] == [
+        ("Long caption of the margin figure.", "Short"), ("Long caption two.", "Short two")]
+
+
+def test_macros_that_typeset_are_not_expanded_into_captions(tmp_path):
+    """A definition whose body typesets (math styles, skips, boxes, TikZ, a class error) prints
+    no words of its own: \\bm-like macros show their argument, an error message shows nothing,
+    a text macro still expands (field binding: 'mathchoice boldmath', 'mskip thinmuskip', a
+    class's error text in 8 papers' captions)."""
+    write(tmp_path, {"main.tex": "\\documentclass{article}\n"
+                     "\\newcommand{\\bmx}[1]{\\mathchoice{\\mbox{\\boldmath$\\displaystyle#1$}}{#1}{#1}{#1}}\n"
+                     "\\newcommand{\\gap}{\\mskip\\thinmuskip}\n\\newcommand{\\method}{\\textsc{FastNet}}\n"
+                     "\\newcommand{\\err}{\\ClassError{foo}{To use the string}{help}}\n"
+                     "\\begin{document}\nSee Figure~\\ref{a}.\n"
+                     "\\begin{figure}\\caption{Weights \\bmx{w} of \\method{} per\\gap layer.\\err}\\label{a}\\end{figure}\n"
+                     "\\end{document}\n"})
+    assert read_latex(str(tmp_path / "main.tex")).figures[0].caption.text == "Weights w of FastNet per layer."

@@ -238,3 +238,36 @@ def test_another_figure_name_and_a_dash_scheme_read_alike_on_both_routes(tmp_pat
     assert [f.number for f in tex.figures] == ["1-1", "1-2"]
     codes = _codes(tmp_path / "main.tex")
     assert not [c for c in codes if c[0] in ("FL008", "FL201", "FL301")], codes
+
+
+CLS = r"""\NeedsTeXFormat{LaTeX2e}
+\ProvidesClass{myjournal}
+\LoadClass{article}
+\def\appendix{\par
+ \@addtoreset{figure}{section}
+ \setcounter{section}{0}
+ \setcounter{figure}{0}
+ \def\thesection{\Alph{section}}
+ \renewcommand\thefigure{\thesection\@arabic\c@figure}}
+"""
+
+
+@pytest.mark.parametrize("cls", ["myjournal", "mnras"])
+def test_appendix_figures_numbered_as_the_class_declares(tmp_path, pdflatex, cls):
+    """A class whose \\appendix numbers figures A1, A2, B1 (mnras, and journal classes papers
+    ship): read from the class's own \\appendix, a shipped class or one of TeX Live (field
+    binding: 20 appendix figures of 4 papers numbered 5, 6, 7 on the LaTeX route)."""
+    if cls == "mnras" and not shutil.which("kpsewhich") or cls == "mnras" and not subprocess.run(
+            ["kpsewhich", "mnras.cls"], capture_output=True, text=True).stdout.strip():
+        pytest.skip("mnras.cls not in this TeX Live")
+    _plot(tmp_path)
+    if cls == "myjournal":
+        (tmp_path / "myjournal.cls").write_text(CLS)
+    (tmp_path / "main.tex").write_text(
+        f"\\documentclass{{{cls}}}\n\\usepackage{{graphicx}}\n\\begin{{document}}\n\\section{{Main}}\n"
+        + FIG % ("", "Alpha.", "") + "\\appendix\n\\section{First}\n" + FIG % ("", "Beta.", "")
+        + FIG % ("", "Gamma.", "") + "\\section{Second}\n" + FIG % ("", "Delta.", "") + "\\end{document}\n")
+    _compile(tmp_path)
+    printed = _printed_numbers(tmp_path / "main.pdf")
+    assert printed == ["1", "A1", "A2", "B1"], printed
+    assert [f.number for f in read_latex(str(tmp_path / "main.tex")).figures] == printed

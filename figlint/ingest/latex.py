@@ -89,7 +89,10 @@ class _Assembler:
         self.figures: list[Figure] = []
         self.short_titles: dict[int, str] = {}
         self.problems: list[Problem] = list(doc.problems) + list(scan.problems)
-        self.renderer = TextRenderer(scan.table, self._render_ref)
+        from figlint.ingest.auxcite import read_cites
+
+        self.cites, self.aux_files = read_cites(doc.main.path, doc.root)
+        self.renderer = TextRenderer(scan.table, self._render_ref, self.cites)
         self._bounds = None
 
     # ------------------------------------------------------------ refs as text
@@ -565,6 +568,8 @@ class _Assembler:
         paper.extra.update({
             "main_tex": doc.main.rel,
             "sources": doc.sources,
+            # the .aux files whose citation labels the text was rendered with (the results cache watches them)
+            "aux_files": [os.path.relpath(a, doc.root).replace(os.sep, "/") for a in self.aux_files],
             "labels": labels,
             "label_refs": label_refs,
             "hardcoded": self.hardcoded,

@@ -22,7 +22,7 @@ from figlint.mentions import external_mention, find_mentions, normalize_number, 
 from figlint.model import CitingSite, Location, union
 
 _REFS_RE = re.compile(r"^(?:\d+\.?\s*|[A-Z]\.?\s+)?(References|REFERENCES|Bibliography|BIBLIOGRAPHY|Literature Cited|Works Cited)$")
-_APPX_RE = re.compile(r"^(?:[A-Z]\.?\s+)?(?:Appendix|APPENDIX|Appendices|APPENDICES|Supplementary|SUPPLEMENTARY|Supplemental|SUPPLEMENTAL"
+_APPX_RE = re.compile(r"^(?:(?:[A-Z]|\d+)\.?\s+)?(?:Appendix|APPENDIX|Appendices|APPENDICES|Supplementary|SUPPLEMENTARY|Supplemental|SUPPLEMENTAL"
                       r"|Supporting\s+Information|SUPPORTING\s+INFORMATION|Online\s+Appendix|Electronic\s+Supplementary)\b")
 # "A Proofs", "B.2 Extra results", "S1: Sensitivity analysis" (a supplement's sections)
 _LETTERED_RE = re.compile(r"^[A-Z](?:\d+)?(?:\.\d+)*[.:]?\s+[A-Z][a-z]")
@@ -124,7 +124,7 @@ def paragraphs(pages: list[PageData], layout: Layout, spanning: dict[int, list[B
     cur = Para()
     prev: Line | None = None
     held: Para | None = None  # the paragraph a footnote or foot line interrupted
-    in_refs = False
+    in_refs, refs_size = False, 0.0
     # what stands beside the text on each page: float lines, graphics (a wrapfigure)
     beside = {pd.index: [l.bbox for l in pd.lines if l.role in _FLOAT_ROLES]
               + [tuple(im["bbox"]) for im in pd.images] + list(pd.frames) for pd in pages}
@@ -135,9 +135,13 @@ def paragraphs(pages: list[PageData], layout: Layout, spanning: dict[int, list[B
         for ln in ordered:
             head = heading_like(ln, layout)
             if head and _REFS_RE.match(ln.text.strip()):
-                in_refs = True
-            elif head and in_refs and (_APPX_RE.match(ln.text.strip()) or _LETTERED_RE.match(ln.text.strip())):
-                in_refs = False  # the appendix after the bibliography is running text again
+                in_refs, refs_size = True, ln.size
+            elif head and in_refs and (_APPX_RE.match(ln.text.strip()) or _LETTERED_RE.match(ln.text.strip())
+                                       or layout.body_size + 0.5 < ln.size >= refs_size - 0.2):
+                # the appendix after the bibliography is running text again, and so is a heading
+                # as large as the bibliography's own: the next chapter of a book whose chapters
+                # each end with their references (svmult), a section after a mid-paper bibliography
+                in_refs = False
             if prev is not None and held is not None and held.lines and _resumes(held.lines[-1], ln, layout, beside):
                 # the interrupted paragraph goes on in the next column or page
                 if cur.text:

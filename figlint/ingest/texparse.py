@@ -71,7 +71,9 @@ PROTECTED = (set(REF_MACROS) - USER_DEFINABLE_REFS) | set(NON_FIGURE_REFS) | GRA
 } | CITE_MACROS
 
 _WALKER_MACROS = {
-    "caption": "*[{", "captionof": "*{[{", "subcaption": "*[{", "subcaptionbox": "*[{[[{",
+    # tufte-book's \caption[short][offset]{long} takes a second optional argument: without it
+    # in the spec the caption read as "[" (one optional argument more is harmless elsewhere)
+    "caption": "*[[{", "captionof": "*{[{", "subcaption": "*[{", "subcaptionbox": "*[{[[{",
     "subfloat": "[[{", "subfigure": "[[{", "sidesubfloat": "[[{", "label": "{",
     "includegraphics": "*[[{", "includesvg": "[{", "includestandalone": "[{",
     "includepdf": "[{", "includetikz": "[{", "input": "{", "graphicspath": "{",
@@ -561,7 +563,7 @@ class _FloatWalker:
                 is_sub = ctype == "subfigure" or sc.sub_env is not None
             else:
                 short = args[1] if len(args) > 1 else None
-                long = args[2] if len(args) > 2 else None
+                long = args[3] if len(args) > 3 else None
                 is_sub = sc.sub_env is not None
             if args and args[0] is not None:  # \caption*: no number
                 self.info.starred.append(CapEvent(pos=self.pos(node, override), macro=name, long_node=long,
@@ -821,6 +823,19 @@ def squash(s: str) -> str:
     return _WS.sub(" ", s).strip()
 
 
+# TeX primitives and internals that typeset rather than print words: a macro whose body uses
+# one is not expanded into text (its body would read "mathchoice boldmath", "mskip thinmuskip",
+# a class's error message or TikZ code)
+_TYPESETTING = re.compile(
+    r"\\(?:mathchoice|boldmath|unboldmath|mskip|mkern|hskip|vskip|kern|setbox|hbox|vbox|raise|lower"
+    r"|ClassError|PackageError|ClassWarning|PackageWarning|GenericError|expandafter|csname|futurelet"
+    r"|afterassignment|noexpand|ifx|ifdim|ifnum|ifmmode|ifcase|tikz|draw|node|path|pgf[A-Za-z]*)(?![A-Za-z])")
+
+
+def typesetting(body: str) -> bool:
+    return bool(_TYPESETTING.search(body))
+
+
 class _L2T(l2t.LatexNodes2Text):
     """latex2text with user macro expansion and unknown macros kept by name."""
 
@@ -830,9 +845,16 @@ class _L2T(l2t.LatexNodes2Text):
         name = node.macroname
         r = self.renderer
         d = r.table.at(name, r.pos_hint) if r.table and r.table.defs.get(name) else None
-        if d is not None and r.depth < 6:
+        if d is not None and r.depth < 6 and not typesetting(d.body):
             args = [arg_text(a) if a is not None else None for a in margs(node)]
             return r.latex_to_text(d.expand(args), raw=True, nested=True)
+        if d is not None and name not in r.text_macros:
+            # a definition that typesets (boxes, skips, math styles, TikZ, error messages) prints
+            # no words of its own: its last argument is what the reader sees (\bm{x}: x)
+            a = [x for x in margs(node) if x is not None]
+            if a and a[-1].isNodeType(lw.LatexGroupNode):
+                return self._groupnodecontents_to_text(a[-1])
+            return " " if re.search(r"\\(?:[hm]skip|m?kern|quad|enspace)(?![A-Za-z])", d.body) else ""  # a space macro
         fn = r.text_macros.get(name)
         if fn is not None:
             return fn(node, self)
@@ -936,8 +958,9 @@ def _unit_text(src: str, renderer: "TextRenderer") -> str:
 class TextRenderer:
     """LaTeX fragments -> readable plain text, with this paper's macros and labels."""
 
-    def __init__(self, table: MacroTable | None, ref_renderer: RefRenderer | None = None) -> None:
+    def __init__(self, table: MacroTable | None, ref_renderer: RefRenderer | None = None, cites=None) -> None:
         self.table = table
+        self.cites = cites or {}  # key -> auxcite.Cite, the labels the build printed
         self.walker_ctx = walker_context(table)
         b = _bases()
         self.text_ctx = _Ctx(b["text"], {}, None, b["text_specials"])
@@ -1022,9 +1045,15 @@ class TextRenderer:
         return obj._groupnodecontents_to_text(a[-1]) if a else ""
 
     def _cite(self, node, obj) -> str:
+        """As printed: the labels of the build's .aux ("[12]", "(Smith et al., 2019)"), else
+        "[?]" as LaTeX prints an unresolved citation (never the key: "smith2019" is no value)."""
+        from figlint.ingest.auxcite import render
+
         a = [x for x in margs(node) if x is not None and x.isNodeType(lw.LatexGroupNode)]
-        keys = arg_text(a[-1]) if a else ""
-        return "[" + ", ".join(split_labels(keys)) + "]"
+        keys = split_labels(arg_text(a[-1])) if a else []
+        if node.macroname == "nocite":
+            return ""
+        return render(node.macroname, keys, self.cites)
 
     def _ref(self, node, obj) -> str:
         args = margs(node)

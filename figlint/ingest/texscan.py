@@ -92,8 +92,34 @@ def class_base(text: str) -> str | None:
     return m.group(1).strip() if m and "\\" not in m.group(1) else None
 
 
-# classes whose \appendix prefixes figure numbers with the appendix letter (elsarticle: A.4)
-APPENDIX_PREFIX_CLASSES = {"elsarticle"}
+# How \appendix numbers figures in classes of TeX Live a paper does not ship (one it ships is
+# read: appendix_numbering): \thefigure's format and whether the section resets the counter.
+# elsarticle: the paper's fourth figure, in appendix A, prints "A.4"; mnras: A1, A2, B1.
+APPENDIX_NUMBERING: dict[str, tuple[str, bool]] = {
+    "elsarticle": (r"\Alph{section}.\arabic{figure}", False),
+    "mnras": (r"\thesection\arabic{figure}", True),
+}
+_APPENDIX_DEF = re.compile(r"\\(?:re)?newcommand\s*\*?\s*\{?\\appendix\}?|\\[gex]?def\s*\\appendix(?![A-Za-z@])")
+_FIGURE_RESET_BY_SECTION = re.compile(r"\\@addtoreset\s*\{?figure\}?\s*\{?section\}?|\\counterwithin\s*\{figure\}\s*\{section\}")
+
+
+def appendix_numbering(text: str) -> tuple[str, bool] | None:
+    """How a class file's own \\appendix numbers figures: the \\thefigure it sets there and
+    whether it ties the figure counter to the section (\\@addtoreset{figure}{section}); None
+    when its \\appendix leaves figures alone or it defines none."""
+    for m in _APPENDIX_DEF.finditer(text):
+        k = _skip_space(text, m.end())
+        if k >= len(text) or text[k] != "{":
+            continue
+        body = text[k:match_brace(text, k)]
+        fmt = None
+        for d in _THEFIGURE_DEF.finditer(body):
+            j = _skip_space(body, d.end())
+            if j < len(body) and body[j] == "{":
+                fmt = body[j + 1:match_brace(body, j) - 1]
+        if fmt is not None:
+            return fmt, bool(_FIGURE_RESET_BY_SECTION.search(body))
+    return None
 DEF_NEWCOMMAND = {"newcommand", "renewcommand", "providecommand", "DeclareRobustCommand",
                   "newrobustcmd", "renewrobustcmd", "providerobustcmd", "DeclareTextFontCommand"}
 DEF_TEX = {"def", "gdef", "edef", "xdef"}
@@ -404,6 +430,7 @@ class _Scanner:
         self.chapter_steps: set[str] = set()  # class commands that step the chapter (local_package)
         # \frontmatter and \backmatter (book, scrbook, memoir): chapters there are unnumbered
         self.mainmatter = True
+        self.appendix_figures: tuple[str, bool] | None = None  # a shipped class's \appendix (appendix_numbering)
 
     # -- helpers
     def mask(self, a: int, b: int) -> None:
@@ -730,6 +757,7 @@ class _Scanner:
         ops, _ = _scan_file(text, False)
         clean = "".join(text[o.start:o.end] for o in ops if o.kind in ("keep", "verb"))
         if ext == ".cls":
+            self.appendix_figures = appendix_numbering(clean) or self.appendix_figures
             own = class_numbering(clean)
             parent = class_base(clean)
             if parent is not None and parent != pkg and not self.local_package(parent, at, ext=".cls"):
@@ -796,11 +824,13 @@ class _Scanner:
         else:
             c.values["section"] = 0
             c.fmt["section"] = r"\Alph{section}"
-        if self.res.docclass in APPENDIX_PREFIX_CLASSES:
-            # elsarticle.cls: \thefigure becomes \Alph{section}.\arabic{figure}, and the
-            # counter is neither reset nor tied to the section (the paper's fourth figure,
-            # in appendix A, prints as "A.4")
-            c.fmt["figure"] = r"\Alph{section}.\arabic{figure}"
+        how = self.appendix_figures or APPENDIX_NUMBERING.get(self.res.docclass)
+        if how is not None and not self.res.chapters:
+            fmt, reset = how
+            c.fmt["figure"] = fmt
+            if reset:  # A1, A2, then B1: the section restarts the count
+                c.within("figure", "section", prefix=False)
+                c.values["figure"] = 0
 
     def begin(self, i: int, pos: int) -> int:
         t = self.t

@@ -331,10 +331,11 @@ def text_smaller_than_body(fig: Figure, ctx: Context):
     ratio = float(ctx.option("min-font-ratio"))
     min_pt = float(_other_option(ctx, "FL102", "min-font-pt"))
     limit = ratio * body
-    small = _below(spans, limit)
     tiny = {id(s) for s in _below(spans, min_pt)}
-    if not small or all(id(s) in tiny for s in small):
-        return  # nothing, or only text FL102 reports already
+    # labels FL102 owns (below min-font-pt) are not counted again here
+    small = [s for s in _below(spans, limit) if id(s) not in tiny]
+    if not small:
+        return
     smallest = min(small, key=lambda s: s.size)
     samples = sorted({s.text.strip() for s in small})[:6]
     yield ctx.finding(

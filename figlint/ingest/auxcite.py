@@ -1,0 +1,128 @@
+"""Citation labels as the build printed them, from the main file's `.aux` (LaTeX route).
+
+A caption or citing sentence that cites a work prints "[12]", "(Smith et al., 2019)" or
+"Smith et al. (2019)", never the citation key. BibTeX writes each label into the `.aux`
+(`\\bibcite{key}{12}`; natbib: `\\bibcite{key}{{12}{2019}{{Smith et~al.}}{{Smith, Jones,
+and Lee}}}`), with `\\@input{chapter.aux}` for `\\include`d files. Without an `.aux` (a
+first run, or the sources alone) LaTeX prints "?" for every citation, and so does the text
+rendered here: a key's digits ("smith2019") must never read as a value of the caption.
+Read as text only; never outside the paper's tree; at most MAX_BYTES per file.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+
+from figlint.ingest.searchpath import is_inside
+
+MAX_BYTES = 4_000_000
+MAX_FILES = 200
+
+_BIBCITE = re.compile(r"\\bibcite\{([^{}]*)\}\{")
+_INPUT = re.compile(r"\\@input\{([^{}]+\.aux)\}")
+
+
+class Cite:
+    """One work's printed label: `number` (numeric or alphabetic styles: "12", "Smi19"), and for
+    author-year styles also `year` and `authors` (the short author list, "Smith et al.")."""
+
+    __slots__ = ("number", "year", "authors")
+
+    def __init__(self, number: str, year: str = "", authors: str = "") -> None:
+        self.number, self.year, self.authors = number, year, authors
+
+
+def _group(text: str, i: int) -> tuple[str, int] | None:
+    """The balanced {...} group opening at text[i] (contents, index after it)."""
+    if i >= len(text) or text[i] != "{":
+        return None
+    depth = 0
+    j, end = i, min(len(text), i + 2000)
+    while j < end:
+        c = text[j]
+        if c == "\\":
+            j += 2  # an escaped brace is no group's edge
+            continue
+        if c == "{":
+            depth += 1
+        elif c == "}":
+            depth -= 1
+            if depth == 0:
+                return text[i + 1:j], j + 1
+        j += 1
+    return None
+
+
+def _plain(tex: str) -> str:
+    """An author list as printed: ties and thin spaces are spaces, braces and simple accents go."""
+    s = tex.replace("~", " ").replace("\\,", " ").replace("\\ ", " ")
+    s = re.sub(r"\\[`'^\"~=.uvHtcdbk]\s*\{?([A-Za-z])\}?", r"\1", s)
+    s = re.sub(r"\\[A-Za-z@]+\s*", "", s)
+    return re.sub(r"\s+", " ", s.replace("{", "").replace("}", "")).strip()
+
+
+def _parse(label: str) -> Cite:
+    if not label.startswith("{"):
+        return Cite(_plain(label))
+    parts = []
+    i = 0
+    while i < len(label) and len(parts) < 4:
+        g = _group(label, i)
+        if g is None:
+            break
+        parts.append(g[0])
+        i = g[1]
+    number = _plain(parts[0]) if parts else ""
+    year = _plain(parts[1]) if len(parts) > 1 else ""
+    authors = _plain(parts[2]) if len(parts) > 2 else ""
+    return Cite(number, year, authors)
+
+
+def read_cites(main_tex: str, root: str) -> tuple[dict[str, Cite], list[str]]:
+    """({key: Cite}, .aux files read) for the paper whose main file is `main_tex`; empty when
+    there is no .aux beside it."""
+    cites: dict[str, Cite] = {}
+    read: list[str] = []
+    todo = [os.path.splitext(main_tex)[0] + ".aux"]
+    base = os.path.dirname(main_tex)
+    while todo and len(read) < MAX_FILES:
+        path = os.path.normpath(todo.pop(0))
+        if path in read or not is_inside(path, root) or not os.path.isfile(path):
+            continue
+        try:
+            with open(path, "rb") as fh:
+                text = fh.read(MAX_BYTES).decode("utf-8", "replace")
+        except OSError:
+            continue
+        read.append(path)
+        for m in _BIBCITE.finditer(text):
+            g = _group(text, m.end() - 1)
+            if g is not None:
+                cites.setdefault(m.group(1).strip(), _parse(g[0].strip()))
+        todo += [os.path.join(base, m.group(1)) for m in _INPUT.finditer(text)]
+    return cites, read
+
+
+def render(macro: str, keys: list[str], cites: dict[str, Cite]) -> str:
+    """A citation command as printed (natbib/standard semantics): "[3, 7]" for numbers,
+    "(Smith et al., 2019; Lee, 2020)" for \\citep in author-year styles, "Smith et al. (2019)"
+    for \\citet (and \\cite there), "?" for a key the build did not resolve."""
+    got = [cites.get(k) for k in keys]
+    base = macro.lower()
+    if not got or any(c is None for c in got):
+        return "[?]" if base not in ("citeauthor", "citeyear", "citeyearpar") else "?"
+    author_year = all(c.year and c.authors for c in got)
+    if not author_year:
+        return "[" + ", ".join(c.number for c in got) + "]"
+    if base == "citeauthor":
+        return "; ".join(c.authors for c in got)
+    if base == "citeyear":
+        return ", ".join(c.year for c in got)
+    if base == "citeyearpar":
+        return "(" + ", ".join(c.year for c in got) + ")"
+    if base in ("citealp", "citealt"):
+        return "; ".join(f"{c.authors}, {c.year}" for c in got)
+    if base in ("citep", "parencite", "autocite"):
+        return "(" + "; ".join(f"{c.authors}, {c.year}" for c in got) + ")"
+    return ", ".join(f"{c.authors} ({c.year})" for c in got)  # \citet, \cite, \textcite

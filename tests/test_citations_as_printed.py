@@ -1,0 +1,82 @@
+"""LaTeX route: citations in captions read as the build printed them (issue 12, "LaTeX text
+as printed": \\citep/\\citet as "(Author, Year)", not the key).
+
+The labels come from the `.aux` BibTeX (here: thebibliography) leaves beside the main file:
+numbers ("[1]") or natbib's author-year ("(Smith et al., 2019)", "Smith et al. (2019)").
+Without an .aux LaTeX itself prints "?": so does the sources-only reading, and a key's digits
+("smith2019") never appear as text a rule could take for a value. Compiled with pdflatex;
+the caption read from the sources matches the one read from the PDF.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+
+from figlint.ingest.auxcite import read_cites, render
+from figlint.ingest.latex import read_latex
+from figlint.ingest.pdf import read_pdf
+
+BIB = (r"\begin{thebibliography}{9}" "\n"
+       r"\bibitem[Smith et~al.(2019)Smith, Jones, and Lee]{smith2019} A. Smith, B. Jones, C. Lee. A study. 2019." "\n"
+       r"\bibitem[Lee(2020)]{lee2020} C. Lee. Another study. 2020." "\n"
+       r"\end{thebibliography}" "\n")
+
+
+BIB_NUM = (r"\begin{thebibliography}{9}" "\n" r"\bibitem{smith2019} A. Smith. A study. 2019." "\n"
+           r"\bibitem{lee2020} C. Lee. Another study. 2020." "\n" r"\end{thebibliography}" "\n")
+
+
+def _paper(folder, natbib: bool, caption: str) -> None:
+    from PIL import Image
+
+    Image.new("RGB", (300, 200), (90, 140, 200)).save(folder / "plot.png")
+    pre = "\\usepackage[round]{natbib}\n" if natbib else ""
+    (folder / "main.tex").write_text(
+        "\\documentclass{article}\n\\usepackage{graphicx}\n" + pre + "\\begin{document}\n"
+        "Figure~\\ref{fig:a} shows the growth of the data.\n"
+        "\\begin{figure}[h]\\centering\\includegraphics[width=3cm]{plot.png}\n"
+        f"\\caption{{{caption}}}\\label{{fig:a}}\\end{{figure}}\n" + (BIB if natbib else BIB_NUM) + "\\end{document}\n")
+    for _ in range(2):
+        subprocess.run(["pdflatex", "-interaction=batchmode", "main.tex"], cwd=folder, capture_output=True, timeout=120)
+
+
+def _words(s: str) -> list[str]:
+    return re.findall(r"[A-Za-z]+|\d+", s)
+
+
+def test_numeric_citations_read_as_numbers(tmp_path, pdflatex):
+    _paper(tmp_path, natbib=False, caption="Growth of the stored data, from \\cite{smith2019} and \\cite{lee2020}.")
+    tex = read_latex(str(tmp_path / "main.tex")).figures[0].caption.text
+    pdf = read_pdf(str(tmp_path / "main.pdf")).figures[0].caption.text
+    assert "[1]" in tex and "[2]" in tex and "smith" not in tex
+    assert _words(tex) == _words(pdf)
+
+
+def test_author_year_citations_read_as_printed(tmp_path, pdflatex):
+    _paper(tmp_path, natbib=True, caption="Growth of the stored data \\citep{smith2019}, as \\citet{lee2020} found.")
+    tex = read_latex(str(tmp_path / "main.tex")).figures[0].caption.text
+    pdf = read_pdf(str(tmp_path / "main.pdf")).figures[0].caption.text
+    assert "(Smith et al., 2019)" in tex and "Lee (2020)" in tex
+    assert _words(tex) == _words(pdf)
+
+
+def test_without_an_aux_a_citation_prints_a_question_mark(tmp_path, pdflatex):
+    _paper(tmp_path, natbib=True, caption="Growth of the stored data \\citep{smith2019}.")
+    src = tmp_path / "src"
+    src.mkdir()
+    shutil.copy(tmp_path / "main.tex", src / "main.tex")
+    shutil.copy(tmp_path / "plot.png", src / "plot.png")
+    text = read_latex(str(src / "main.tex")).figures[0].caption.text
+    assert "[?]" in text and "2019" not in text and "smith" not in text
+
+
+def test_labels_of_included_aux_files_and_unknown_keys(tmp_path):
+    (tmp_path / "main.aux").write_text("\\relax\n\\@input{ch1.aux}\n\\bibcite{a}{3}\n")
+    (tmp_path / "ch1.aux").write_text("\\bibcite{b}{{4}{2021}{{Doe}}{{Doe}}}\n")
+    cites, read = read_cites(str(tmp_path / "main.tex"), str(tmp_path))
+    assert len(read) == 2 and cites["a"].number == "3" and cites["b"].authors == "Doe"
+    assert render("cite", ["a"], cites) == "[3]"
+    assert render("citep", ["b"], cites) == "(Doe, 2021)"
+    assert render("cite", ["a", "zzz"], cites) == "[?]"
