@@ -56,3 +56,21 @@ def test_horizontal_axis_and_data_labels_are_not_axes():
     # value labels above bars: neither aligned in a column nor in a row
     labels = [Token(str(v), (x, y, x + 12, y + 10)) for v, x, y in [(62, 50, 80), (71, 100, 60), (93, 150, 20)]]
     assert find_axes(labels) == []
+
+
+def test_a_column_of_numbers_set_at_line_pitch_is_a_legend_not_an_axis(tmp_path):
+    """The numeric legend of a chart ("8, 6, 4, 2" beside its swatches, line under line) is no
+    value axis: read as one it made two side-by-side panels a dual-axis chart (FL402, field
+    audit). The panels' own axes are still read."""
+    pytest.importorskip("matplotlib")
+    import fixtures.all_cases  # noqa: F401 - registers the families' charts
+    from fixtures.charts import CHARTS, draw_chart
+
+    from figlint.features import analyse
+    from figlint.ingest.graphics import read_graphics
+
+    path = draw_chart(CHARTS["numeric_legend_panels"], tmp_path / "chart.pdf")
+    an = analyse(read_graphics(str(path)).figures[0])
+    columns = sorted(tuple(a.values) for a in an.y_axes)
+    assert (8.0, 6.0, 4.0, 2.0) not in columns
+    assert (6.0, 4.0, 2.0, 0.0) in columns and (3.0, 2.0, 1.0, 0.0) in columns

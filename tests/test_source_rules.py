@@ -185,6 +185,15 @@ def test_undefined_reference_through_a_wrapper_macro(tmp_path):
     assert [f.evidence["label"] for f in undefined] == ["fig:gone"]
 
 
+def test_an_empty_reference_names_no_label(tmp_path):
+    """\\ref{} prints "??" like an undefined label (issue 13: a miss of the field audit)."""
+    body = "As Figure~\\ref{} shows, and Figure~\\ref{fig:a} too.\n" + figure("fig:a")
+    write(tmp_path, {"main.tex": doc(body)})
+    undefined = by_code(lint(tmp_path), "FL304")
+    assert [f.evidence["label"] for f in undefined] == [""]
+    assert "names no label" in undefined[0].message and undefined[0].evidence["suggestion"] is None
+
+
 # ---------------------------------------------------------------- FL306
 
 def test_label_before_caption_points_at_the_label(tmp_path):

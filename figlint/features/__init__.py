@@ -452,7 +452,7 @@ def _vector(fig: Figure) -> FigureAnalysis:
     an.marks = marks
     # numbers printed over a picture (the cell values of a heatmap or confusion matrix drawn
     # by imshow) are data labels: tick labels stand outside the plotted marks
-    an.axes = find_axes([t for t in an.tokens if not _over_image(t.bbox, marks.images)])
+    an.axes = find_axes([t for t in an.tokens if not _over_image(t.bbox, marks.images)], printed_boxes=True)
     an.drawings = fig.drawings
     groups = find_bar_groups([r.bbox for r in marks.rects], tol=0.6)
     figure_area = max(an.width * an.height, 1e-6)

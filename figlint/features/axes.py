@@ -370,8 +370,20 @@ def _split_runs(toks: list[Token], orient: str, unit: float) -> list[list[Token]
     return runs
 
 
-def find_axes(tokens: list[Token]) -> list[Axis]:
-    """Every candidate tick column (y axis) and tick row (x axis) among numeric tokens."""
+def _stacked_lines(run: list[Token]) -> bool:
+    """Numbers set line under line, each at less than 1.2 times its own (font box) height below
+    the last: the entries of a legend ("8, 6, 4, 2" beside markers) or of a table column. A
+    value axis spreads its labels along the plot; at that pitch they would all but touch."""
+    tops = sorted(t.bbox[1] for t in run)
+    pitch = median(b - a for a, b in zip(tops, tops[1:]))
+    return pitch < 1.2 * median(t.h for t in run)
+
+
+def find_axes(tokens: list[Token], printed_boxes: bool = False) -> list[Axis]:
+    """Every candidate tick column (y axis) and tick row (x axis) among numeric tokens.
+    `printed_boxes`: the tokens' boxes are the font's own (vector text), so a column of
+    numbers set at line pitch is told from an axis (OCR boxes of an enlarged thumbnail
+    overlap a little however far apart the labels stand)."""
     nums = numeric_tokens(tokens)
     if len(nums) < 3:
         return []
@@ -386,6 +398,8 @@ def find_axes(tokens: list[Token]) -> list[Axis]:
             run = _drop_overlaps(run, orient, unit)
             if run is None or len(run) < 3:
                 continue
+            if orient == "y" and printed_boxes and _stacked_lines(run):
+                continue  # a legend or table column of numbers, set line under line: no scale
             ax = make_axis(orient, run, align)
             alt_run = _tick_dash_reading(run) if orient == "y" else None
             if alt_run:

@@ -400,7 +400,7 @@ class _Assembler:
                     unresolved.append({
                         "label": lab, "file": loc.file, "line": loc.line, "column": loc.column,
                         "macro": ev.macro, "reason": "undefined",
-                        "figure_like": bool(lab.lower().startswith(("fig", "sfig", "subfig"))
+                        "figure_like": bool(not lab or lab.lower().startswith(("fig", "sfig", "subfig"))
                                             or ev.macro in ("figref", "Figref", "subref")
                                             or _FIG_WORD_BEFORE.search(before)),
                     })

@@ -523,6 +523,9 @@ class _Scanner:
             self.mask(i, end)
             if in_body and name not in NON_FIGURE_REFS:
                 labels = labels_in_args(t, name, spec, args)
+                if not labels and any(k == "{" and a is not None and not t[a[0]:a[1]].strip()
+                                      for k, a in zip(spec, args)):
+                    labels = [""]  # \ref{}: names no label, and LaTeX prints "??" for it
                 if labels:
                     self.res.refs.append(RefEvent(i, end, name, labels))
             return end

@@ -43,10 +43,10 @@ def undefined_reference(paper: Paper, ctx: Context):
     What it does:
     Reports every `\\ref`, `\\autoref`, `\\cref`/`\\Cref`, `\\subref`, `\\vref`,
     `\\figref`-style or user wrapper macro (a `\\newcommand` whose body holds a `\\ref`)
-    whose label no `\\label` in any source file defines, at the file, line and column of
-    the command. By default only figure references are checked: the label starts with
-    `fig`, or the command is a figure macro, or the text just before it says "Figure";
-    set `non-figure-labels = true` to check every label.
+    whose label no `\\label` in any source file defines, or that names none (`\\ref{}`),
+    at the file, line and column of the command. By default only figure references are
+    checked: the label starts with `fig`, or the command is a figure macro, or the text
+    just before it says "Figure"; set `non-figure-labels = true` to check every label.
 
     Why is this bad?
     LaTeX prints "??" for the number and only warns in a log nobody reads; the reader is
@@ -65,11 +65,11 @@ def undefined_reference(paper: Paper, ctx: Context):
         if not (everything or ref.get("figure_like")):
             continue
         label, macro = ref["label"], ref.get("macro") or "ref"
-        near = _suggest_label(label, paper)
+        near = _suggest_label(label, paper) if label else None
         hint = f" (did you mean '{near}'?)" if near else ""
+        what = "names no label" if not label else "names a label that is not defined anywhere"
         yield ctx.finding(
-            f"\\{macro}{{{label}}} names a label that is not defined anywhere: LaTeX prints "
-            f"\"??\"{hint}",
+            f"\\{macro}{{{label}}} {what}: LaTeX prints \"??\"{hint}",
             location=_loc(ref),
             evidence={"label": label, "macro": macro, "reason": ref.get("reason"), "suggestion": near},
             origin="text",
