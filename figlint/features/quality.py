@@ -67,6 +67,8 @@ def measure(bgr) -> Quality | None:
     import cv2
     import numpy as np
 
+    from figlint.features import pixels as P
+
     if bgr is None or bgr.ndim not in (2, 3) or min(bgr.shape[:2]) < 24:
         return None
     if bgr.ndim == 2:
@@ -82,13 +84,13 @@ def measure(bgr) -> Quality | None:
     grey = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
     total = h * w
 
-    q = (bgr // 16).astype(np.int32)
-    codes = (q[:, :, 0] << 8) | (q[:, :, 1] << 4) | q[:, :, 2]
+    chans = P.planes(bgr)
+    codes = P.colour_codes(chans, 4)
     counts = np.bincount(codes.ravel(), minlength=4096)
     colours = int(np.count_nonzero(counts >= 0.0005 * total))
     bg_code = int(counts.argmax())
-    bg = bgr[codes == bg_code].reshape(-1, 3).mean(axis=0)
-    dev = np.abs(bgr.astype(np.int16) - bg.astype(np.int16)).max(axis=2)
+    bg = P.masked_mean(chans, codes == bg_code)
+    dev = P.deviation(chans, bg)
     near_bg = dev <= 3
     background_share = float(near_bg.mean())
     line_art = background_share >= 0.35

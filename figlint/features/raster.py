@@ -325,7 +325,8 @@ def text_like(img, f: float) -> bool:
     bg = int(hist.argmax()) * 16 + 8
     # Strong ink first; then pale ink: light grey tick labels on white (a light theme's
     # #bbb is 60 grey levels from the paper) are text all the same.
-    return any(_strokes_text_like((np.abs(g.astype(np.int16) - bg) > c).astype(np.uint8)) for c in (64, 36))
+    dev = cv2.absdiff(g, bg)  # |g - bg|, as np.abs(g.astype(np.int16) - bg) (values 0..255)
+    return any(_strokes_text_like((dev > c).astype(np.uint8)) for c in (64, 36))
 
 
 def _strokes_text_like(ink) -> bool:
@@ -490,6 +491,8 @@ def analyse_pixels(img, tokens: list[Token]) -> RasterMarks:
     import cv2
     import numpy as np
 
+    from figlint.features import pixels as P
+
     h0, w0 = img.shape[:2]
     scale = min(1.0, WORK_SIDE / max(h0, w0))
     work = cv2.resize(img, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else img
@@ -497,8 +500,8 @@ def analyse_pixels(img, tokens: list[Token]) -> RasterMarks:
     marks = RasterMarks(width=W, height=H, scale=scale)
     marks.work = work
 
-    q = (work // 32).astype(np.int32)
-    codes = (q[:, :, 0] << 6) | (q[:, :, 1] << 3) | q[:, :, 2]
+    chans = P.planes(work)
+    codes = P.colour_codes(chans, 3)
     counts = np.bincount(codes.ravel(), minlength=512)
     total = H * W
     # The background is the commonest colour, except that a white border wins: a
@@ -510,7 +513,7 @@ def analyse_pixels(img, tokens: list[Token]) -> RasterMarks:
     if border_code == 511 and bg_code != 511 and counts[511] >= 0.2 * total:
         bg_code = border_code
     bg = np.array([(bg_code >> 6) & 7, (bg_code >> 3) & 7, bg_code & 7]) * 32 + 16
-    diff = np.abs(work.astype(np.int16) - bg.astype(np.int16)).max(axis=2)
+    diff = P.deviation(chans, bg)
     fg = diff > 48
     text = np.zeros((H, W), dtype=bool)
     boxes = []
@@ -532,12 +535,11 @@ def analyse_pixels(img, tokens: list[Token]) -> RasterMarks:
     min_area = max(30.0, 0.0004 * total)
     kernel = np.ones((3, 3), np.uint8)
     smooth = cv2.medianBlur(work, 3)
-    sq = (smooth // 32).astype(np.int32)
-    scodes = (sq[:, :, 0] << 6) | (sq[:, :, 1] << 3) | sq[:, :, 2]
+    scodes = P.colour_codes(P.planes(smooth), 3)
     masks = [(scodes == c) for c in frequent]
     hsv = cv2.cvtColor(smooth, cv2.COLOR_BGR2HSV)
     sat = (hsv[:, :, 1] >= 70) & (hsv[:, :, 2] >= 60)
-    hue = hsv[:, :, 0].astype(np.int32) // 8  # 23 bins of 16 degrees
+    hue = hsv[:, :, 0] >> 3  # 23 bins of 16 degrees (OpenCV hue is 0..179)
     hcounts = np.bincount(hue[sat].ravel(), minlength=23) if sat.any() else np.zeros(23, int)
     for hb in np.nonzero(hcounts >= 0.002 * total)[0]:
         masks.append(sat & (hue == hb))
@@ -567,19 +569,16 @@ def analyse_pixels(img, tokens: list[Token]) -> RasterMarks:
     long_v = cv2.morphologyEx(fgu, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (1, max(H // 12, 8))))
     rest = fgu & ~(long_h | long_v)
     rest = cv2.dilate(rest, kernel)
-    n, _lab, stats, _cent = cv2.connectedComponentsWithStats(rest, connectivity=8)
-    blob_sizes = []
-    for i in range(1, n):
-        x, y, w, h, area = (int(v) for v in stats[i])
-        if w >= 0.2 * W and area < 0.25 * w * max(h, 1) and h >= 4:
-            marks.curves += 1
-            marks.curve_boxes.append((float(x), float(y), float(x + w), float(y + h)))
-        elif 4 <= w <= 0.03 * W + 4 and 4 <= h <= 0.03 * H + 4 and area >= 0.5 * w * h:
-            blob_sizes.append((w, h))
-    if blob_sizes:
-        from collections import Counter
-
-        marks.markers = max(Counter((w // 2, h // 2) for w, h in blob_sizes).values())
+    _n, _lab, stats, _cent = cv2.connectedComponentsWithStats(rest, connectivity=8)
+    x, y, w, h, area = stats[1:].astype(np.int64).T  # every component but the background
+    curve = (w >= 0.2 * W) & (area < 0.25 * w * np.maximum(h, 1)) & (h >= 4)
+    marks.curves = int(np.count_nonzero(curve))
+    marks.curve_boxes = [(float(a), float(b), float(a + c), float(b + d))
+                         for a, b, c, d in zip(x[curve], y[curve], w[curve], h[curve])]
+    blob = ~curve & (w >= 4) & (w <= 0.03 * W + 4) & (h >= 4) & (h <= 0.03 * H + 4) & (area >= 0.5 * w * h)
+    if blob.any():
+        _sizes, same = np.unique(np.stack([w[blob] // 2, h[blob] // 2], axis=1), axis=0, return_counts=True)
+        marks.markers = int(same.max())
     # A colour field (heatmap, map, image): much of the picture is coloured, in many
     # colours none of which dominates. A filled area or big bars have one main colour.
     fg_counts = np.bincount(codes[fg].ravel(), minlength=512) if fg.any() else np.zeros(512, int)
