@@ -11,6 +11,7 @@ equal blobs (scatter markers), and whether the picture is a colour field
 from __future__ import annotations
 
 import hashlib
+import weakref
 from dataclasses import dataclass, field
 
 from figlint import budget
@@ -21,12 +22,23 @@ WORK_SIDE = 1000
 
 _DECODED: dict[tuple, object] = {}  # the last few images decoded (a figure's rules ask in turn)
 _DECODED_MAX = 3
+# Every decoded image still held elsewhere, by the same key: a figure's analysis keeps its
+# image's pixels (RasterMarks.work, the decoded array itself when it is at most WORK_SIDE
+# px), and a later rule reading the same image (FL104's quality measures, after every
+# figure's FL102) is served that array instead of decoding it again, at no memory cost.
+_ALIVE: "weakref.WeakValueDictionary[tuple, object]" = weakref.WeakValueDictionary()
+
+
+def _recall(key):
+    arr = _DECODED.get(key)
+    return arr if arr is not None else _ALIVE.get(key)
 
 
 def _remember(key, arr):
     while len(_DECODED) >= _DECODED_MAX:
         _DECODED.pop(next(iter(_DECODED)))
     _DECODED[key] = arr
+    _ALIVE[key] = arr
     return arr
 
 
@@ -40,8 +52,9 @@ def load_bgr(path: str):
         key = ("file", os.path.abspath(path), st.st_mtime_ns, st.st_size)
     except OSError:
         key = None
-    if key is not None and key in _DECODED:
-        return _DECODED[key]
+    hit = _recall(key) if key is not None else None
+    if hit is not None:
+        return hit
     arr = _load_bgr(path)
     return _remember(key, arr) if key is not None else arr
 
@@ -98,8 +111,9 @@ def decode_pdf_image(doc, xref: int):
         key = ("pdf", os.path.abspath(doc.name), st.st_mtime_ns, st.st_size, xref)
     except (OSError, TypeError, ValueError):
         key = None
-    if key is not None and key in _DECODED:
-        return _DECODED[key]
+    hit = _recall(key) if key is not None else None
+    if hit is not None:
+        return hit
     arr = _decode_pdf_image(doc, xref)
     return _remember(key, arr) if key is not None and arr is not None else arr
 
