@@ -561,9 +561,7 @@ def analyse_pixels(img, tokens: list[Token]) -> RasterMarks:
     # a second, wider opening cuts bars loose from axis lines and frames of their colour
     wide = np.ones((max(5, round(0.007 * max(W, H))),) * 2, np.uint8)
     for m, k in [(m, k) for m in masks for k in (kernel, wide)]:
-        mask = cv2.morphologyEx(m.astype(np.uint8), cv2.MORPH_OPEN, k)
-        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        for cnt in contours:
+        for cnt in _opened_contours(m, k, wide.shape[0] + 1):
             x, y, w, h = cv2.boundingRect(cnt)
             if w < 3 or h < 3 or w * h < min_area:
                 continue
@@ -611,6 +609,26 @@ def analyse_pixels(img, tokens: list[Token]) -> RasterMarks:
     filled = fgu | pale
     marks.areas = _areas(filled | _text_inside(filled, boxes), W, H, scodes)
     return marks
+
+
+def _opened_contours(m, k, reach: int) -> list:
+    """The outer contours of bool mask `m` opened with kernel `k`, in image coordinates.
+    The opening (and so the contours) depends only on the pixels within `reach` (more than
+    a kernel's size) of the set ones: it runs on that window of the image only, and the
+    contours are shifted back, the same points in the same order as on the whole image."""
+    import cv2
+    import numpy as np
+
+    u8 = np.ascontiguousarray(m).view(np.uint8)
+    x, y, w, h = cv2.boundingRect(u8)
+    if w == 0 or h == 0:
+        return []
+    H, W = u8.shape
+    x0, y0 = max(x - reach, 0), max(y - reach, 0)
+    win = u8[y0:min(y + h + reach, H), x0:min(x + w + reach, W)]
+    opened = cv2.morphologyEx(win, cv2.MORPH_OPEN, k)
+    contours, _ = cv2.findContours(opened, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE, offset=(x0, y0))
+    return contours
 
 
 def _box_parts(rects, img, H: int) -> int:
@@ -685,6 +703,11 @@ def _areas(mask, W: int, H: int, codes=None) -> list[tuple[float, float, float, 
     # thick regions only: rules, grid lines and curves (a few px wide) drop out
     k = max(5, round(0.006 * max(W, H)))
     mask = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
+    # A connected region covers every column (row) between its ends: without a run of
+    # occupied columns 0.3 W long and of rows 0.1 H long, no region is wide and tall
+    # enough below, and the labelling (most of this function's time) is not needed.
+    if _longest_run(mask.any(axis=0)) < 0.3 * W or _longest_run(mask.any(axis=1)) < 0.1 * H:
+        return []
     n, lab, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
     out = []
     for i in range(1, n):
@@ -709,3 +732,12 @@ def _areas(mask, W: int, H: int, codes=None) -> list[tuple[float, float, float, 
                 continue  # many colours in blocks: a heatmap, not layers of an area chart
         out.append((float(x), float(y), float(x + w), float(y + h)))
     return out
+
+
+def _longest_run(occupied) -> int:
+    """The length of the longest run of True in a 1-D bool array."""
+    import numpy as np
+
+    edges = np.diff(np.concatenate(([0], occupied.astype(np.int8), [0])))
+    starts, ends = np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)
+    return int((ends - starts).max()) if len(starts) else 0
