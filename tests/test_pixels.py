@@ -35,3 +35,38 @@ def test_pixel_primitives_equal_numpy(k):
     for colour in (mean, np.array([0, 255, 16]), np.array([127.9, 3.2, 254.99])):
         ref = np.abs(img.astype(np.int16) - colour.astype(np.int16)).max(axis=2)
         assert np.array_equal(pixels.deviation(chans, colour), ref)
+
+
+def test_opened_contours_in_a_window_equal_those_of_the_whole_image():
+    import cv2
+
+    from figlint.features.raster import _opened_contours
+
+    rng = np.random.default_rng(11)
+    for trial in range(40):
+        H, W = int(rng.integers(20, 120)), int(rng.integers(20, 120))
+        m = np.zeros((H, W), bool)
+        for _ in range(int(rng.integers(0, 6))):  # blocks, some at the image's edges
+            x, y = int(rng.integers(-5, W)), int(rng.integers(-5, H))
+            m[max(y, 0):y + int(rng.integers(1, 30)), max(x, 0):x + int(rng.integers(1, 30))] = True
+        m ^= rng.random((H, W)) < 0.02  # specks and holes
+        for size in (3, 5, 7):
+            k = np.ones((size, size), np.uint8)
+            whole, _ = cv2.findContours(cv2.morphologyEx(m.astype(np.uint8), cv2.MORPH_OPEN, k),
+                                        cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+            part = _opened_contours(m, k, 8)
+            assert len(part) == len(whole)
+            assert all(np.array_equal(a, b) for a, b in zip(part, whole))
+
+
+def test_longest_run():
+    from figlint.features.raster import _longest_run
+
+    rng = np.random.default_rng(5)
+    for _ in range(300):
+        a = rng.random(int(rng.integers(0, 40))) < rng.random()
+        best = cur = 0
+        for v in a:
+            cur = cur + 1 if v else 0
+            best = max(best, cur)
+        assert _longest_run(a) == best
