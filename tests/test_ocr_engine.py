@@ -97,3 +97,9 @@ def test_direct_engine_leaves_rapidocr_importable():
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
     assert proc.stdout.strip() == "ok", proc.stderr
+
+
+def test_falls_back_to_rapidocr_when_its_files_are_not_where_version_3_keeps_them(monkeypatch):
+    monkeypatch.setattr(ocr_engine, "DET_MODEL", "no-such-model.onnx")
+    eng = ocr_engine.load(ocr.REC_BATCH, (3, 48, ocr.REC_MIN_WIDTH))
+    assert isinstance(eng, ocr_engine.ViaRapidOCR)
