@@ -67,7 +67,8 @@ def _engine():
 
 def load_models() -> None:
     """Load the OCR models now (benchmarks time the reading without them)."""
-    _engine()
+    eng = _engine()
+    getattr(eng, "_load_rec", lambda: None)()
 
 
 def forget() -> None:

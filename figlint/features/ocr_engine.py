@@ -112,14 +112,25 @@ class Direct:
         self.det_post = det_utils.DBPostProcess(**{k: DET[k] for k in (
             "thresh", "box_thresh", "max_candidates", "unclip_ratio", "use_dilation", "score_mode")})
         self.det = _session(root / "models" / DET_MODEL)
-        self.rec = _session(root / "models" / REC_MODEL)
-        meta = self.rec.get_modelmeta().custom_metadata_map
-        self.decode = rec_utils.CTCLabelDecode(character=meta["character"].splitlines())
+        self.det_io = (self.det.get_inputs()[0].name, [o.name for o in self.det.get_outputs()])
+        # The recogniser is loaded when first needed, as rapidocr does: after the first
+        # detection, whose activations (the largest allocation) are then freed for it to
+        # reuse. Loaded before, it added 20-30 MB to the peak of a one-chart run.
+        rec_path = root / "models" / REC_MODEL
+        if not rec_path.is_file():
+            raise OSError(f"no OCR model at {rec_path}")
+        self._rec_path, self._rec_utils = rec_path, rec_utils
+        self.rec = self.decode = self.rec_io = None
         self.rec_batch = rec_batch
         self.rec_shape = tuple(rec_shape)
         self.read: dict[bytes, tuple[str, float]] = {}  # crop at its padded width -> (text, score)
-        self.det_io = (self.det.get_inputs()[0].name, [o.name for o in self.det.get_outputs()])
-        self.rec_io = (self.rec.get_inputs()[0].name, [o.name for o in self.rec.get_outputs()])
+
+    def _load_rec(self) -> None:
+        if self.rec is None:
+            self.rec = _session(self._rec_path)
+            meta = self.rec.get_modelmeta().custom_metadata_map
+            self.decode = self._rec_utils.CTCLabelDecode(character=meta["character"].splitlines())
+            self.rec_io = (self.rec.get_inputs()[0].name, [o.name for o in self.rec.get_outputs()])
 
     def detect(self, img):
         """Text line quadrilaterals (N x 4 x 2, in `img`'s pixels) in reading order, or None."""
@@ -163,6 +174,8 @@ class Direct:
                 keys[i] = key
         if len(self.read) > READ_MEMO_MAX:
             self.read = {k: self.read[k] for k in keys if k in self.read}
+        if todo:
+            self._load_rec()
         for max_wh, items in todo.items():
             for beg in range(0, len(items), self.rec_batch):
                 chunk = items[beg:beg + self.rec_batch]
@@ -231,8 +244,7 @@ class ViaRapidOCR:
             "EngineConfig.onnxruntime.inter_op_num_threads": 1,
         })
         logging.getLogger("RapidOCR").setLevel(logging.ERROR)
-        self.det_model = self.eng._load_det_model()
-        self.eng._load_rec_model()
+        self.det_model = self.eng._load_det_model()  # the recogniser loads on first use
 
     def detect(self, img):
         res = self.det_model(img)
