@@ -208,14 +208,19 @@ def write(out: dict, n: int) -> None:
                 f"column width, preview rules on, {load}): all rules per raster figure, cold, median "
                 f"{pf['median_s']:.2f} s CPU (max {pf['max_s']:.2f} s); the paper cold {out['pdf_cold']['cpu_s']:.0f} s "
                 f"CPU, {out['pdf_cold']['peak_mb']} MB peak (from its sources {out['latex_cold']['cpu_s']:.0f} s, "
-                f"{out['latex_cold']['peak_mb']} MB); unchanged, second run {out['pdf_warm']['cpu_s']:.1f} s "
+                f"{out['latex_cold']['peak_mb']} MB); unchanged, second run {out['pdf_warm']['cpu_s']:.2f} s "
                 "(results cache).")
     readme = ROOT / "README.md"
     text = readme.read_text()
     start, end = "<!-- raster-speed -->", "<!-- /raster-speed -->"
     if start in text and end in text:
+        import textwrap
+
         head, rest = text.split(start, 1)
-        readme.write_text(head + start + sentence + rest[rest.index(end):])
+        # the markers hold spaces: kept whole while the paragraph is wrapped
+        wrapped = textwrap.fill(sentence + "\1", width=88, initial_indent=start, break_on_hyphens=False)
+        wrapped = wrapped.replace("\1", end)
+        readme.write_text(head + wrapped + rest[rest.index(end) + len(end):])
 
 
 if __name__ == "__main__":
