@@ -8,7 +8,9 @@ that process and its findings as JSON lines. `--code ROOT` lints with the figlin
 package found under ROOT (to compare two checkouts). Test data only: nothing of the
 corpus is written anywhere but the output file.
 
-    python benchmarks/raster_corpus.py --out /tmp/corpus.jsonl [--code DIR] [paper ...]
+    python benchmarks/raster_corpus.py --out /tmp/corpus.jsonl [--code DIR] [--preview] [paper ...]
+
+`--preview` adds the preview rules (the raster-reading ones among them).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus" / "pap
 def lint(path: Path, code: Path, extra: list[str]) -> dict:
     with tempfile.TemporaryDirectory() as cache:
         env = dict(os.environ, PYTHONPATH=str(code), FIGLINT_CACHE_DIR=cache)
+        env.pop("FIGLINT_PREVIEW", None)  # only --preview decides
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         proc = subprocess.run(
             [sys.executable, "-c",
@@ -66,16 +69,19 @@ def main(argv=None) -> None:
     ap.add_argument("--out", required=True)
     ap.add_argument("--code", default=str(Path(__file__).resolve().parents[1]))
     ap.add_argument("--routes", default="pdf,latex")
+    ap.add_argument("--preview", action="store_true", help="also run the preview rules")
+    ap.add_argument("--corpus", type=Path, default=CORPUS)
     ap.add_argument("papers", nargs="*")
     a = ap.parse_args(argv)
-    names = a.papers or sorted(p.name for p in CORPUS.iterdir() if (p / "truth.json").exists())
+    corpus = a.corpus
+    names = a.papers or sorted(p.name for p in corpus.iterdir() if (p / "truth.json").exists())
     with open(a.out, "a") as fh:
         for name in names:
-            d = CORPUS / name
+            d = corpus / name
             truth = json.loads((d / "truth.json").read_text())
             for route in a.routes.split(","):
                 path = d / "paper.pdf" if route == "pdf" else d / "source" / truth["main_tex"]
-                rec = {"paper": name, "route": route, **lint(path, Path(a.code), [])}
+                rec = {"paper": name, "route": route, **lint(path, Path(a.code), ["--preview"] if a.preview else [])}
                 fh.write(json.dumps(rec) + "\n")
                 fh.flush()
                 print(name, route, rec.get("cpu_s"), "s", rec.get("peak_mb"), "MB",

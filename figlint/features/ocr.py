@@ -1,4 +1,4 @@
-"""OCR for raster figures: RapidOCR (PP-OCR models shipped in its wheel), lazy and cached.
+"""OCR for raster figures: RapidOCR's PP-OCR models (features/ocr_engine.py), lazy and cached.
 
 `read_text(image, digest, det_scale)` is what the raster reading uses: the text
 detector runs on a copy of the image resized by `det_scale` (chosen by the caller
@@ -33,6 +33,7 @@ MAX_SIDE = 1280
 MIN_SIDE = 700  # images smaller than this are upscaled for OCR ...
 UPSCALE_TO = 1000  # ... towards this long side, at most 2x
 REC_MIN_WIDTH = 96  # the recogniser's narrowest batch (px at 48 px height)
+REC_BATCH = 4  # crops recognised per model run
 MIN_SCORE = 0.5  # rapidocr's own text_score: readings below it are dropped
 
 _ENGINE = None
@@ -54,26 +55,27 @@ def _engine():
     global _ENGINE
     with _LOCK:
         if _ENGINE is None:
-            import logging
+            from figlint.features.ocr_engine import load
 
-            from rapidocr import RapidOCR
-
-            _ENGINE = RapidOCR(params={
-                "Global.use_cls": False,  # axis labels are upright or rotated 90°, never 180°
-                "Global.log_level": "error",
-                "Global.max_side_len": MAX_SIDE,
-                # Crops of a batch are padded to the widest one: with 16 a single long title
-                # made every tick label cost as much as the title, and the padding blurred the
-                # short labels' readings. 4 (crops are sorted by width) halves the time on
-                # text-heavy charts and reads better (benchmarks/RESULTS.md, charts speed).
-                "Rec.rec_batch_num": 4,
-                "Rec.rec_img_shape": [3, 48, REC_MIN_WIDTH],
-                "Det.limit_side_len": 32,  # read_text sizes the detector's input itself
-                "EngineConfig.onnxruntime.intra_op_num_threads": 1,
-                "EngineConfig.onnxruntime.inter_op_num_threads": 1,
-            })
-            logging.getLogger("RapidOCR").setLevel(logging.ERROR)
+            # Crops of a batch are padded to the widest one: with 16 a single long title
+            # made every tick label cost as much as the title, and the padding blurred the
+            # short labels' readings. 4 (crops are sorted by width) halves the time on
+            # text-heavy charts and reads better (benchmarks/RESULTS.md, charts speed).
+            _ENGINE = load(REC_BATCH, (3, 48, REC_MIN_WIDTH))
     return _ENGINE
+
+
+def load_models() -> None:
+    """Load the OCR models now (benchmarks time the reading without them)."""
+    eng = _engine()
+    getattr(eng, "_load_rec", lambda: None)()
+
+
+def forget() -> None:
+    """Drop every reading kept in this process (benchmarks measure cold readings)."""
+    _MEMO.clear()
+    if _ENGINE is not None:
+        _ENGINE.forget()
 
 
 def _scale(img) -> float:
@@ -142,15 +144,14 @@ def _detect_recognise(img, det_scale: float) -> list[dict]:
     import numpy as np
 
     eng = _engine()
-    det = eng._load_det_model()
     small = _resized(img, det_scale)
     if min(small.shape[:2]) < 8:
         return []
-    res = det(small)
-    if res is None or res.boxes is None or len(res.boxes) == 0:
+    boxes = eng.detect(small)
+    if boxes is None:
         return []
     quads, crops = [], []
-    for box in res.boxes:
+    for box in boxes:
         q = np.asarray(box, np.float32) / det_scale
         q[:, 0] = q[:, 0].clip(0, img.shape[1] - 1)
         q[:, 1] = q[:, 1].clip(0, img.shape[0] - 1)
@@ -160,9 +161,9 @@ def _detect_recognise(img, det_scale: float) -> list[dict]:
             crops.append(c)
     if not crops:
         return []
-    rec = eng.recognize_txt(crops)
+    txts, scores = eng.recognise(crops)
     tokens = []
-    for q, text, score in zip(quads, rec.txts or (), rec.scores or ()):
+    for q, text, score in zip(quads, txts, scores):
         if not str(text).strip() or float(score) < MIN_SCORE:
             continue
         tokens.append({

@@ -11,6 +11,7 @@ equal blobs (scatter markers), and whether the picture is a colour field
 from __future__ import annotations
 
 import hashlib
+import weakref
 from dataclasses import dataclass, field
 
 from figlint import budget
@@ -21,12 +22,23 @@ WORK_SIDE = 1000
 
 _DECODED: dict[tuple, object] = {}  # the last few images decoded (a figure's rules ask in turn)
 _DECODED_MAX = 3
+# Every decoded image still held elsewhere, by the same key: a figure's analysis keeps its
+# image's pixels (RasterMarks.work, the decoded array itself when it is at most WORK_SIDE
+# px), and a later rule reading the same image (FL104's quality measures, after every
+# figure's FL102) is served that array instead of decoding it again, at no memory cost.
+_ALIVE: "weakref.WeakValueDictionary[tuple, object]" = weakref.WeakValueDictionary()
+
+
+def _recall(key):
+    arr = _DECODED.get(key)
+    return arr if arr is not None else _ALIVE.get(key)
 
 
 def _remember(key, arr):
     while len(_DECODED) >= _DECODED_MAX:
         _DECODED.pop(next(iter(_DECODED)))
     _DECODED[key] = arr
+    _ALIVE[key] = arr
     return arr
 
 
@@ -40,8 +52,9 @@ def load_bgr(path: str):
         key = ("file", os.path.abspath(path), st.st_mtime_ns, st.st_size)
     except OSError:
         key = None
-    if key is not None and key in _DECODED:
-        return _DECODED[key]
+    hit = _recall(key) if key is not None else None
+    if hit is not None:
+        return hit
     arr = _load_bgr(path)
     return _remember(key, arr) if key is not None else arr
 
@@ -98,8 +111,9 @@ def decode_pdf_image(doc, xref: int):
         key = ("pdf", os.path.abspath(doc.name), st.st_mtime_ns, st.st_size, xref)
     except (OSError, TypeError, ValueError):
         key = None
-    if key is not None and key in _DECODED:
-        return _DECODED[key]
+    hit = _recall(key) if key is not None else None
+    if hit is not None:
+        return hit
     arr = _decode_pdf_image(doc, xref)
     return _remember(key, arr) if key is not None and arr is not None else arr
 
@@ -325,7 +339,8 @@ def text_like(img, f: float) -> bool:
     bg = int(hist.argmax()) * 16 + 8
     # Strong ink first; then pale ink: light grey tick labels on white (a light theme's
     # #bbb is 60 grey levels from the paper) are text all the same.
-    return any(_strokes_text_like((np.abs(g.astype(np.int16) - bg) > c).astype(np.uint8)) for c in (64, 36))
+    dev = cv2.absdiff(g, bg)  # |g - bg|, as np.abs(g.astype(np.int16) - bg) (values 0..255)
+    return any(_strokes_text_like((dev > c).astype(np.uint8)) for c in (64, 36))
 
 
 def _strokes_text_like(ink) -> bool:
@@ -490,6 +505,8 @@ def analyse_pixels(img, tokens: list[Token]) -> RasterMarks:
     import cv2
     import numpy as np
 
+    from figlint.features import pixels as P
+
     h0, w0 = img.shape[:2]
     scale = min(1.0, WORK_SIDE / max(h0, w0))
     work = cv2.resize(img, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA) if scale < 1 else img
@@ -497,8 +514,8 @@ def analyse_pixels(img, tokens: list[Token]) -> RasterMarks:
     marks = RasterMarks(width=W, height=H, scale=scale)
     marks.work = work
 
-    q = (work // 32).astype(np.int32)
-    codes = (q[:, :, 0] << 6) | (q[:, :, 1] << 3) | q[:, :, 2]
+    chans = P.planes(work)
+    codes = P.colour_codes(chans, 3)
     counts = np.bincount(codes.ravel(), minlength=512)
     total = H * W
     # The background is the commonest colour, except that a white border wins: a
@@ -510,7 +527,7 @@ def analyse_pixels(img, tokens: list[Token]) -> RasterMarks:
     if border_code == 511 and bg_code != 511 and counts[511] >= 0.2 * total:
         bg_code = border_code
     bg = np.array([(bg_code >> 6) & 7, (bg_code >> 3) & 7, bg_code & 7]) * 32 + 16
-    diff = np.abs(work.astype(np.int16) - bg.astype(np.int16)).max(axis=2)
+    diff = P.deviation(chans, bg)
     fg = diff > 48
     text = np.zeros((H, W), dtype=bool)
     boxes = []
@@ -532,12 +549,11 @@ def analyse_pixels(img, tokens: list[Token]) -> RasterMarks:
     min_area = max(30.0, 0.0004 * total)
     kernel = np.ones((3, 3), np.uint8)
     smooth = cv2.medianBlur(work, 3)
-    sq = (smooth // 32).astype(np.int32)
-    scodes = (sq[:, :, 0] << 6) | (sq[:, :, 1] << 3) | sq[:, :, 2]
+    scodes = P.colour_codes(P.planes(smooth), 3)
     masks = [(scodes == c) for c in frequent]
     hsv = cv2.cvtColor(smooth, cv2.COLOR_BGR2HSV)
     sat = (hsv[:, :, 1] >= 70) & (hsv[:, :, 2] >= 60)
-    hue = hsv[:, :, 0].astype(np.int32) // 8  # 23 bins of 16 degrees
+    hue = hsv[:, :, 0] >> 3  # 23 bins of 16 degrees (OpenCV hue is 0..179)
     hcounts = np.bincount(hue[sat].ravel(), minlength=23) if sat.any() else np.zeros(23, int)
     for hb in np.nonzero(hcounts >= 0.002 * total)[0]:
         masks.append(sat & (hue == hb))
@@ -545,9 +561,7 @@ def analyse_pixels(img, tokens: list[Token]) -> RasterMarks:
     # a second, wider opening cuts bars loose from axis lines and frames of their colour
     wide = np.ones((max(5, round(0.007 * max(W, H))),) * 2, np.uint8)
     for m, k in [(m, k) for m in masks for k in (kernel, wide)]:
-        mask = cv2.morphologyEx(m.astype(np.uint8), cv2.MORPH_OPEN, k)
-        contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
-        for cnt in contours:
+        for cnt in _opened_contours(m, k, wide.shape[0] + 1):
             x, y, w, h = cv2.boundingRect(cnt)
             if w < 3 or h < 3 or w * h < min_area:
                 continue
@@ -567,19 +581,16 @@ def analyse_pixels(img, tokens: list[Token]) -> RasterMarks:
     long_v = cv2.morphologyEx(fgu, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_RECT, (1, max(H // 12, 8))))
     rest = fgu & ~(long_h | long_v)
     rest = cv2.dilate(rest, kernel)
-    n, _lab, stats, _cent = cv2.connectedComponentsWithStats(rest, connectivity=8)
-    blob_sizes = []
-    for i in range(1, n):
-        x, y, w, h, area = (int(v) for v in stats[i])
-        if w >= 0.2 * W and area < 0.25 * w * max(h, 1) and h >= 4:
-            marks.curves += 1
-            marks.curve_boxes.append((float(x), float(y), float(x + w), float(y + h)))
-        elif 4 <= w <= 0.03 * W + 4 and 4 <= h <= 0.03 * H + 4 and area >= 0.5 * w * h:
-            blob_sizes.append((w, h))
-    if blob_sizes:
-        from collections import Counter
-
-        marks.markers = max(Counter((w // 2, h // 2) for w, h in blob_sizes).values())
+    _n, _lab, stats, _cent = cv2.connectedComponentsWithStats(rest, connectivity=8)
+    x, y, w, h, area = stats[1:].astype(np.int64).T  # every component but the background
+    curve = (w >= 0.2 * W) & (area < 0.25 * w * np.maximum(h, 1)) & (h >= 4)
+    marks.curves = int(np.count_nonzero(curve))
+    marks.curve_boxes = [(float(a), float(b), float(a + c), float(b + d))
+                         for a, b, c, d in zip(x[curve], y[curve], w[curve], h[curve])]
+    blob = ~curve & (w >= 4) & (w <= 0.03 * W + 4) & (h >= 4) & (h <= 0.03 * H + 4) & (area >= 0.5 * w * h)
+    if blob.any():
+        _sizes, same = np.unique(np.stack([w[blob] // 2, h[blob] // 2], axis=1), axis=0, return_counts=True)
+        marks.markers = int(same.max())
     # A colour field (heatmap, map, image): much of the picture is coloured, in many
     # colours none of which dominates. A filled area or big bars have one main colour.
     fg_counts = np.bincount(codes[fg].ravel(), minlength=512) if fg.any() else np.zeros(512, int)
@@ -598,6 +609,26 @@ def analyse_pixels(img, tokens: list[Token]) -> RasterMarks:
     filled = fgu | pale
     marks.areas = _areas(filled | _text_inside(filled, boxes), W, H, scodes)
     return marks
+
+
+def _opened_contours(m, k, reach: int) -> list:
+    """The outer contours of bool mask `m` opened with kernel `k`, in image coordinates.
+    The opening (and so the contours) depends only on the pixels within `reach` (more than
+    a kernel's size) of the set ones: it runs on that window of the image only, and the
+    contours are shifted back, the same points in the same order as on the whole image."""
+    import cv2
+    import numpy as np
+
+    u8 = np.ascontiguousarray(m).view(np.uint8)
+    x, y, w, h = cv2.boundingRect(u8)
+    if w == 0 or h == 0:
+        return []
+    H, W = u8.shape
+    x0, y0 = max(x - reach, 0), max(y - reach, 0)
+    win = u8[y0:min(y + h + reach, H), x0:min(x + w + reach, W)]
+    opened = cv2.morphologyEx(win, cv2.MORPH_OPEN, k)
+    contours, _ = cv2.findContours(opened, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE, offset=(x0, y0))
+    return contours
 
 
 def _box_parts(rects, img, H: int) -> int:
@@ -672,6 +703,11 @@ def _areas(mask, W: int, H: int, codes=None) -> list[tuple[float, float, float, 
     # thick regions only: rules, grid lines and curves (a few px wide) drop out
     k = max(5, round(0.006 * max(W, H)))
     mask = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_OPEN, np.ones((k, k), np.uint8))
+    # A connected region covers every column (row) between its ends: without a run of
+    # occupied columns 0.3 W long and of rows 0.1 H long, no region is wide and tall
+    # enough below, and the labelling (most of this function's time) is not needed.
+    if _longest_run(mask.any(axis=0)) < 0.3 * W or _longest_run(mask.any(axis=1)) < 0.1 * H:
+        return []
     n, lab, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=4)
     out = []
     for i in range(1, n):
@@ -696,3 +732,12 @@ def _areas(mask, W: int, H: int, codes=None) -> list[tuple[float, float, float, 
                 continue  # many colours in blocks: a heatmap, not layers of an area chart
         out.append((float(x), float(y), float(x + w), float(y + h)))
     return out
+
+
+def _longest_run(occupied) -> int:
+    """The length of the longest run of True in a 1-D bool array."""
+    import numpy as np
+
+    edges = np.diff(np.concatenate(([0], occupied.astype(np.int8), [0])))
+    starts, ends = np.flatnonzero(edges == 1), np.flatnonzero(edges == -1)
+    return int((ends - starts).max()) if len(starts) else 0
