@@ -372,14 +372,18 @@ def _even_steps(cols: list[RGB]) -> bool:
     one colour), or in steps of about one length (a bar of a few levels). A stacked data bar's
     parts have the lengths of their data."""
     runs = [1]
-    for a, b in zip(cols, cols[1:]):
-        if C.delta_e(a, b) < 3:
+    start = cols[0]
+    for c in cols[1:]:
+        if C.delta_e(start, c) < 3:  # still the colour the run began with
             runs[-1] += 1
         else:
             runs.append(1)
+            start = c
     long_runs = [r for r in runs if r >= 0.03 * len(cols)]
-    if len(long_runs) < MIN_BAR_STEPS or sum(long_runs) < 0.8 * len(cols):
+    if sum(long_runs) < 0.8 * len(cols):
         return True  # gradual: no few long steps make up the strip
+    if len(long_runs) < MIN_BAR_STEPS:
+        return False  # two or three blocks of colour: a stacked bar, not a scale
     inner = sorted(long_runs[1:-1]) or sorted(long_runs)
     mid = inner[len(inner) // 2]
     return sum(1 for r in inner if abs(r - mid) <= 0.25 * mid) >= 0.7 * len(inner)
