@@ -194,30 +194,39 @@ def classify(scale: ColourScale) -> dict | None:
 
 # ---- numbers beside a bar ----------------------------------------------------------------
 def ticks_beside(an, box, vertical: bool) -> int:
-    """Numbers printed along one long side of a bar (the most on either side)."""
+    """Numbers printed along one long side of a bar, close to it as a colour bar's tick labels
+    are (within 2.5 text heights), with no words between (the tick labels of a plot's axis
+    above a spectrum strip, its axis title between, are not the strip's). The most on
+    either side."""
     u = an.unit_size
     x0, y0, x1, y1 = box
-    sides = [0, 0]
+    near: dict[int, list[float]] = {0: [], 1: []}
+    words: dict[int, list[float]] = {0: [], 1: []}
     for t in an.tokens:
-        if t.value is None:
-            continue
         tx0, ty0, tx1, ty1 = t.bbox
         cx, cy = (tx0 + tx1) / 2, (ty0 + ty1) / 2
         if vertical:
             if not y0 - u <= cy <= y1 + u:
                 continue
-            if tx0 >= x1 - 1 and tx0 - x1 <= 6 * u:
-                sides[1] += 1
-            elif tx1 <= x0 + 1 and x0 - tx1 <= 6 * u:
-                sides[0] += 1
+            side, gap = (1, tx0 - x1) if tx0 >= x1 - 1 else ((0, x0 - tx1) if tx1 <= x0 + 1 else (None, 0.0))
         else:
             if not x0 - u <= cx <= x1 + u:
                 continue
-            if ty0 >= y1 - 1 and ty0 - y1 <= 4 * u:
-                sides[1] += 1
-            elif ty1 <= y0 + 1 and y0 - ty1 <= 4 * u:
-                sides[0] += 1
-    return max(sides)
+            side, gap = (1, ty0 - y1) if ty0 >= y1 - 1 else ((0, y0 - ty1) if ty1 <= y0 + 1 else (None, 0.0))
+        if side is None:
+            continue
+        if t.value is not None:
+            if gap <= 2.5 * u:
+                near[side].append(gap)
+        elif any(ch.isalpha() for ch in t.text):
+            words[side].append(gap)
+    counts = []
+    for side in (0, 1):
+        gaps = near[side]
+        if gaps and any(w < min(gaps) for w in words[side]):
+            gaps = []  # a word stands between: these numbers label something else
+        counts.append(len(gaps))
+    return max(counts)
 
 
 # ---- colour bars in vector figures ----------------------------------------------------------
