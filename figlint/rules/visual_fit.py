@@ -35,9 +35,11 @@ def figure_exceeds_text_block(fig: Figure, ctx: Context):
     white, and the non-white pixels of its images, so an included file's white margin
     does not count — and compares it with the measure its float is set to. From the
     compiled PDF: the text block of the figure's page (two-sided documents move it from
-    page to page), read from the page's own lines of running text; for a single-column
-    float of a multi-column paper, the column of its caption (a `figure` in a
-    two-column paper is as wide as its column; `figure*` spans the text block). From
+    page to page), read from the lines of running text of the pages of its parity; for a
+    single-column float of a multi-column paper, the column of its caption (a `figure`
+    in a two-column paper is as wide as its column; `figure*` spans the text block;
+    from the PDF alone, a float with no running text beside it in another column is
+    taken to span). From
     the sources alone: the placed width of the graphics (`width=1.2\\linewidth`, a
     natural size) against the float's `\\linewidth` (the column, or the text width for
     `figure*`). Reports the figure when its ink reaches past that measure by more than
