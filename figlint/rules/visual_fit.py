@@ -47,7 +47,10 @@ def figure_exceeds_text_block(fig: Figure, ctx: Context):
     reported: a figure printed wholly beside the text block (`\\marginpar`, tufte's
     `marginfigure`), nor a figure reaching into a margin where the document prints
     words (side notes and margin captions of the tufte classes), unless it runs off
-    the page.
+    the page. A caption wider than the text block widens the measure (LaTeX wraps a
+    caption at its float's width, so the float was set wide on purpose: a class's wide
+    floats, `adjustwidth`), and floats turned on their page (`sidewaysfigure`) are
+    not measured.
 
     Why is this bad?
     A figure set wider than its measure runs into the margin (or across the gutter
@@ -113,10 +116,17 @@ def _from_pdf(fig: Figure, ctx: Context, tol: float) -> dict | None:
     if rough is None:
         return None
     tb = (cols[0][0], cols[-1][1])
+    if _sideways(fig):
+        return None  # a float turned on its page (rotating's sidewaysfigure): its text block is turned too
     if rough[1] <= tb[0] + 1 or rough[0] >= tb[1] - 1:
         measure, name = None, "the margin"  # a margin figure: only the page edge counts
     else:
         measure, name = _measure(fig, cols, rough)
+        cap = fig.caption.location.bbox if fig.caption is not None else None
+        if cap and min(cap[2], rough[1]) > max(cap[0], rough[0]):
+            # LaTeX wraps a caption at its float's width: a caption wider than the text block
+            # shows a float set wider on purpose (a class's wide floats, adjustwidth)
+            measure = (min(measure[0], cap[0]), max(measure[1], cap[2]))
     limits = measure if measure is not None else (0.5, page_w - 0.5)
     ink = ink_extent(fig, ctx.paper, limits=(limits[0] - tol, limits[1] + tol), page_width=page_w)
     if ink is None:
@@ -136,6 +146,21 @@ def _from_pdf(fig: Figure, ctx: Context, tol: float) -> dict | None:
     return {"route": "pdf", "ink_pt": [round(ink[0], 1), round(ink[1], 1)], "into": into,
             "measure_pt": None if measure is None else [round(measure[0], 1), round(measure[1], 1)],
             "measure_name": name, "page": fig.page, "page_width_pt": page_w, "overflow_pt": over, "cut": cut}
+
+
+def _sideways(fig: Figure) -> bool:
+    """Most of the figure's words are set at 90 degrees (its caption too): a turned float."""
+    up = turned = 0
+    for sp in fig.spans:
+        n = len(sp.text.strip())
+        if n < 3:
+            continue
+        w, h = sp.bbox[2] - sp.bbox[0], sp.bbox[3] - sp.bbox[1]
+        if h > 1.5 * w:
+            turned += n
+        else:
+            up += n
+    return turned > 2 * up and turned >= 20
 
 
 def _page_columns(lay: dict, page: int) -> list[tuple[float, float]]:
