@@ -1,8 +1,9 @@
 """Run every per-rule fixture case through the real pipeline: pdflatex -> figlint.
 
 Each case is compiled once (a paper pdflatex must reject, `compiles=False`, is only
-written out) and linted on each of its routes: the compiled PDF, and the .tex
-sources when its rule runs on them (source-only rules run on the .tex only).
+written out) and linted on each of its routes: the compiled PDF, the .tex sources
+when its rule runs on them (source-only rules run on the .tex only), and, for cases
+that ask for it, the sources in a folder without the compiled PDF.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ def case_routes(case: Case) -> tuple[str, ...]:
 
 PDF_CASES = [c for c in CASES if "pdf" in case_routes(c)]
 LATEX_CASES = [c for c in CASES if "latex" in case_routes(c)]
+SOURCES_CASES = [c for c in CASES if "sources" in case_routes(c)]
 
 
 @pytest.fixture(scope="session")
@@ -98,3 +100,16 @@ def test_rule_case_latex(case, compiled):
         for f in result.findings:
             if f.code == case.rule:
                 assert f.location.file and f.location.file.endswith(".tex") and f.location.line, f
+
+
+@pytest.mark.parametrize("case", SOURCES_CASES, ids=[c.name for c in SOURCES_CASES])
+def test_rule_case_sources_alone(case, compiled):
+    tex = compiled(case)
+    alone = tex.parent / "sources-alone"
+    if not alone.exists():
+        alone.mkdir()
+        for f in tex.parent.iterdir():  # everything but LaTeX's outputs (included PDF graphics stay)
+            if f.is_file() and f.name not in ("main.pdf", "main.aux", "main.log", "main.out"):
+                shutil.copy(f, alone / f.name)
+    got, messages = findings_of(case, alone / "main.tex")
+    assert got == case.expect, messages

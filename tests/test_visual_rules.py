@@ -134,5 +134,9 @@ def test_visual_chart_case(case, ext, visual_charts, tmp_path_factory, monkeypat
     result = run([str(visual_charts / f"{case.file}.{ext}")], Config(select=[case.rule]))
     got = {(f.code, f.figure or "") for f in result.findings if f.code == case.rule}
     assert got == case.expect, [f.message for f in result.findings]
+    from figlint.rules.registry import get_rule
+
     for f in result.findings:
-        assert f.evidence and f.origin == "figure" and f.dimension == "visual_clarity"
+        # visual rules lower visual clarity, except FL110: a rainbow map misleads (misleading risk)
+        assert f.evidence and f.origin == "figure" and f.dimension == get_rule(f.code).dimension
+        assert f.dimension == "visual_clarity" or f.code == "FL110"

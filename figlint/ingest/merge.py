@@ -91,6 +91,8 @@ def merge(tex: Paper, pdf: Paper) -> Paper:
     tex.body_font_size = pdf.body_font_size
     tex.page_size = pdf.page_size
     tex.extra["columns"] = pdf.extra.get("columns", 1)
+    if "layout" in pdf.extra:
+        tex.extra["layout"] = pdf.extra["layout"]  # the printed text block, for a figure's fit (FL111)
     pdf_name = _rel(pdf_path, tex.root)
 
     stale = _stale_input(tex, pdf_path)
@@ -272,6 +274,8 @@ def _copy_printed(fig: Figure, other: Figure) -> None:
     fig.images = other.images
     fig.drawings = other.drawings
     fig.extra["content_source"] = "pdf"
+    if "text_beside" in other.extra:
+        fig.extra["text_beside"] = other.extra["text_beside"]
     if other.subpanels and not any(p.bbox for p in fig.subpanels):
         captions = {p.label: p.caption for p in fig.subpanels}
         fig.subpanels = other.subpanels

@@ -24,7 +24,8 @@ from figlint.ingest import mupdf as _mupdf  # noqa: F401 - keeps MuPDF messages 
 from figlint.ingest import pdf_regions as R
 from figlint.ingest.pdf_captions import CaptionBlock, _hoverlap, find_captions, pick_captions
 from figlint.ingest import pdf_sites as S
-from figlint.ingest.pdf_layout import NONFIG_DESTS, BBox, Layout, PageData, body_stats, find_layout, mark_margins, read_page
+from figlint.ingest.pdf_layout import (NONFIG_DESTS, BBox, Layout, PageData, body_stats, find_layout, is_body_size, margin_text,
+                                      mark_margins, page_columns, read_page)
 from figlint.model import Caption, Drawing, Figure, Location, Paper, Problem, RasterImage, Subpanel, TextSpan, union
 from figlint.ingest.paths import merge_paths
 
@@ -196,6 +197,9 @@ def _build(paper: Paper, pages: list[PageData], names: dict[str, dict], path: st
         fig.extra["uncaptioned"] = True
         paper.figures.append(fig)
     paper.figures.sort(key=_reading_key)
+    for fig in paper.figures:
+        if fig.page and fig.bbox:
+            fig.extra["text_beside"] = _text_beside(pages[fig.page - 1], fig.bbox, layout)
     _number_gaps(paper, pages, layout, spanning)
 
     paras = S.paragraphs(pages, layout, spanning) + S.caption_paragraphs(caps)
@@ -212,9 +216,32 @@ def _build(paper: Paper, pages: list[PageData], names: dict[str, dict], path: st
 
     paper.extra["unresolved_marks"] = unresolved_in_pages(pages)  # "Figure ??": FL012 (ingest/__init__.py)
     paper.extra["columns"] = len(layout.columns)
-    paper.extra["layout"] = {"columns": layout.columns, "body_font": font, "text_top": layout.text_top, "text_bottom": layout.text_bottom}
+    paper.extra["layout"] = {"columns": layout.columns, "body_font": font, "text_top": layout.text_top, "text_bottom": layout.text_bottom,
+                             # where each page's text block and margins are, for a figure's fit (FL111)
+                             "page_columns": [page_columns(pd, layout) for pd in pages],
+                             "page_widths": [round(pd.width, 2) for pd in pages],
+                             "margin_text": margin_text(pages, layout)}
     for pr in regions.values():
         R.release(pr)
+
+
+def _text_beside(pd: PageData, box: BBox, layout: Layout) -> list[list[float]]:
+    """Horizontal extents of the running text set at the height of a figure, merged: a float
+    spanning the columns has none beside it, a column float's other column does (FL111)."""
+    spans = []
+    for ln in pd.lines:
+        if ln.role or not ln.horizontal or not is_body_size(ln.size, layout.body_size) or len(ln.text) < 10:
+            continue
+        if min(ln.bbox[3], box[3]) - max(ln.bbox[1], box[1]) > 0.5 * (ln.bbox[3] - ln.bbox[1]):
+            spans.append([ln.bbox[0], ln.bbox[2]])
+    spans.sort()
+    out: list[list[float]] = []
+    for a, b in spans:
+        if out and a <= out[-1][1] + 2:
+            out[-1][1] = max(out[-1][1], b)
+        else:
+            out.append([a, b])
+    return [[round(a, 1), round(b, 1)] for a, b in out]
 
 
 MAX_FLOAT_GAP = 72.0  # rows of one float's grid are set at most an inch apart

@@ -676,3 +676,68 @@ _PAGE_NO = re.compile(r"^(?:page\s*)?(?:\d{1,4}|[ivxlc]{1,6})(?:\s*(?:/|of)\s*\d
 
 def _shape(text: str) -> str:
     return re.sub(r"\d+", "#", text.strip().lower())
+
+
+# ---- page geometry for a figure's fit (FL111) -------------------------------------------------
+def page_columns(pd: PageData, layout: Layout) -> list[tuple[float, float] | None]:
+    """Each column's extent on this page, from its own lines of running text: a two-sided
+    document shifts the text block between odd and even pages, which the document-wide
+    columns merge. None for a column with fewer than three such lines on the page. Each edge
+    is where many lines end (a fifth of them, three or more, within a point: flush-left and
+    justified lines), so a line of a one-column abstract above two columns or one set too
+    wide (an overfull URL) does not move it; without such an edge (a ragged right margin),
+    the second largest right end, which still reaches near the edge."""
+    tb0, tb1 = layout.columns[0][0], layout.columns[-1][1]
+    by_col: dict[int, list[Line]] = {}
+    for ln in pd.lines:
+        if ln.role or not ln.horizontal or not is_body_size(ln.size, layout.body_size) or len(ln.text) < 25:
+            continue
+        if ln.bbox[0] > tb1 - 20 or ln.bbox[2] < tb0 + 20:
+            continue  # a margin note
+        col = layout.column_of(ln.bbox[0], ln.bbox[2])
+        if col is not None:
+            by_col.setdefault(col, []).append(ln)
+    out: list[tuple[float, float] | None] = []
+    for i in range(len(layout.columns)):
+        lines = by_col.get(i, [])
+        if len(lines) < 3:
+            out.append(None)
+            continue
+        x0s = sorted(ln.bbox[0] for ln in lines)
+        x1s = sorted(ln.bbox[2] for ln in lines)
+        out.append((round(_shared_edge(x0s, min) or x0s[1], 2), round(_shared_edge(x1s, max) or x1s[-2], 2)))
+    return out
+
+
+def _shared_edge(xs: list[float], pick) -> float | None:
+    """The outermost (`pick`: min or max) position at which many of the lines end: at least a
+    fifth of them, and three, within a point of it."""
+    need = max(3, 0.2 * len(xs))
+    shared = [x for x in xs if sum(1 for y in xs if abs(y - x) <= 1.0) >= need]
+    return pick(shared) if shared else None
+
+
+def margin_text(pages: list[PageData], layout: Layout) -> dict[str, list[float]]:
+    """Where the document prints words beside its text block: side notes, margin captions,
+    \\marginpar notes (tufte's classes set a whole column of them). {"left"|"right": [x0, x1,
+    lines]} for a side with at least two lines of words there; line numbers, vertical stamps
+    and the labels of an included graphic are not margin text."""
+    tb0, tb1 = layout.columns[0][0], layout.columns[-1][1]
+    sides: dict[str, list[float]] = {}
+    for pd in pages:
+        for ln in pd.lines:
+            if not ln.horizontal or ln.role in ("header", "footer", "figure", "toc"):
+                continue
+            if sum(1 for w in ln.text.split() if sum(ch.isalpha() for ch in w) >= 3) < 2:
+                continue
+            if ln.bbox[0] >= tb1 + 2:
+                side = "right"
+            elif ln.bbox[2] <= tb0 - 2:
+                side = "left"
+            else:
+                continue
+            if _in_graphic(ln.bbox, pd):
+                continue
+            s = sides.setdefault(side, [ln.bbox[0], ln.bbox[2], 0])
+            s[0], s[1], s[2] = min(s[0], ln.bbox[0]), max(s[1], ln.bbox[2]), s[2] + 1
+    return {k: [round(v[0], 2), round(v[1], 2), v[2]] for k, v in sides.items() if v[2] >= 2}

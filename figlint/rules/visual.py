@@ -980,3 +980,79 @@ def overlapping_text(fig: Figure, ctx: Context):
                   "examples": [[a, b, round(o, 2)] for o, a, b in hits[:5]]},
         origin="figure",
     )
+
+
+@rule(
+    "FL110",
+    "rainbow-colour-map",
+    severity="warning",
+    dimension="misleading_risk",
+    taxonomy="inappropriate_encoding",
+)
+def rainbow_colour_map(fig: Figure, ctx: Context):
+    """A continuous quantity drawn with a rainbow (jet-like) or red-green colour map.
+
+    What it does:
+    Reads the figure's colour scale from its colour bar: a strip beside a heatmap,
+    contour plot or image whose colour changes along it, with numbers printed beside it
+    (in a vector figure a narrow placed image or a stack of five or more equal cells; in
+    a raster figure a free-standing block of pixels constant across and changing along),
+    its colours taken in order along the strip. Without a colour bar it reads a heatmap's
+    own colours (a placed image, or a raster figure at least a fifth colour), when they
+    form one continuum of at least 12 colours, each a small step (under CIEDE2000 10)
+    from another — as smooth data drawn through a colour map give, and a few categorical
+    colours or a photograph do not (a photograph fills more than 120 coarse colour bins).
+    Reports the figure when the scale is a **rainbow**: colours of chroma 40 or more in
+    the blue, green, red or orange, and cyan or yellow hue families, and, along a bar,
+    a hue sweeping at least 180° one way while lightness (CIELAB L*) rises and falls by
+    at least 15 (jet, rainbow, turbo, hsv, nipy_spectral, Spectral); or a **red-green**
+    scale without blue: its two ends red (or orange) and green, apart by CIEDE2000 40 or
+    more in normal vision and by less than 12 under deuteranopia or protanopia
+    (RdYlGn, green-black-red). viridis, cividis, magma, greys, and blue-white-red or
+    purple-green diverging maps are not reported; neither are series colours in a legend.
+
+    Why is this bad?
+    A rainbow map is not perceptually ordered: its lightness rises to cyan and yellow
+    and falls again to red, so readers see bands and boundaries where the data change
+    smoothly, and cannot tell which of two colours stands for the larger value without
+    the bar. In greyscale print the order is lost. Red-green colour-blind readers (about
+    1 in 12 men) cannot tell the two ends of a red-green map apart, which on a diverging
+    map means they cannot tell gains from losses.
+
+    Example:
+    `plt.imshow(field, cmap="jet"); plt.colorbar()`, or a gene-expression heatmap from
+    green through black to red.
+
+    Use instead:
+    A perceptually uniform, lightness-monotone map for ordered data (`viridis`,
+    `cividis`, `magma`, `batlow`), and a colour-blind-safe diverging map (`RdBu`,
+    `coolwarm`, `PuOr`, `vik`) for data around a midpoint.
+    """
+    from figlint.features.colour_scale import colour_scales
+
+    hits = []
+    for an in _analyses(fig, ctx):
+        for s in colour_scales(an, ctx.paper):
+            if s.verdict:
+                hits.append(s)
+    if not hits:
+        return
+    s = hits[0]
+    v = s.verdict
+    where = "its colour bar" if s.kind == "bar" else "the heatmap's colours"
+    if v["kind"] == "rainbow":
+        what = (f"{where} sweep{'s' if s.kind == 'bar' else ''} through the rainbow ({', '.join(v['hues'])})")
+        if "lightness_rise" in v:
+            what += f", lightness rising by {v['lightness_rise']:.0f} and falling by {v['lightness_fall']:.0f} L*"
+        why = "a rainbow colour map shows false boundaries and no visual order"
+    else:
+        pair = f"run{'s' if s.kind == 'bar' else ''} from" if s.kind == "bar" else "include"
+        what = (f"{where} {pair} {v['ends'][0]} {'to' if s.kind == 'bar' else 'and'} {v['ends'][1]}, red against "
+                f"green: ΔE00 {v['delta_e_normal']:.0f} in normal vision, {v['delta_e_cvd']:.0f} under {v['deficiency']}")
+        why = "red-green colour-blind readers cannot tell its ends apart"
+    yield ctx.finding(
+        f"a continuous quantity is drawn with a {v['kind']} colour map: {what}; {why}",
+        figure=fig,
+        evidence={"scale": s.to_dict(), "scales": len(hits)},
+        origin="figure",
+    )
