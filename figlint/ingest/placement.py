@@ -1424,7 +1424,9 @@ def _emit(fig: Figure, c: _Content, p: Placed, rel: str, x: float, y: float) -> 
         if not visible(d.bbox):
             continue
         lines = [[(round(x + (px - ox) * kx, 2), round(y + (py - oy) * ky, 2)) for px, py in run] for run in d.lines]
-        fig.drawings.append(Drawing(bbox=box(d.bbox), stroke=_color(d.stroke), fill=_color(d.fill),
+        # colours as read (paths.clipped_drawings), not rounded: the same chart read standalone
+        # or from a paper's PDF names the same colours (#00a9ff, not #00a8ff)
+        fig.drawings.append(Drawing(bbox=box(d.bbox), stroke=d.stroke, fill=d.fill,
                                     width=(d.width * ky) if d.width is not None else None, items=d.items,
                                     dash=d.dash, lines=lines, paths=d.paths, shape=d.shape,
                                     unit=d.unit * max(abs(kx), abs(ky))))
