@@ -387,11 +387,11 @@ def explain(code):
         if code.upper() == r.code or code.lower() == r.name:
             click.echo(rule_page(r))
             return
-    import difflib
+    from figlint.config import nearest_name
 
     choices = [r.code for r in all_rules()] + [r.name for r in all_rules()]
-    close = difflib.get_close_matches(code.upper() if code[:2].lower() == "fl" else code.lower(), choices, n=1)
-    hint = f"; did you mean '{close[0]}'?" if close else ""
+    close = nearest_name(code.upper() if code[:2].lower() == "fl" else code.lower(), choices)
+    hint = f"; did you mean '{close}'?" if close else ""
     _fail(f"unknown rule '{code}' (see `figlint rules`){hint}")
 
 

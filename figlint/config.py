@@ -161,11 +161,30 @@ def _toml_value(v: Any) -> str:
     raise TypeError(f"cannot write {type(v).__name__} as TOML")
 
 
-def _did_you_mean(word: str, choices) -> str:
+_LOOKALIKE = str.maketrans({"O": "0", "o": "0", "I": "1", "i": "1", "l": "1", "L": "1"})
+
+
+def nearest_name(word: str, choices) -> str | None:
+    """The known name closest to `word`, or None.
+
+    A rule code typed with a letter for a digit ("FL1O1", "FL2l0") is read as the digits it
+    looks like before any distance is measured, so the suggestion does not depend on which
+    other codes happen to exist (FL1O1 is one letter from FL101 and from FL111 alike).
+    """
     import difflib
 
-    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.6)
-    return f" (did you mean '{close[0]}'?)" if close else ""
+    choices = list(choices)
+    if word[:2].upper() == "FL":
+        as_digits = "FL" + word[2:].translate(_LOOKALIKE)
+        if as_digits in choices:
+            return as_digits
+    close = difflib.get_close_matches(word, choices, n=1, cutoff=0.6)
+    return close[0] if close else None
+
+
+def _did_you_mean(word: str, choices) -> str:
+    close = nearest_name(word, choices)
+    return f" (did you mean '{close}'?)" if close else ""
 
 
 def preview_from_env() -> bool:

@@ -120,6 +120,10 @@ def test_did_you_mean(tmp_path):
     assert "did you mean 'FL101'?" in figlint("config", str(tmp_path)).stderr
     (tmp_path / ".figlint.toml").unlink()
     assert "did you mean 'FL202'?" in figlint("explain", "FL2O2").stderr
+    # a letter for a digit is read as the digit, whatever other codes exist (FL1O1 is one
+    # edit from FL111 too)
+    assert "did you mean 'FL111'?" in figlint("explain", "fl1l1").stderr
+    assert "did you mean 'FL101'?" in figlint("explain", "FL1O1").stderr
     proc = figlint(str(tmp_path), "--select", "generic-captoin")
     assert proc.returncode == 2 and "did you mean 'generic-caption'?" in proc.stderr
 
