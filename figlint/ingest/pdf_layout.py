@@ -23,6 +23,7 @@ import pymupdf
 from figlint.budget import MAX_DECODE_PIXELS
 from figlint.ingest import mupdf as _mupdf  # noqa: F401 - keeps MuPDF messages off stdout
 from figlint.ingest.pdf_hidden import drop_hidden_text
+from figlint.ingest.pdf_paths import read_paths
 from figlint.ingest.type3 import fix_sizes as fix_type3_sizes
 from figlint.mentions import parse_float_label
 from figlint.model import union
@@ -61,7 +62,7 @@ class PageData:
     height: float
     lines: list[Line] = field(default_factory=list)
     images: list[dict] = field(default_factory=list)
-    drawings: list[dict] = field(default_factory=list)
+    drawings: list = field(default_factory=list)  # paths.PathRecord, in paint order (pdf_paths)
     links: list[dict] = field(default_factory=list)
     matrix: tuple = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)  # PDF user space -> page space
     paths_total: int = 0  # vector paths on the page; more than budget.MAX_PAGE_DRAWINGS are not read
@@ -260,8 +261,8 @@ def read_page(page: pymupdf.Page) -> PageData:
     if any(_spaceless(s["text"]) for b in d["blocks"] for l in b.get("lines", ()) for s in l["spans"]):
         d = _respaced(tp)
     fix_type3_sizes(page.parent, d)
-    data.drawings, data.paths_total, data.frames = _drawings(page)
-    drop_hidden_text(page, d, data.drawings)
+    data.drawings, data.paths_total, data.frames, fills = read_paths(page)
+    drop_hidden_text(page, d, fills)
     _plain_math_letters(d)
     for bno, block in enumerate(d["blocks"]):
         if block.get("type") == 0:
@@ -382,53 +383,6 @@ def image_info_xrefs(page: pymupdf.Page) -> list[dict]:
         match = by_size.get((info["width"], info["height"]), [])
         out.append(dict(info, xref=match[0] if len(match) == 1 else 0))
     return out
-
-
-def _drawings(page: pymupdf.Page) -> tuple[list[dict], int, list[BBox]]:
-    """Vector paths with their boxes cut to the clip in force (hatching and plot lines are
-    often drawn long and clipped), without page-sized backgrounds and paths off the page;
-    how many paths the page has in all; and the outermost clips smaller than half the
-    page, which is how an included graphic (a PDF placed by \\includegraphics, whose
-    /BBox clips it) marks its full extent, white margins included.
-
-    At most budget.MAX_PAGE_DRAWINGS paths are read: pymupdf builds a dict per path, and a
-    page of a million paths would take gigabytes (read_pdf reports the page's figures, FL011).
-    """
-    from figlint.budget import capped_drawings
-
-    w, h = page.rect.width, page.rect.height  # page.rect is recomputed on every access
-    area = w * h
-    out = []
-    frames: list[BBox] = []
-    clips: list[tuple[int, tuple]] = []  # (level, scissor) of the clips in force
-    paths, total = capped_drawings(page, extended=True)
-    for p in paths:
-        level = p.get("level", 0)
-        while clips and clips[-1][0] >= level:
-            clips.pop()
-        kind = p.get("type")
-        if kind in ("clip", "group"):
-            box = p.get("scissor")
-            if box is not None:
-                if clips:
-                    c = clips[-1][1]
-                    box = (max(box[0], c[0]), max(box[1], c[1]), min(box[2], c[2]), min(box[3], c[3]))
-                elif kind == "clip" and 20 < box[2] - box[0] and 12 < box[3] - box[1] and \
-                        (box[2] - box[0]) * (box[3] - box[1]) < 0.5 * area and (not frames or frames[-1] != tuple(box)):
-                    frames.append(tuple(box))
-                clips.append((level, box))
-            continue
-        x0, y0, x1, y1 = p["rect"]
-        if clips:
-            c = clips[-1][1]
-            x0, y0, x1, y1 = max(x0, c[0]), max(y0, c[1]), min(x1, c[2]), min(y1, c[3])
-            if x1 < x0 or y1 < y0:
-                continue  # clipped away entirely
-            p["rect"] = (x0, y0, x1, y1)
-        if (x1 - x0) * (y1 - y0) > 0.8 * area or x1 < 0 or y1 < 0 or x0 > w or y0 > h:
-            continue
-        out.append(p)
-    return out, total, frames
 
 
 def is_mono(font: str, flags: int = 0) -> bool:

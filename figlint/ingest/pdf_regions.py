@@ -48,9 +48,9 @@ def drawing_groups(pd: PageData) -> tuple[list[BBox], list[int]]:
     """
     groups: list[list[float]] = []
     for p in pd.drawings:
-        if p.get("type") == "f" and p.get("fill") and min(p["fill"]) > 0.97:
+        if p.white:
             continue  # white backgrounds of included graphics often reach past the visible figure
-        x0, y0, x1, y1 = p["rect"]
+        x0, y0, x1, y1 = p.rect
         x0, y0 = max(x0, 0.0), max(y0, 0.0)
         x1, y1 = min(x1, pd.width), min(y1, pd.height)
         if groups:
