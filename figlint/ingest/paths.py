@@ -9,9 +9,10 @@ dashed or dotted (to check a caption's "dashed line"); both are kept small: at m
 from __future__ import annotations
 
 import math
+from itertools import chain
 
 MAX_POINTS = 1000
-_SEGMENTS = ("l", "c")  # the segment kinds polylines joins into runs
+_chain = chain.from_iterable
 # Filled boxes (bars, legend patches) kept as separate Drawings per figure region before
 # consecutive boxes of one style are merged again like any other path (a scatter plot of
 # ten thousand square markers stays cheap).
@@ -44,10 +45,11 @@ def polylines(items, ox: float = 0.0, oy: float = 0.0, sx: float = 1.0, sy: floa
             ends = [it[-1] for it in items]
             if starts[1:] == ends[:-1]:
                 try:
-                    total = sum(map(sum, ends), sum(first))
+                    total = sum(_chain(ends))
                 except TypeError:
                     total = math.nan  # the loop below decides
-                if total - total == 0.0:  # every coordinate finite: equal is connected
+                # every coordinate finite: equal is connected (the first point is in no test)
+                if total - total == 0.0:
                     return [[first, *ends]]
     cur: list[tuple[float, float]] | None = None
     lx = ly = 0.0  # the end of cur
@@ -166,7 +168,10 @@ class PathRecord:
         self.rect = (rect[0] - ox, rect[1] - oy, rect[2] - ox, rect[3] - oy)
         self.style = path_style(p)
         self.n = n
-        self.shape = "".join(map(str, kinds[:12]))  # path_shape
+        try:
+            self.shape = "".join(kinds[:12])  # path_shape: MuPDF's kinds are strings
+        except TypeError:
+            self.shape = path_shape(items)
         # is_filled_box, from the kinds already listed
         self.box = bool(kind and "f" in kind and n and (kinds[0] in ("re", "qu") if n == 1 else n <= 4 and kinds.count("l") == n))
         self.lines = polylines(items, ox, oy, kinds=kinds)
@@ -191,38 +196,56 @@ def merge_paths(paths) -> list:
     boxes = 0
     full = False  # the last Drawing holds MAX_POINTS vertices: what it merges adds none
     npoints = 0  # vertices the last Drawing holds
+    # The last Drawing's box, segment and path counts, kept here while paths merge into it
+    # and written back when the next Drawing starts (this runs once per path of a figure).
+    d = None
+    bx0 = by0 = bx1 = by1 = 0.0
+    nitems = npaths = 0
     for rec in paths:
         r = rec.rect
         st = rec.style
-        n = rec.n
         if rec.box and boxes < MAX_SEPARATE_BOXES:
             boxes += 1  # a bar is a bar: same-coloured bars stay apart
         elif last is not None and st == last:
-            d = out[-1]
-            d.bbox = (min(d.bbox[0], r[0]), min(d.bbox[1], r[1]), max(d.bbox[2], r[2]), max(d.bbox[3], r[3]))
-            d.items += n
-            d.paths += 1
+            # min(a, b) is a unless b < a; max(a, b) is a unless b > a
+            if r[0] < bx0:
+                bx0 = r[0]
+            if r[1] < by0:
+                by0 = r[1]
+            if r[2] > bx1:
+                bx1 = r[2]
+            if r[3] > by1:
+                by1 = r[3]
+            nitems += rec.n
+            npaths += 1
             # The vertices are only added while the Drawing has room for them.
             if not full:
                 more = rec.lines
                 if more:
-                    total = npoints + sum(len(x) for x in more)
+                    total = npoints + sum(map(len, more))
                     if total <= MAX_POINTS:  # thin() would return them as they are
                         d.lines.extend(more)  # d.lines is this Drawing's own list
                         npoints = total
                     else:
                         d.lines = thin(d.lines + more)
-                        npoints = sum(len(x) for x in d.lines)
+                        npoints = sum(map(len, d.lines))
                     full = npoints >= MAX_POINTS
             continue
+        if d is not None and npaths > 1:
+            d.bbox, d.items, d.paths = (bx0, by0, bx1, by1), nitems, npaths
         # a list of its own: merging extends it (the runs in it are shared and never changed)
         lines = thin(list(rec.lines))
-        out.append(Drawing(bbox=r, stroke=tuple(st[1]) if st[1] else None, fill=tuple(st[2]) if st[2] else None,
-                           width=st[3], items=n, dash=st[4], lines=lines, shape=rec.shape,
-                           unit=max(r[2] - r[0], r[3] - r[1])))
-        npoints = sum(len(x) for x in lines)
+        d = Drawing(bbox=r, stroke=tuple(st[1]) if st[1] else None, fill=tuple(st[2]) if st[2] else None,
+                    width=st[3], items=rec.n, dash=st[4], lines=lines, shape=rec.shape,
+                    unit=max(r[2] - r[0], r[3] - r[1]))
+        out.append(d)
+        bx0, by0, bx1, by1 = r
+        nitems, npaths = rec.n, 1
+        npoints = sum(map(len, lines))
         full = npoints >= MAX_POINTS
         last = st
+    if d is not None and npaths > 1:
+        d.bbox, d.items, d.paths = (bx0, by0, bx1, by1), nitems, npaths
     return out
 
 

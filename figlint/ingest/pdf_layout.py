@@ -69,6 +69,9 @@ class PageData:
     frames: list[BBox] = field(default_factory=list)  # outermost clips: an included graphic's box
 
 
+_MISSING = object()
+
+
 @dataclass
 class Layout:
     """Document-wide typesetting: body size and font, text columns, the text block's top and bottom."""
@@ -79,9 +82,25 @@ class Layout:
     text_top: float
     text_bottom: float
     line_gap: float = 0.0  # usual white space between two lines of a paragraph (double spacing: large)
+    # column_of's answers for the columns they were given for: asked about every line many
+    # times over (regions, paragraphs, reading order: 39,000 times for a 49-page paper)
+    _memo: dict = field(default_factory=dict, repr=False, compare=False)
+    _memo_of: object = field(default=None, repr=False, compare=False)
 
     def column_of(self, x0: float, x1: float) -> int | None:
         """Index of the column holding [x0, x1], or None when it crosses a gutter."""
+        if self._memo_of is not self.columns:
+            self._memo = {}
+            self._memo_of = self.columns
+        key = (x0, x1)
+        got = self._memo.get(key, _MISSING)
+        if got is _MISSING:
+            got = self._column_of(x0, x1)
+            if len(self._memo) < 100_000:
+                self._memo[key] = got
+        return got
+
+    def _column_of(self, x0: float, x1: float) -> int | None:
         # A short line centred over a whole gutter (revtex's "(Dated: )" under the title) is
         # set over both columns: no column's own text reaches across the gutter, and text
         # that overflows its column by a few points is centred in that column, not here.
@@ -112,27 +131,45 @@ class Layout:
 
 def is_bold(font: str, flags: int = 0) -> bool:
     """Bold by the font's flags or its name (subset fonts often lose the flag)."""
-    name = font.lower()
-    return bool(flags & 16) or any(k in name for k in ("bold", "medi", "semib", "black", "heavy", "cmbx"))
+    if flags & 16:
+        return True
+    got = _BOLD_NAMES.get(font)
+    if got is None:  # a paper uses a few dozen fonts and asks this of every span
+        name = font.lower()
+        got = any(k in name for k in ("bold", "medi", "semib", "black", "heavy", "cmbx"))
+        if len(_BOLD_NAMES) < 10_000:
+            _BOLD_NAMES[font] = got
+    return got
+
+
+_BOLD_NAMES: dict[str, bool] = {}
 
 
 def _dominant(spans: list[dict]) -> tuple[float, str, bool]:
-    sizes: Counter = Counter()
-    fonts: Counter = Counter()
+    """The line's size and font by characters, and whether most of them are bold. Ties go
+    to the first met (as Counter.most_common(1) gives them)."""
+    sizes: dict = {}
+    fonts: dict = {}
     bold = 0
     total = 0
     for s in spans:
         n = len(s["text"].strip())
         if not n:
             continue
-        sizes[round(s["size"], 1)] += n
-        fonts[s["font"]] += n
+        k = round(s["size"], 1)
+        sizes[k] = sizes.get(k, 0) + n
+        f = s["font"]
+        fonts[f] = fonts.get(f, 0) + n
         total += n
-        if is_bold(s["font"], s.get("flags", 0)):
+        if is_bold(f, s.get("flags", 0)):
             bold += n
     if not total:
         return (spans[0]["size"] if spans else 0.0), (spans[0]["font"] if spans else ""), False
-    return sizes.most_common(1)[0][0], fonts.most_common(1)[0][0], bold * 2 > total
+    return max(sizes.items(), key=_count)[0], max(fonts.items(), key=_count)[0], bold * 2 > total
+
+
+def _count(item: tuple) -> int:
+    return item[1]
 
 
 def _span(s: dict) -> dict:

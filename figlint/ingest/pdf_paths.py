@@ -48,8 +48,16 @@ def read_paths(page, limit: int | None = None) -> tuple[list[PathRecord], int, l
     def keep(p: dict) -> None:
         x0, y0, x1, y1 = p["rect"]
         if clips:
-            c = clips[-1][1]
-            x0, y0, x1, y1 = max(x0, c[0]), max(y0, c[1]), min(x1, c[2]), min(y1, c[3])
+            # max() and min() spelled out (this runs once per path): max(a, b) is a unless b > a
+            c0, c1, c2, c3 = clips[-1][1]
+            if c0 > x0:
+                x0 = c0
+            if c1 > y0:
+                y0 = c1
+            if c2 < x1:
+                x1 = c2
+            if c3 < y1:
+                y1 = c3
             if x1 < x0 or y1 < y0:
                 return  # clipped away entirely
         if (x1 - x0) * (y1 - y0) > 0.8 * area or x1 < 0 or y1 < 0 or x0 > w or y0 > h:
@@ -67,12 +75,13 @@ def read_paths(page, limit: int | None = None) -> tuple[list[PathRecord], int, l
         try:
             kind = p.get("type")
             if kind == "s" and last_kind == "f" and last.get("items") == p.get("items"):
-                for k, v in p.items():
-                    last.setdefault(k, v)
-                last["type"] = last_kind = "fs"
+                # the fill's entries, and the stroke's where the fill has none
+                merged = {**p, **last}
+                merged["type"] = last_kind = "fs"
                 if pending is last:
                     pending = None
-                    keep(last)
+                    keep(merged)
+                last = merged
                 return True
             if pending is not None:
                 q, pending = pending, None
