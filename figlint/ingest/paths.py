@@ -151,6 +151,24 @@ def path_shape(items) -> str:
     return "".join(str(it[0]) for it in (items or ())[:12])
 
 
+_STYLES: dict[tuple, tuple] = {}  # (type, color, fill, width, dashes) as MuPDF gives them -> path_style
+
+
+def _style(p: dict) -> tuple:
+    """path_style(p), one tuple per style: a cloud of markers shares it (memory; merge_paths
+    compares it), and it is worked out once per style, not once per path."""
+    key = (p.get("type"), p.get("color"), p.get("fill"), p.get("width"), p.get("dashes"))
+    try:
+        got = _STYLES.get(key)
+    except TypeError:  # an unhashable colour from an odd file
+        return path_style(p)
+    if got is None:
+        got = path_style(p)
+        if len(_STYLES) < 10_000:
+            _STYLES[key] = got
+    return got
+
+
 class PathRecord:
     """One vector path as the figure reading keeps it: its box (cut to the clip in force and
     shifted), its style, its segment count and shape, whether it is a filled box, and its
@@ -165,8 +183,9 @@ class PathRecord:
         kind = p.get("type")
         kinds = [it[0] for it in items]
         n = len(kinds)
-        self.rect = (rect[0] - ox, rect[1] - oy, rect[2] - ox, rect[3] - oy)
-        self.style = path_style(p)
+        # (x - 0.0) is x: the PDF route's boxes are kept as given
+        self.rect = (rect[0] - ox, rect[1] - oy, rect[2] - ox, rect[3] - oy) if ox or oy else rect
+        self.style = _style(p)
         self.n = n
         try:
             self.shape = "".join(kinds[:12])  # path_shape: MuPDF's kinds are strings

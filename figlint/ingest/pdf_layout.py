@@ -295,7 +295,8 @@ def read_page(page: pymupdf.Page) -> PageData:
     data = PageData(page.number, page.rect.width, page.rect.height)
     tp = page.get_textpage(flags=_TEXT_FLAGS)
     d = tp.extractDICT()
-    if any(_spaceless(s["text"]) for b in d["blocks"] for l in b.get("lines", ()) for s in l["spans"]):
+    texts = [s["text"] for b in d["blocks"] for l in b.get("lines", ()) for s in l["spans"]]
+    if any(_spaceless(t) for t in texts if len(t) >= 30):
         d = _respaced(tp)
     fix_type3_sizes(page.parent, d)
     data.drawings, data.paths_total, data.frames, fills = read_paths(page)
@@ -338,12 +339,15 @@ _MATH_LETTERS = {cp: unicodedata.normalize("NFKC", chr(cp)) for cp in [*range(0x
                  if len(unicodedata.normalize("NFKC", chr(cp))) == 1}
 
 
+_MATH_CHAR = re.compile("[\U0001D400-\U0010FFFF\u210e]")  # a character _MATH_LETTERS may map
+
+
 def _plain_math_letters(d: dict) -> None:
     for b in d["blocks"]:
         for l in b.get("lines", ()):
             for s in l["spans"]:
                 t = s["text"]
-                if any(ord(ch) >= 0x1D400 or ch == "\u210e" for ch in t):
+                if _MATH_CHAR.search(t):
                     s["text"] = t.translate(_MATH_LETTERS)
 
 

@@ -215,7 +215,7 @@ def _walk(cap: CaptionBlock, side: str, elems: list[Elem], lim: float, frames: b
         gap = edge - g[3] if above else g[1] - edge
         if gap > (FIRST_GAP if not out else NEXT_GAP):
             break
-        if out and _rule_at_wall(e, b[1] - lim if above else lim - b[3]):
+        if out and b[3] - b[1] <= 1.5 and _rule_at_wall(e, b[1] - lim if above else lim - b[3]):
             break
         out.append(e)
         # edge = min(edge, top) going up, max(edge, bottom) going down
@@ -502,16 +502,21 @@ def _choose(caps: list[CaptionBlock], opts: dict[int, dict], sides: dict[str, st
             best, best_key = list(pick), (clash, cost)
             return
         c = open_[i]
+        # the last caption's picks are read by no one after it: `used` is left alone then
+        # (each pick's graphics are a whole scatter plot's markers on a page of one)
+        deeper = i + 1 < len(open_)
         for s in sorted(opts[id(c)], key=lambda s: _cost(c, s, opts[id(c)][s][0], sides)):
             ids = taken[(id(c), s)]
-            more = sum(1 for e in ids if used.get(e))
-            for e in ids:
-                used[e] = used.get(e, 0) + 1
+            more = sum(1 for e in ids if used.get(e)) if used else 0
+            if deeper:
+                for e in ids:
+                    used[e] = used.get(e, 0) + 1
             pick.append(s)
             search(i + 1, pick, used, clash + more, cost + _cost(c, s, opts[id(c)][s][0], sides))
             pick.pop()
-            for e in ids:
-                used[e] -= 1
+            if deeper:
+                for e in ids:
+                    used[e] -= 1
 
     search(0, [], {}, 0, 0.0)
     # search refers to itself through its closure: a cycle that would keep every option's

@@ -238,6 +238,9 @@ def _float_between(prev: Line, ln: Line, floats: list[BBox], c0: float, c1: floa
                for b in floats)
 
 
+_WS = re.compile(r"\s+")
+
+
 def _append(para: Para, ln: Line) -> None:
     """Add a line's text runs to the paragraph, recording where each run sits on the page."""
     if para.text:
@@ -251,7 +254,7 @@ def _append(para: Para, ln: Line) -> None:
             para.text += " "
     last_x1 = None
     for s in ln.spans:
-        t = re.sub(r"\s+", " ", s["text"])
+        t = _WS.sub(" ", s["text"])
         if not t.strip():
             if para.text and not para.text.endswith(" "):
                 para.text += " "
