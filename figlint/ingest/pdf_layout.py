@@ -179,10 +179,10 @@ def _span(s: dict) -> dict:
 
 def _make_line(page: int, block: int, raw_lines: list[dict]) -> Line:
     spans = [_span(s) for rl in raw_lines for s in rl["spans"] if s["text"]]
-    x0 = min(rl["bbox"][0] for rl in raw_lines)
-    y0 = min(rl["bbox"][1] for rl in raw_lines)
-    x1 = max(rl["bbox"][2] for rl in raw_lines)
-    y1 = max(rl["bbox"][3] for rl in raw_lines)
+    if len(raw_lines) == 1:
+        x0, y0, x1, y1 = raw_lines[0]["bbox"]
+    else:
+        x0, y0, x1, y1 = union([rl["bbox"] for rl in raw_lines])
     parts = []
     for rl in raw_lines:
         t = "".join(s["text"] for s in rl["spans"])
@@ -195,7 +195,8 @@ def _make_line(page: int, block: int, raw_lines: list[dict]) -> Line:
     gap = 0.0
     pieces = sorted((s["bbox"] for s in spans if s["text"].strip()), key=lambda b: b[0])
     for a, b in zip(pieces, pieces[1:]):
-        gap = max(gap, b[0] - a[2])
+        if b[0] - a[2] > gap:  # gap = max(gap, b[0] - a[2])
+            gap = b[0] - a[2]
     return Line(page, (x0, y0, x1, y1), " ".join("".join(parts).split()), spans, size, font, bold, block, horizontal, gap)
 
 

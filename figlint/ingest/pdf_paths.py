@@ -97,8 +97,10 @@ def read_paths(page, limit: int | None = None) -> tuple[list[PathRecord], int, l
                 box = p.get("scissor")
                 if box is not None:
                     if clips:
-                        c = clips[-1][1]
-                        box = (max(box[0], c[0]), max(box[1], c[1]), min(box[2], c[2]), min(box[3], c[3]))
+                        # the clip within the one in force: max() and min() spelled out
+                        c0, c1, c2, c3 = clips[-1][1]
+                        b0, b1, b2, b3 = box
+                        box = (c0 if c0 > b0 else b0, c1 if c1 > b1 else b1, c2 if c2 < b2 else b2, c3 if c3 < b3 else b3)
                     elif kind == "clip" and 20 < box[2] - box[0] and 12 < box[3] - box[1] and \
                             (box[2] - box[0]) * (box[3] - box[1]) < 0.5 * area and (not frames or frames[-1] != tuple(box)):
                         frames.append(tuple(box))
