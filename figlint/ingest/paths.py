@@ -83,7 +83,7 @@ def polylines(items, ox: float = 0.0, oy: float = 0.0, sx: float = 1.0, sy: floa
 
 def thin(runs: list[list[tuple[float, float]]], limit: int = MAX_POINTS) -> list[list[tuple[float, float]]]:
     """At most `limit` vertices over all runs: long runs keep every k-th vertex and their ends."""
-    total = sum(len(r) for r in runs)
+    total = sum(map(len, runs))
     if total <= limit:
         return runs
     step = -(-total // limit)

@@ -355,8 +355,11 @@ def _fill(fig: Figure, pd: PageData, box: BBox) -> Figure:
 def _drawings_in(pd: PageData, box: BBox) -> list[Drawing]:
     """Paths inside the region; consecutive paths with one style (a data series, a grid) become one Drawing."""
     bx0, by0, bx1, by1 = box[0] - 2, box[1] - 2, box[2] + 2, box[3] + 2
-    inside = (p for p in pd.drawings
-              if bx0 <= (p.rect[0] + p.rect[2]) / 2 <= bx1 and by0 <= (p.rect[1] + p.rect[3]) / 2 <= by1)
+    inside = []
+    for p in pd.drawings:
+        r = p.rect
+        if bx0 <= (r[0] + r[2]) / 2 <= bx1 and by0 <= (r[1] + r[3]) / 2 <= by1:
+            inside.append(p)
     return merge_paths(inside)
 
 

@@ -429,8 +429,18 @@ def image_info_xrefs(page: pymupdf.Page) -> list[dict]:
 
 def is_mono(font: str, flags: int = 0) -> bool:
     """Typewriter fonts set code and prompts, never the running text of a paper."""
-    name = font.lower()
-    return bool(flags & 8) or any(k in name for k in ("mono", "courier", "cmtt", "lmtt", "typewriter", "consol", "inconsolata"))
+    if flags & 8:
+        return True
+    got = _MONO_NAMES.get(font)
+    if got is None:  # asked of every span: one answer per font name
+        name = font.lower()
+        got = any(k in name for k in ("mono", "courier", "cmtt", "lmtt", "typewriter", "consol", "inconsolata"))
+        if len(_MONO_NAMES) < 10_000:
+            _MONO_NAMES[font] = got
+    return got
+
+
+_MONO_NAMES: dict[str, bool] = {}
 
 
 def body_stats(pages: list[PageData]) -> tuple[float, str]:
