@@ -26,6 +26,8 @@ _INSET = 0.15  # the span's box is shrunk by this share before the "inside the f
 def drop_hidden_text(page, d: dict, drawings: list[dict]) -> None:
     """Remove from a text dict (`get_text("dict")`) the spans a later opaque fill paints over;
     `drawings` are the page's paths as get_drawings lists them (with their seqno)."""
+    if not any(_opaque_fill(d) for d in drawings):
+        return  # nothing paints over text (hidden_span_boxes would find no fills)
     spans = [s for b in d["blocks"] if b.get("type", 0) == 0 for l in b.get("lines", ()) for s in l["spans"]
              if s["text"].strip()]
     hidden = hidden_span_boxes(page, [(s["text"], tuple(s["bbox"])) for s in spans], drawings)

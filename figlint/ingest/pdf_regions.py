@@ -26,7 +26,7 @@ FIRST_GAP = 40.0  # caption to nearest graphics: caption skip plus white margin 
 NEXT_GAP = 26.0  # between pieces of one figure; floats are set further apart than this
 
 
-@dataclass
+@dataclass(slots=True)  # a page of scatter markers is 25,000 of them
 class Elem:
     """A piece a region is made of, and the caption that took it."""
 
