@@ -240,36 +240,28 @@ _ACCENTS = set("\u02c6\u02dc\u00af\u02d9\u00a8\u00b4\u0060\u02c7\u02d8\u02da^~")
 
 
 def _join_row_pieces(groups: list[list[dict]]) -> list[list[dict]]:
-    boxes: dict[int, tuple[list[dict], BBox]] = {}  # id -> (group, its box); the group is held, so its id stays its own
-
-    def box(g):
-        got = boxes.get(id(g))
-        if got is not None and got[0] is g:
-            return got[1]
-        b = union(l["bbox"] for l in g)
-        boxes[id(g)] = (g, b)
-        return b
-
-    def same_row(a, b, ga, gb) -> bool:
-        h = min(a[3] - a[1], b[3] - b[1])
-        return ga[0].get("dir") == gb[0].get("dir") and h > 0 and min(a[3], b[3]) - max(a[1], b[1]) >= 0.5 * h
-
     def text(g) -> str:
         return "".join(s["text"] for l in g for s in l["spans"]).strip()
 
     out = list(groups)
+    # each group's box and writing direction (its first line's), kept beside it in step
+    boxes = [union([l["bbox"] for l in g]) for g in out]
+    dirs = [g[0].get("dir") for g in out]
     i = 0
     while i < len(out):
         merged = False
+        a = boxes[i]
         for j in range(max(0, i - 4), min(len(out), i + 5)):
             if j == i:
                 continue
-            a, b = box(out[i]), box(out[j])
-            if not same_row(a, b, out[i], out[j]):
+            b = boxes[j]
+            # on one row: the same direction and overlapping by half the lower height
+            h = min(a[3] - a[1], b[3] - b[1])
+            if not (dirs[i] == dirs[j] and h > 0 and min(a[3], b[3]) - max(a[1], b[1]) >= 0.5 * h):
                 continue
             t = text(out[i])
             if t and all(c in _ACCENTS for c in t) and b[0] - 1 <= a[0] and a[2] <= b[2] + 1:
-                del out[i]  # an accent over a letter of its neighbour
+                del out[i], boxes[i], dirs[i]  # an accent over a letter of its neighbour
                 merged = True
                 break
             if a[2] <= b[0]:
@@ -281,8 +273,11 @@ def _join_row_pieces(groups: list[list[dict]]) -> list[list[dict]]:
             # the smaller type decides: a gutter of review line numbers is wider than their size
             size = min(max((s["size"] for l in g for s in l["spans"]), default=10) for g in (out[i], out[j]))
             if -2 <= gap <= 1.0 * size and lk[0] < rk[0]:
-                out[min(i, j)] = left + right
-                del out[max(i, j)]
+                k, gone = min(i, j), max(i, j)
+                out[k] = left + right
+                boxes[k] = union([l["bbox"] for l in out[k]])
+                dirs[k] = out[k][0].get("dir")
+                del out[gone], boxes[gone], dirs[gone]
                 merged = True
                 break
         if merged:
