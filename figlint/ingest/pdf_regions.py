@@ -190,16 +190,19 @@ def _walk(cap: CaptionBlock, side: str, elems: list[Elem], lim: float, frames: b
     lo, hi = x0 - 4, x1 + 4
     above = side == "above"
     # Written out for speed (a page of 25,000 scatter markers is as many elements): the
-    # filters are _mostly, the range test _in_range, the gap is measured to box(e) below.
+    # filters ask _mostly only of elements over 20 pt tall (it needs that), the range test is
+    # _in_range, the gap is measured to box(e) below.
     if above:
         near, far = cb[1] + 2, lim - 1  # an element ends above the caption, starts below the wall
-        cand = [e for e in elems if (e.bbox[3] <= near or (e.kind != "text" and _mostly(e, cb[1], -1))) and e.bbox[1] >= far]
+        cand = [e for e in elems if (e.bbox[3] <= near or (e.bbox[3] - e.bbox[1] > 20 and e.kind != "text" and _mostly(e, cb[1], -1)))
+                and e.bbox[1] >= far]
         cand.sort(key=_neg_bottom)
         edge = cb[1]
         fa, fb = lim - 1, cb[1] + 2  # a graphic's own box within these counts for the gap
     else:
         near, far = cb[3] - 2, lim + 1
-        cand = [e for e in elems if (e.bbox[1] >= near or (e.kind != "text" and _mostly(e, cb[3], 1))) and e.bbox[3] <= far]
+        cand = [e for e in elems if (e.bbox[1] >= near or (e.bbox[3] - e.bbox[1] > 20 and e.kind != "text" and _mostly(e, cb[3], 1)))
+                and e.bbox[3] <= far]
         cand.sort(key=_top)
         edge = cb[3]
         fa, fb = cb[3] - 2, lim + 1
