@@ -9,6 +9,7 @@ the judge adds Scores, and reporters only read. Coordinates are PDF points
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
+from operator import itemgetter
 from typing import Any
 
 BBox = tuple[float, float, float, float]
@@ -17,7 +18,10 @@ BBox = tuple[float, float, float, float]
 def union(boxes) -> BBox:
     """The smallest box holding every box of `boxes` (any iterable, not empty)."""
     boxes = list(boxes)
-    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
+    return (min(map(_X0, boxes)), min(map(_Y0, boxes)), max(map(_X1, boxes)), max(map(_Y1, boxes)))
+
+
+_X0, _Y0, _X1, _Y1 = itemgetter(0), itemgetter(1), itemgetter(2), itemgetter(3)
 
 SEVERITIES = ("note", "warning", "error")  # ordered, lowest first
 DIMENSIONS = (

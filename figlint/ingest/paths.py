@@ -8,25 +8,49 @@ dashed or dotted (to check a caption's "dashed line"); both are kept small: at m
 
 from __future__ import annotations
 
+import math
+from itertools import chain
+
 MAX_POINTS = 1000
+_chain = chain.from_iterable
 # Filled boxes (bars, legend patches) kept as separate Drawings per figure region before
 # consecutive boxes of one style are merged again like any other path (a scatter plot of
 # ten thousand square markers stays cheap).
 MAX_SEPARATE_BOXES = 400
 
 
-def polylines(items, ox: float = 0.0, oy: float = 0.0, sx: float = 1.0, sy: float = 1.0) -> list[list[tuple[float, float]]]:
+def polylines(items, ox: float = 0.0, oy: float = 0.0, sx: float = 1.0, sy: float = 1.0,
+              kinds: list | None = None) -> list[list[tuple[float, float]]]:
     """The connected runs of line/curve segments of a path, as vertex lists.
 
     A run breaks where a segment does not start at the previous one's end. Curves
     contribute their end points; rectangles and quads are not series and are skipped.
-    Coordinates are mapped by (x - ox) * sx, (y - oy) * sy.
+    Coordinates are mapped by (x - ox) * sx, (y - oy) * sy. `kinds`: the items' kinds, when
+    the caller has listed them.
     """
     runs: list[list[tuple[float, float]]] = []
     if not items:
         return runs
     # without a mapping (the PDF route's paths) the arithmetic is skipped: (x - 0.0) * 1.0 is x
     plain = ox == 0 and oy == 0 and sx == 1 and sy == 1
+    if kinds is None:
+        kinds = [it[0] for it in items]
+    if plain and kinds.count("c") + kinds.count("l") == len(kinds):
+        # One run when every segment starts exactly where the one before ends (a marker, a
+        # data line): the same vertices the loop below gives, without its per-point work.
+        # MuPDF's points are tuples of two floats, the vertices the loop builds: used as they are
+        starts = [it[1] for it in items]
+        first = starts[0]
+        if type(first) is tuple and len(first) == 2 and type(first[0]) is float:
+            ends = [it[-1] for it in items]
+            if starts[1:] == ends[:-1]:
+                try:
+                    total = sum(_chain(ends))
+                except TypeError:
+                    total = math.nan  # the loop below decides
+                # every coordinate finite: equal is connected (the first point is in no test)
+                if total - total == 0.0:
+                    return [[first, *ends]]
     cur: list[tuple[float, float]] | None = None
     lx = ly = 0.0  # the end of cur
     for it in items:
@@ -59,7 +83,7 @@ def polylines(items, ox: float = 0.0, oy: float = 0.0, sx: float = 1.0, sy: floa
 
 def thin(runs: list[list[tuple[float, float]]], limit: int = MAX_POINTS) -> list[list[tuple[float, float]]]:
     """At most `limit` vertices over all runs: long runs keep every k-th vertex and their ends."""
-    total = sum(len(r) for r in runs)
+    total = sum(map(len, runs))
     if total <= limit:
         return runs
     step = -(-total // limit)
@@ -127,14 +151,62 @@ def path_shape(items) -> str:
     return "".join(str(it[0]) for it in (items or ())[:12])
 
 
-def merge_paths(paths, ox: float = 0.0, oy: float = 0.0) -> list:
-    """Drawings from (path, box) pairs in paint order, `box` already cut to the clip in force.
+_STYLES: dict[tuple, tuple] = {}  # (type, color, fill, width, dashes) as MuPDF gives them -> path_style
+
+
+def _style(p: dict) -> tuple:
+    """path_style(p), one tuple per style: a cloud of markers shares it (memory; merge_paths
+    compares it), and it is worked out once per style, not once per path."""
+    key = (p.get("type"), p.get("color"), p.get("fill"), p.get("width"), p.get("dashes"))
+    try:
+        got = _STYLES.get(key)
+    except TypeError:  # an unhashable colour from an odd file
+        return path_style(p)
+    if got is None:
+        got = path_style(p)
+        if len(_STYLES) < 10_000:
+            _STYLES[key] = got
+    return got
+
+
+class PathRecord:
+    """One vector path as the figure reading keeps it: its box (cut to the clip in force and
+    shifted), its style, its segment count and shape, whether it is a filled box, and its
+    vertex runs (polylines). MuPDF's dict for a path, with every segment's points as tuples,
+    is kept by nobody: a page of 29,000 scatter markers held 440 MB of them, and allocating
+    and freeing that memory cost more than reading the page's text."""
+
+    __slots__ = ("rect", "style", "n", "shape", "box", "lines", "white")
+
+    def __init__(self, p: dict, rect: tuple, ox: float = 0.0, oy: float = 0.0):
+        items = p.get("items") or ()
+        kind = p.get("type")
+        kinds = [it[0] for it in items]
+        n = len(kinds)
+        # (x - 0.0) is x: the PDF route's boxes are kept as given
+        self.rect = (rect[0] - ox, rect[1] - oy, rect[2] - ox, rect[3] - oy) if ox or oy else rect
+        self.style = _style(p)
+        self.n = n
+        try:
+            self.shape = "".join(kinds[:12])  # path_shape: MuPDF's kinds are strings
+        except TypeError:
+            self.shape = path_shape(items)
+        # is_filled_box, from the kinds already listed
+        self.box = bool(kind and "f" in kind and n and (kinds[0] in ("re", "qu") if n == 1 else n <= 4 and kinds.count("l") == n))
+        self.lines = polylines(items, ox, oy, kinds=kinds)
+        fill = p.get("fill")
+        # a white filled background (pdf_regions.drawing_groups leaves it out)
+        self.white = bool(kind == "f" and fill and min(fill) > 0.97)
+
+
+def merge_paths(paths) -> list:
+    """Drawings from PathRecords in paint order.
 
     Consecutive paths of one style (a data series, a grid, a cloud of markers) become one
     Drawing; filled boxes stay apart, so bars keep their own baseline and count (up to
-    MAX_SEPARATE_BOXES per call). Coordinates are shifted by (-ox, -oy). The PDF route
-    (ingest/pdf.py) and the LaTeX route's reading of figure files (ingest/placement.py)
-    both use this, so a figure reads the same from either.
+    MAX_SEPARATE_BOXES per call). The PDF route (ingest/pdf.py) and the LaTeX route's
+    reading of figure files (ingest/placement.py) both use this, so a figure reads the same
+    from either.
     """
     from figlint.model import Drawing
 
@@ -143,39 +215,56 @@ def merge_paths(paths, ox: float = 0.0, oy: float = 0.0) -> list:
     boxes = 0
     full = False  # the last Drawing holds MAX_POINTS vertices: what it merges adds none
     npoints = 0  # vertices the last Drawing holds
-    for p, r in paths:
-        r = (r[0] - ox, r[1] - oy, r[2] - ox, r[3] - oy)
-        st = path_style(p)
-        items = p.get("items")
-        n = len(items or ())
-        if is_filled_box(p.get("type"), items) and boxes < MAX_SEPARATE_BOXES:
+    # The last Drawing's box, segment and path counts, kept here while paths merge into it
+    # and written back when the next Drawing starts (this runs once per path of a figure).
+    d = None
+    bx0 = by0 = bx1 = by1 = 0.0
+    nitems = npaths = 0
+    for rec in paths:
+        r = rec.rect
+        st = rec.style
+        if rec.box and boxes < MAX_SEPARATE_BOXES:
             boxes += 1  # a bar is a bar: same-coloured bars stay apart
         elif last is not None and st == last:
-            d = out[-1]
-            d.bbox = (min(d.bbox[0], r[0]), min(d.bbox[1], r[1]), max(d.bbox[2], r[2]), max(d.bbox[3], r[3]))
-            d.items += n
-            d.paths += 1
-            # The vertices are only read while the Drawing has room for them (a scatter of
-            # 30,000 markers reads the first ones, not all: that was most of the merging time).
+            # min(a, b) is a unless b < a; max(a, b) is a unless b > a
+            if r[0] < bx0:
+                bx0 = r[0]
+            if r[1] < by0:
+                by0 = r[1]
+            if r[2] > bx1:
+                bx1 = r[2]
+            if r[3] > by1:
+                by1 = r[3]
+            nitems += rec.n
+            npaths += 1
+            # The vertices are only added while the Drawing has room for them.
             if not full:
-                more = polylines(items, ox, oy)
+                more = rec.lines
                 if more:
-                    total = npoints + sum(len(x) for x in more)
+                    total = npoints + sum(map(len, more))
                     if total <= MAX_POINTS:  # thin() would return them as they are
                         d.lines.extend(more)  # d.lines is this Drawing's own list
                         npoints = total
                     else:
                         d.lines = thin(d.lines + more)
-                        npoints = sum(len(x) for x in d.lines)
+                        npoints = sum(map(len, d.lines))
                     full = npoints >= MAX_POINTS
             continue
-        lines = thin(polylines(items, ox, oy))
-        out.append(Drawing(bbox=r, stroke=tuple(st[1]) if st[1] else None, fill=tuple(st[2]) if st[2] else None,
-                           width=st[3], items=n, dash=st[4], lines=lines, shape=path_shape(items),
-                           unit=max(r[2] - r[0], r[3] - r[1])))
-        npoints = sum(len(x) for x in lines)
+        if d is not None and npaths > 1:
+            d.bbox, d.items, d.paths = (bx0, by0, bx1, by1), nitems, npaths
+        # a list of its own: merging extends it (the runs in it are shared and never changed)
+        lines = thin(list(rec.lines))
+        d = Drawing(bbox=r, stroke=tuple(st[1]) if st[1] else None, fill=tuple(st[2]) if st[2] else None,
+                    width=st[3], items=rec.n, dash=st[4], lines=lines, shape=rec.shape,
+                    unit=max(r[2] - r[0], r[3] - r[1]))
+        out.append(d)
+        bx0, by0, bx1, by1 = r
+        nitems, npaths = rec.n, 1
+        npoints = sum(map(len, lines))
         full = npoints >= MAX_POINTS
         last = st
+    if d is not None and npaths > 1:
+        d.bbox, d.items, d.paths = (bx0, by0, bx1, by1), nitems, npaths
     return out
 
 
@@ -185,7 +274,7 @@ def clipped_drawings(paths: list[dict], ox: float = 0.0, oy: float = 0.0) -> lis
     file read on its own (ingest/graphics.py) and placed from the sources (ingest/placement.py)
     go through this, as a paper's figure region does (ingest/pdf.py), so a chart has the same
     marks whichever way it is read."""
-    clipped: list[tuple[dict, tuple]] = []
+    clipped: list[PathRecord] = []
     clips: list[tuple[int, tuple]] = []
     for d in paths:
         level = d.get("level", 0)
@@ -206,5 +295,5 @@ def clipped_drawings(paths: list[dict], ox: float = 0.0, oy: float = 0.0) -> lis
             x0, y0, x1, y1 = max(x0, cb[0]), max(y0, cb[1]), min(x1, cb[2]), min(y1, cb[3])
             if x1 < x0 or y1 < y0:
                 continue
-        clipped.append((d, (x0, y0, x1, y1)))
-    return merge_paths(clipped, ox, oy)
+        clipped.append(PathRecord(d, (x0, y0, x1, y1), ox, oy))
+    return merge_paths(clipped)

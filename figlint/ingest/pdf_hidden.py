@@ -15,6 +15,8 @@ before.
 
 from __future__ import annotations
 
+import math
+
 BBox = tuple[float, float, float, float]
 
 _MIN_OVERLAP = 0.3  # share of the smaller span's box two spans must share to be a suspect pair
@@ -24,6 +26,8 @@ _INSET = 0.15  # the span's box is shrunk by this share before the "inside the f
 def drop_hidden_text(page, d: dict, drawings: list[dict]) -> None:
     """Remove from a text dict (`get_text("dict")`) the spans a later opaque fill paints over;
     `drawings` are the page's paths as get_drawings lists them (with their seqno)."""
+    if not any(_opaque_fill(d) for d in drawings):
+        return  # nothing paints over text (hidden_span_boxes would find no fills)
     spans = [s for b in d["blocks"] if b.get("type", 0) == 0 for l in b.get("lines", ()) for s in l["spans"]
              if s["text"].strip()]
     hidden = hidden_span_boxes(page, [(s["text"], tuple(s["bbox"])) for s in spans], drawings)
@@ -62,27 +66,71 @@ def _opaque_fill(d: dict) -> bool:
 
 
 def _suspects(spans: list[tuple[str, BBox]], fills: list[dict]) -> set[int]:
-    """Spans that overlap another span, both inside the box of one opaque fill."""
-    import numpy as np
+    """Spans that overlap another span, both inside the box of one opaque fill.
 
-    S = np.array([b for _t, b in spans], dtype=float)
-    F = np.array([d["rect"] for d in fills], dtype=float)
-    cx, cy = (S[:, 0] + S[:, 2]) / 2, (S[:, 1] + S[:, 3]) / 2
-    inside = ((F[None, :, 0] <= cx[:, None]) & (cx[:, None] <= F[None, :, 2])
-              & (F[None, :, 1] <= cy[:, None]) & (cy[:, None] <= F[None, :, 3]))  # span x fill
-    cand = np.flatnonzero(inside.any(axis=1))
-    if len(cand) < 2:
+    Pairs first, by a sweep down the page (spans rarely overlap), then the fills of those
+    few: testing every span against every fill (300 x 600 on a chart's page) cost more
+    than the rest of the check, and numpy's import more still."""
+    S = [b for _t, b in spans]
+    F = [d["rect"] for d in fills]
+    if not all(math.isfinite(v) for b in S for v in b) or not all(math.isfinite(v) for r in F for v in r):
+        return _suspects_plain(S, F)
+    order = sorted(range(len(S)), key=lambda i: S[i][1])
+    pairs = []
+    for k, i in enumerate(order):
+        a = S[i]
+        area_a = (a[2] - a[0]) * (a[3] - a[1])
+        for j in order[k + 1:]:
+            b = S[j]
+            if b[1] >= a[3]:
+                break  # this one and all below it start under a's bottom: no overlap
+            if b[0] >= a[2] or b[2] <= a[0]:
+                continue  # side by side on one line
+            if _share(a, b, area_a) >= _MIN_OVERLAP:
+                pairs.append((i, j))
+    if not pairs:
         return set()
-    C = S[cand]
-    w = np.clip(np.minimum(C[:, None, 2], C[None, :, 2]) - np.maximum(C[:, None, 0], C[None, :, 0]), 0, None)
-    h = np.clip(np.minimum(C[:, None, 3], C[None, :, 3]) - np.maximum(C[:, None, 1], C[None, :, 1]), 0, None)
-    area = (C[:, 2] - C[:, 0]) * (C[:, 3] - C[:, 1])
-    small = np.minimum(area[:, None], area[None, :])
-    share = np.where(small > 0, w * h / np.where(small > 0, small, 1), 0)
-    np.fill_diagonal(share, 0)
-    same_fill = (inside[cand][:, None, :] & inside[cand][None, :, :]).any(axis=2)
-    pairs = (share >= _MIN_OVERLAP) & same_fill
-    return {int(cand[i]) for i in np.flatnonzero(pairs.any(axis=1))}
+    holders: dict[int, set[int]] = {}  # span -> the fills whose box holds its centre
+
+    def held(i: int) -> set[int]:
+        got = holders.get(i)
+        if got is None:
+            b = S[i]
+            cx, cy = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
+            got = holders[i] = {k for k, r in enumerate(F) if r[0] <= cx <= r[2] and r[1] <= cy <= r[3]}
+        return got
+
+    out: set[int] = set()
+    for i, j in pairs:
+        if held(i) & held(j):
+            out.update((i, j))
+    return out
+
+
+def _share(a: BBox, b: BBox, area_a: float) -> float:
+    """The overlap of two boxes as a share of the smaller one (0 when either has no area)."""
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    small = min(area_a, (b[2] - b[0]) * (b[3] - b[1]))
+    if w <= 0 or h <= 0 or small <= 0:
+        return 0.0
+    return w * h / small
+
+
+def _suspects_plain(S: list[BBox], F: list) -> set[int]:
+    """_suspects for boxes with a coordinate that is not finite: every pair, every fill."""
+    def holds(r, b) -> bool:
+        cx, cy = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
+        return r[0] <= cx <= r[2] and r[1] <= cy <= r[3]
+
+    held = [{k for k, r in enumerate(F) if holds(r, b)} for b in S]
+    out: set[int] = set()
+    for i, a in enumerate(S):
+        area_a = (a[2] - a[0]) * (a[3] - a[1])
+        for j, b in enumerate(S):
+            if j != i and held[i] & held[j] and _share(a, b, area_a) >= _MIN_OVERLAP:
+                out.add(i)
+    return out
 
 
 def _covered(box: BBox, seqno: int, fills: list[dict]) -> bool:

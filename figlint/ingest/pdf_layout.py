@@ -23,6 +23,7 @@ import pymupdf
 from figlint.budget import MAX_DECODE_PIXELS
 from figlint.ingest import mupdf as _mupdf  # noqa: F401 - keeps MuPDF messages off stdout
 from figlint.ingest.pdf_hidden import drop_hidden_text
+from figlint.ingest.pdf_paths import read_paths
 from figlint.ingest.type3 import fix_sizes as fix_type3_sizes
 from figlint.mentions import parse_float_label
 from figlint.model import union
@@ -61,11 +62,14 @@ class PageData:
     height: float
     lines: list[Line] = field(default_factory=list)
     images: list[dict] = field(default_factory=list)
-    drawings: list[dict] = field(default_factory=list)
+    drawings: list = field(default_factory=list)  # paths.PathRecord, in paint order (pdf_paths)
     links: list[dict] = field(default_factory=list)
     matrix: tuple = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)  # PDF user space -> page space
     paths_total: int = 0  # vector paths on the page; more than budget.MAX_PAGE_DRAWINGS are not read
     frames: list[BBox] = field(default_factory=list)  # outermost clips: an included graphic's box
+
+
+_MISSING = object()
 
 
 @dataclass
@@ -78,9 +82,25 @@ class Layout:
     text_top: float
     text_bottom: float
     line_gap: float = 0.0  # usual white space between two lines of a paragraph (double spacing: large)
+    # column_of's answers for the columns they were given for: asked about every line many
+    # times over (regions, paragraphs, reading order: 39,000 times for a 49-page paper)
+    _memo: dict = field(default_factory=dict, repr=False, compare=False)
+    _memo_of: object = field(default=None, repr=False, compare=False)
 
     def column_of(self, x0: float, x1: float) -> int | None:
         """Index of the column holding [x0, x1], or None when it crosses a gutter."""
+        if self._memo_of is not self.columns:
+            self._memo = {}
+            self._memo_of = self.columns
+        key = (x0, x1)
+        got = self._memo.get(key, _MISSING)
+        if got is _MISSING:
+            got = self._column_of(x0, x1)
+            if len(self._memo) < 100_000:
+                self._memo[key] = got
+        return got
+
+    def _column_of(self, x0: float, x1: float) -> int | None:
         # A short line centred over a whole gutter (revtex's "(Dated: )" under the title) is
         # set over both columns: no column's own text reaches across the gutter, and text
         # that overflows its column by a few points is centred in that column, not here.
@@ -111,27 +131,45 @@ class Layout:
 
 def is_bold(font: str, flags: int = 0) -> bool:
     """Bold by the font's flags or its name (subset fonts often lose the flag)."""
-    name = font.lower()
-    return bool(flags & 16) or any(k in name for k in ("bold", "medi", "semib", "black", "heavy", "cmbx"))
+    if flags & 16:
+        return True
+    got = _BOLD_NAMES.get(font)
+    if got is None:  # a paper uses a few dozen fonts and asks this of every span
+        name = font.lower()
+        got = any(k in name for k in ("bold", "medi", "semib", "black", "heavy", "cmbx"))
+        if len(_BOLD_NAMES) < 10_000:
+            _BOLD_NAMES[font] = got
+    return got
+
+
+_BOLD_NAMES: dict[str, bool] = {}
 
 
 def _dominant(spans: list[dict]) -> tuple[float, str, bool]:
-    sizes: Counter = Counter()
-    fonts: Counter = Counter()
+    """The line's size and font by characters, and whether most of them are bold. Ties go
+    to the first met (as Counter.most_common(1) gives them)."""
+    sizes: dict = {}
+    fonts: dict = {}
     bold = 0
     total = 0
     for s in spans:
         n = len(s["text"].strip())
         if not n:
             continue
-        sizes[round(s["size"], 1)] += n
-        fonts[s["font"]] += n
+        k = round(s["size"], 1)
+        sizes[k] = sizes.get(k, 0) + n
+        f = s["font"]
+        fonts[f] = fonts.get(f, 0) + n
         total += n
-        if is_bold(s["font"], s.get("flags", 0)):
+        if is_bold(f, s.get("flags", 0)):
             bold += n
     if not total:
         return (spans[0]["size"] if spans else 0.0), (spans[0]["font"] if spans else ""), False
-    return sizes.most_common(1)[0][0], fonts.most_common(1)[0][0], bold * 2 > total
+    return max(sizes.items(), key=_count)[0], max(fonts.items(), key=_count)[0], bold * 2 > total
+
+
+def _count(item: tuple) -> int:
+    return item[1]
 
 
 def _span(s: dict) -> dict:
@@ -141,10 +179,10 @@ def _span(s: dict) -> dict:
 
 def _make_line(page: int, block: int, raw_lines: list[dict]) -> Line:
     spans = [_span(s) for rl in raw_lines for s in rl["spans"] if s["text"]]
-    x0 = min(rl["bbox"][0] for rl in raw_lines)
-    y0 = min(rl["bbox"][1] for rl in raw_lines)
-    x1 = max(rl["bbox"][2] for rl in raw_lines)
-    y1 = max(rl["bbox"][3] for rl in raw_lines)
+    if len(raw_lines) == 1:
+        x0, y0, x1, y1 = raw_lines[0]["bbox"]
+    else:
+        x0, y0, x1, y1 = union([rl["bbox"] for rl in raw_lines])
     parts = []
     for rl in raw_lines:
         t = "".join(s["text"] for s in rl["spans"])
@@ -157,7 +195,8 @@ def _make_line(page: int, block: int, raw_lines: list[dict]) -> Line:
     gap = 0.0
     pieces = sorted((s["bbox"] for s in spans if s["text"].strip()), key=lambda b: b[0])
     for a, b in zip(pieces, pieces[1:]):
-        gap = max(gap, b[0] - a[2])
+        if b[0] - a[2] > gap:  # gap = max(gap, b[0] - a[2])
+            gap = b[0] - a[2]
     return Line(page, (x0, y0, x1, y1), " ".join("".join(parts).split()), spans, size, font, bold, block, horizontal, gap)
 
 
@@ -201,36 +240,28 @@ _ACCENTS = set("\u02c6\u02dc\u00af\u02d9\u00a8\u00b4\u0060\u02c7\u02d8\u02da^~")
 
 
 def _join_row_pieces(groups: list[list[dict]]) -> list[list[dict]]:
-    boxes: dict[int, tuple[list[dict], BBox]] = {}  # id -> (group, its box); the group is held, so its id stays its own
-
-    def box(g):
-        got = boxes.get(id(g))
-        if got is not None and got[0] is g:
-            return got[1]
-        b = union(l["bbox"] for l in g)
-        boxes[id(g)] = (g, b)
-        return b
-
-    def same_row(a, b, ga, gb) -> bool:
-        h = min(a[3] - a[1], b[3] - b[1])
-        return ga[0].get("dir") == gb[0].get("dir") and h > 0 and min(a[3], b[3]) - max(a[1], b[1]) >= 0.5 * h
-
     def text(g) -> str:
         return "".join(s["text"] for l in g for s in l["spans"]).strip()
 
     out = list(groups)
+    # each group's box and writing direction (its first line's), kept beside it in step
+    boxes = [union([l["bbox"] for l in g]) for g in out]
+    dirs = [g[0].get("dir") for g in out]
     i = 0
     while i < len(out):
         merged = False
+        a = boxes[i]
         for j in range(max(0, i - 4), min(len(out), i + 5)):
             if j == i:
                 continue
-            a, b = box(out[i]), box(out[j])
-            if not same_row(a, b, out[i], out[j]):
+            b = boxes[j]
+            # on one row: the same direction and overlapping by half the lower height
+            h = min(a[3] - a[1], b[3] - b[1])
+            if not (dirs[i] == dirs[j] and h > 0 and min(a[3], b[3]) - max(a[1], b[1]) >= 0.5 * h):
                 continue
             t = text(out[i])
             if t and all(c in _ACCENTS for c in t) and b[0] - 1 <= a[0] and a[2] <= b[2] + 1:
-                del out[i]  # an accent over a letter of its neighbour
+                del out[i], boxes[i], dirs[i]  # an accent over a letter of its neighbour
                 merged = True
                 break
             if a[2] <= b[0]:
@@ -242,8 +273,11 @@ def _join_row_pieces(groups: list[list[dict]]) -> list[list[dict]]:
             # the smaller type decides: a gutter of review line numbers is wider than their size
             size = min(max((s["size"] for l in g for s in l["spans"]), default=10) for g in (out[i], out[j]))
             if -2 <= gap <= 1.0 * size and lk[0] < rk[0]:
-                out[min(i, j)] = left + right
-                del out[max(i, j)]
+                k, gone = min(i, j), max(i, j)
+                out[k] = left + right
+                boxes[k] = union([l["bbox"] for l in out[k]])
+                dirs[k] = out[k][0].get("dir")
+                del out[gone], boxes[gone], dirs[gone]
                 merged = True
                 break
         if merged:
@@ -257,11 +291,12 @@ def read_page(page: pymupdf.Page) -> PageData:
     data = PageData(page.number, page.rect.width, page.rect.height)
     tp = page.get_textpage(flags=_TEXT_FLAGS)
     d = tp.extractDICT()
-    if any(_spaceless(s["text"]) for b in d["blocks"] for l in b.get("lines", ()) for s in l["spans"]):
+    texts = [s["text"] for b in d["blocks"] for l in b.get("lines", ()) for s in l["spans"]]
+    if any(_spaceless(t) for t in texts if len(t) >= 30):
         d = _respaced(tp)
     fix_type3_sizes(page.parent, d)
-    data.drawings, data.paths_total, data.frames = _drawings(page)
-    drop_hidden_text(page, d, data.drawings)
+    data.drawings, data.paths_total, data.frames, fills = read_paths(page)
+    drop_hidden_text(page, d, fills)
     _plain_math_letters(d)
     for bno, block in enumerate(d["blocks"]):
         if block.get("type") == 0:
@@ -300,12 +335,15 @@ _MATH_LETTERS = {cp: unicodedata.normalize("NFKC", chr(cp)) for cp in [*range(0x
                  if len(unicodedata.normalize("NFKC", chr(cp))) == 1}
 
 
+_MATH_CHAR = re.compile("[\U0001D400-\U0010FFFF\u210e]")  # a character _MATH_LETTERS may map
+
+
 def _plain_math_letters(d: dict) -> None:
     for b in d["blocks"]:
         for l in b.get("lines", ()):
             for s in l["spans"]:
                 t = s["text"]
-                if any(ord(ch) >= 0x1D400 or ch == "\u210e" for ch in t):
+                if _MATH_CHAR.search(t):
                     s["text"] = t.translate(_MATH_LETTERS)
 
 
@@ -384,57 +422,20 @@ def image_info_xrefs(page: pymupdf.Page) -> list[dict]:
     return out
 
 
-def _drawings(page: pymupdf.Page) -> tuple[list[dict], int, list[BBox]]:
-    """Vector paths with their boxes cut to the clip in force (hatching and plot lines are
-    often drawn long and clipped), without page-sized backgrounds and paths off the page;
-    how many paths the page has in all; and the outermost clips smaller than half the
-    page, which is how an included graphic (a PDF placed by \\includegraphics, whose
-    /BBox clips it) marks its full extent, white margins included.
-
-    At most budget.MAX_PAGE_DRAWINGS paths are read: pymupdf builds a dict per path, and a
-    page of a million paths would take gigabytes (read_pdf reports the page's figures, FL011).
-    """
-    from figlint.budget import capped_drawings
-
-    w, h = page.rect.width, page.rect.height  # page.rect is recomputed on every access
-    area = w * h
-    out = []
-    frames: list[BBox] = []
-    clips: list[tuple[int, tuple]] = []  # (level, scissor) of the clips in force
-    paths, total = capped_drawings(page, extended=True)
-    for p in paths:
-        level = p.get("level", 0)
-        while clips and clips[-1][0] >= level:
-            clips.pop()
-        kind = p.get("type")
-        if kind in ("clip", "group"):
-            box = p.get("scissor")
-            if box is not None:
-                if clips:
-                    c = clips[-1][1]
-                    box = (max(box[0], c[0]), max(box[1], c[1]), min(box[2], c[2]), min(box[3], c[3]))
-                elif kind == "clip" and 20 < box[2] - box[0] and 12 < box[3] - box[1] and \
-                        (box[2] - box[0]) * (box[3] - box[1]) < 0.5 * area and (not frames or frames[-1] != tuple(box)):
-                    frames.append(tuple(box))
-                clips.append((level, box))
-            continue
-        x0, y0, x1, y1 = p["rect"]
-        if clips:
-            c = clips[-1][1]
-            x0, y0, x1, y1 = max(x0, c[0]), max(y0, c[1]), min(x1, c[2]), min(y1, c[3])
-            if x1 < x0 or y1 < y0:
-                continue  # clipped away entirely
-            p["rect"] = (x0, y0, x1, y1)
-        if (x1 - x0) * (y1 - y0) > 0.8 * area or x1 < 0 or y1 < 0 or x0 > w or y0 > h:
-            continue
-        out.append(p)
-    return out, total, frames
-
-
 def is_mono(font: str, flags: int = 0) -> bool:
     """Typewriter fonts set code and prompts, never the running text of a paper."""
-    name = font.lower()
-    return bool(flags & 8) or any(k in name for k in ("mono", "courier", "cmtt", "lmtt", "typewriter", "consol", "inconsolata"))
+    if flags & 8:
+        return True
+    got = _MONO_NAMES.get(font)
+    if got is None:  # asked of every span: one answer per font name
+        name = font.lower()
+        got = any(k in name for k in ("mono", "courier", "cmtt", "lmtt", "typewriter", "consol", "inconsolata"))
+        if len(_MONO_NAMES) < 10_000:
+            _MONO_NAMES[font] = got
+    return got
+
+
+_MONO_NAMES: dict[str, bool] = {}
 
 
 def body_stats(pages: list[PageData]) -> tuple[float, str]:

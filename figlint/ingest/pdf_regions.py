@@ -26,7 +26,7 @@ FIRST_GAP = 40.0  # caption to nearest graphics: caption skip plus white margin 
 NEXT_GAP = 26.0  # between pieces of one figure; floats are set further apart than this
 
 
-@dataclass
+@dataclass(slots=True)  # a page of scatter markers is 25,000 of them
 class Elem:
     """A piece a region is made of, and the caption that took it."""
 
@@ -46,21 +46,44 @@ def drawing_groups(pd: PageData) -> tuple[list[BBox], list[int]]:
 
     Also returns, per group, how many of its paths are shapes rather than thin rules.
     """
-    groups: list[list[float]] = []
+    boxes: list[BBox] = []
+    shapes: list[int] = []
+    w, h = pd.width, pd.height
+    g = None  # a group begun; its box is kept in g0..g3 while paths extend it (once per path)
     for p in pd.drawings:
-        if p.get("type") == "f" and p.get("fill") and min(p["fill"]) > 0.97:
+        if p.white:
             continue  # white backgrounds of included graphics often reach past the visible figure
-        x0, y0, x1, y1 = p["rect"]
-        x0, y0 = max(x0, 0.0), max(y0, 0.0)
-        x1, y1 = min(x1, pd.width), min(y1, pd.height)
-        if groups:
-            g = groups[-1]
-            if x0 <= g[2] + 2 and x1 >= g[0] - 2 and y0 <= g[3] + 2 and y1 >= g[1] - 2:
-                g[0], g[1], g[2], g[3] = min(g[0], x0), min(g[1], y0), max(g[2], x1), max(g[3], y1)
-                g[4] += (x1 - x0) > 3 and (y1 - y0) > 3
-                continue
-        groups.append([x0, y0, x1, y1, int((x1 - x0) > 3 and (y1 - y0) > 3)])
-    return [tuple(g[:4]) for g in groups], [int(g[4]) for g in groups]
+        x0, y0, x1, y1 = p.rect
+        # cut to the page: max(x0, 0.0) is x0 unless 0.0 > x0, min(x1, w) x1 unless w < x1
+        if 0.0 > x0:
+            x0 = 0.0
+        if 0.0 > y0:
+            y0 = 0.0
+        if w < x1:
+            x1 = w
+        if h < y1:
+            y1 = h
+        if g is not None and x0 <= g2 + 2 and x1 >= g0 - 2 and y0 <= g3 + 2 and y1 >= g1 - 2:
+            # min(a, b) is a unless b < a; max(a, b) is a unless b > a
+            if x0 < g0:
+                g0 = x0
+            if y0 < g1:
+                g1 = y0
+            if x1 > g2:
+                g2 = x1
+            if y1 > g3:
+                g3 = y1
+            n += (x1 - x0) > 3 and (y1 - y0) > 3
+            continue
+        if g is not None:
+            boxes.append((g0, g1, g2, g3))
+            shapes.append(int(n))
+        g0, g1, g2, g3 = g = (x0, y0, x1, y1)
+        n = int((x1 - x0) > 3 and (y1 - y0) > 3)
+    if g is not None:
+        boxes.append((g0, g1, g2, g3))
+        shapes.append(int(n))
+    return boxes, shapes
 
 
 def _containers(pd: PageData, dgroups: list[BBox]) -> list[BBox]:
@@ -164,46 +187,55 @@ def _walk(cap: CaptionBlock, side: str, elems: list[Elem], lim: float, frames: b
     """
     cb = cap.bbox
     x0, x1 = cap.xrange
-
-    def box(e: Elem) -> BBox:
-        f = e.frame if frames else None
-        if f is None:
-            return e.bbox
-        if side == "above":
-            within = lim - 1 <= f[1] and f[3] <= cb[1] + 2
-        else:
-            within = cb[3] - 2 <= f[1] and f[3] <= lim + 1
-        return f if within else e.bbox  # not a graphic's box that reaches past the caption or wall
-
-    if side == "above":
-        cand = [e for e in elems if (e.bbox[3] <= cb[1] + 2 or _mostly(e, cb[1], -1)) and e.bbox[1] >= lim - 1]
-        cand.sort(key=lambda e: -e.bbox[3])
-        edge, out = cb[1], []
-        for e in cand:
-            if not _in_range(e.bbox, x0, x1):
-                continue
-            gap = edge - box(e)[3]
-            if gap > (FIRST_GAP if not out else NEXT_GAP):
-                break
-            if out and _rule_at_wall(e, e.bbox[1] - lim):
-                break
-            out.append(e)
-            edge = min(edge, e.bbox[1])
-        return out
-    cand = [e for e in elems if (e.bbox[1] >= cb[3] - 2 or _mostly(e, cb[3], 1)) and e.bbox[3] <= lim + 1]
-    cand.sort(key=lambda e: e.bbox[1])
-    edge, out = cb[3], []
+    lo, hi = x0 - 4, x1 + 4
+    above = side == "above"
+    # Written out for speed (a page of 25,000 scatter markers is as many elements): the
+    # filters ask _mostly only of elements over 20 pt tall (it needs that), the range test is
+    # _in_range, the gap is measured to box(e) below.
+    if above:
+        near, far = cb[1] + 2, lim - 1  # an element ends above the caption, starts below the wall
+        cand = [e for e in elems if (e.bbox[3] <= near or (e.bbox[3] - e.bbox[1] > 20 and e.kind != "text" and _mostly(e, cb[1], -1)))
+                and e.bbox[1] >= far]
+        cand.sort(key=_neg_bottom)
+        edge = cb[1]
+        fa, fb = lim - 1, cb[1] + 2  # a graphic's own box within these counts for the gap
+    else:
+        near, far = cb[3] - 2, lim + 1
+        cand = [e for e in elems if (e.bbox[1] >= near or (e.bbox[3] - e.bbox[1] > 20 and e.kind != "text" and _mostly(e, cb[3], 1)))
+                and e.bbox[3] <= far]
+        cand.sort(key=_top)
+        edge = cb[3]
+        fa, fb = cb[3] - 2, lim + 1
+    out: list[Elem] = []
     for e in cand:
-        if not _in_range(e.bbox, x0, x1):
+        b = e.bbox
+        cx = (b[0] + b[2]) / 2
+        if not (lo <= cx <= hi or _hoverlap(b[0], b[2], x0, x1) >= 0.6 * max(b[2] - b[0], 0.1)):
             continue
-        gap = box(e)[1] - edge
+        f = e.frame if frames else None
+        # the graphic's own box unless it reaches past the caption or the wall
+        g = f if f is not None and fa <= f[1] and f[3] <= fb else b
+        gap = edge - g[3] if above else g[1] - edge
         if gap > (FIRST_GAP if not out else NEXT_GAP):
             break
-        if out and _rule_at_wall(e, lim - e.bbox[3]):
+        if out and b[3] - b[1] <= 1.5 and _rule_at_wall(e, b[1] - lim if above else lim - b[3]):
             break
         out.append(e)
-        edge = max(edge, e.bbox[3])
+        # edge = min(edge, top) going up, max(edge, bottom) going down
+        if above:
+            if b[1] < edge:
+                edge = b[1]
+        elif b[3] > edge:
+            edge = b[3]
     return out
+
+
+def _neg_bottom(e: Elem) -> float:
+    return -e.bbox[3]
+
+
+def _top(e: Elem) -> float:
+    return e.bbox[1]
 
 
 def _rule_at_wall(e: Elem, to_wall: float) -> bool:
@@ -337,6 +369,15 @@ def _frame_elements(pd: PageData, elems: list[Elem], blockers: list[Line]) -> No
     frames = [b for b in pd.frames if not any(inside(ln.bbox, b, 0) for ln in blockers)]
     if not frames:
         return
+    if len(frames) == 1:  # the usual case, written out (a scatter plot is 25,000 elements)
+        f = frames[0]
+        f0, f1, f2, f3 = f
+        for e in elems:
+            b = e.bbox
+            cx, cy = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
+            if f0 <= cx <= f2 and f1 <= cy <= f3:  # inside(b, f, 0)
+                e.frame = f
+        return
     for e in elems:
         holders = [b for b in frames if inside(e.bbox, b, 0)]
         if holders:
@@ -464,16 +505,21 @@ def _choose(caps: list[CaptionBlock], opts: dict[int, dict], sides: dict[str, st
             best, best_key = list(pick), (clash, cost)
             return
         c = open_[i]
+        # the last caption's picks are read by no one after it: `used` is left alone then
+        # (each pick's graphics are a whole scatter plot's markers on a page of one)
+        deeper = i + 1 < len(open_)
         for s in sorted(opts[id(c)], key=lambda s: _cost(c, s, opts[id(c)][s][0], sides)):
             ids = taken[(id(c), s)]
-            more = sum(1 for e in ids if used.get(e))
-            for e in ids:
-                used[e] = used.get(e, 0) + 1
+            more = sum(1 for e in ids if used.get(e)) if used else 0
+            if deeper:
+                for e in ids:
+                    used[e] = used.get(e, 0) + 1
             pick.append(s)
             search(i + 1, pick, used, clash + more, cost + _cost(c, s, opts[id(c)][s][0], sides))
             pick.pop()
-            for e in ids:
-                used[e] -= 1
+            if deeper:
+                for e in ids:
+                    used[e] -= 1
 
     search(0, [], {}, 0, 0.0)
     # search refers to itself through its closure: a cycle that would keep every option's

@@ -242,11 +242,14 @@ def _float_between(prev: Line, ln: Line, floats: list[BBox], c0: float, c1: floa
                for b in floats)
 
 
+_WS = re.compile(r"\s+")
+
+
 def _append(para: Para, ln: Line) -> None:
     """Add a line's text runs to the paragraph, recording where each run sits on the page."""
     if para.text:
         if para.text.endswith("-") and len(para.text) > 1 and para.text[-2].isalpha() and ln.text[:1].islower():
-            word = re.search(r"(\S+)$", para.text).group(1)
+            word = para.text.rsplit(None, 1)[-1]  # its last word (a search for \S+$ scanned the whole paragraph)
             if "-" not in word[:-1]:
                 para.text = para.text[:-1]
         elif para.text.endswith("-") and len(para.text) > 1 and para.text[-2].isalpha() and ln.text[:1].isupper():
@@ -255,7 +258,7 @@ def _append(para: Para, ln: Line) -> None:
             para.text += " "
     last_x1 = None
     for s in ln.spans:
-        t = re.sub(r"\s+", " ", s["text"])
+        t = _WS.sub(" ", s["text"])
         if not t.strip():
             if para.text and not para.text.endswith(" "):
                 para.text += " "

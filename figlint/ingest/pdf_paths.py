@@ -1,0 +1,122 @@
+"""A page's vector paths as the PDF route keeps them, read in one pass as MuPDF hands them over.
+
+`get_cdrawings(extended=True)` builds a dict per path (its segments as tuples of points),
+per clip and per transparency group. Kept, they dominated reading a chart-heavy page: a
+scatter plot of 29,000 markers, each its own clipped group, is 88,000 entries and 440 MB.
+Here each entry is dealt with as it comes (budget.capped_drawings' callback form) and then
+dropped: clips and groups only update the clip in force, a path becomes a small
+PathRecord (paths.py) with its box cut to that clip. Only opaque fills keep their dict,
+for the hidden-text check (pdf_hidden), which needs their segments.
+"""
+
+from __future__ import annotations
+
+from figlint.ingest.paths import PathRecord
+from figlint.ingest.pdf_hidden import _opaque_fill
+
+BBox = tuple[float, float, float, float]
+
+
+def read_paths(page, limit: int | None = None) -> tuple[list[PathRecord], int, list[BBox], list[dict]]:
+    """(paths, how many entries the page has in all, frames, opaque fills) of one page.
+
+    paths: every path except page-sized backgrounds and paths off the page, its box cut to
+    the clip in force (entirely clipped ones dropped). The entries (paths, clips, groups)
+    past `limit` (budget.MAX_PAGE_DRAWINGS) are not read; the count includes them, a fill
+    and its stroke of one path counting once (as get_cdrawings' list form merges them).
+    frames: the outermost clips smaller than half the page, which is how an included
+    graphic (a PDF placed by \\includegraphics, whose /BBox clips it) marks its full
+    extent, white margins included. fills: opaque filled paths as MuPDF lists them, their
+    "rect" cut to the clip.
+    """
+    from figlint.budget import MAX_PAGE_DRAWINGS
+
+    if limit is None:
+        limit = MAX_PAGE_DRAWINGS
+    w, h = page.rect.width, page.rect.height  # page.rect is recomputed on every access
+    area = w * h
+    out: list[PathRecord] = []
+    frames: list[BBox] = []
+    fills: list[dict] = []
+    clips: list[tuple[int, tuple]] = []  # (level, scissor) of the clips in force
+    total = 0
+    last: dict | None = None  # the last entry (a stroke of the same path merges into it)
+    last_kind = None
+    pending: dict | None = None  # a kept fill whose stroke may follow: recorded once that is known
+    failed: list[Exception] = []
+
+    def keep(p: dict) -> None:
+        x0, y0, x1, y1 = p["rect"]
+        if clips:
+            # max() and min() spelled out (this runs once per path): max(a, b) is a unless b > a
+            c0, c1, c2, c3 = clips[-1][1]
+            if c0 > x0:
+                x0 = c0
+            if c1 > y0:
+                y0 = c1
+            if c2 < x1:
+                x1 = c2
+            if c3 < y1:
+                y1 = c3
+            if x1 < x0 or y1 < y0:
+                return  # clipped away entirely
+        if (x1 - x0) * (y1 - y0) > 0.8 * area or x1 < 0 or y1 < 0 or x0 > w or y0 > h:
+            return
+        rect = (x0, y0, x1, y1)
+        if _opaque_fill(p):
+            p["rect"] = rect
+            fills.append(p)
+        out.append(PathRecord(p, rect))
+
+    def take(p: dict) -> bool:
+        nonlocal total, last, last_kind, pending
+        if failed:
+            return True
+        try:
+            kind = p.get("type")
+            if kind == "s" and last_kind == "f" and last.get("items") == p.get("items"):
+                # the fill's entries, and the stroke's where the fill has none
+                merged = {**p, **last}
+                merged["type"] = last_kind = "fs"
+                if pending is last:
+                    pending = None
+                    keep(merged)
+                last = merged
+                return True
+            if pending is not None:
+                q, pending = pending, None
+                keep(q)
+            last, last_kind = p, kind
+            total += 1
+            if total > limit:
+                return True
+            level = p.get("level", 0)
+            while clips and clips[-1][0] >= level:
+                clips.pop()
+            if kind == "clip" or kind == "group":
+                box = p.get("scissor")
+                if box is not None:
+                    if clips:
+                        # the clip within the one in force: max() and min() spelled out
+                        c0, c1, c2, c3 = clips[-1][1]
+                        b0, b1, b2, b3 = box
+                        box = (c0 if c0 > b0 else b0, c1 if c1 > b1 else b1, c2 if c2 < b2 else b2, c3 if c3 < b3 else b3)
+                    elif kind == "clip" and 20 < box[2] - box[0] and 12 < box[3] - box[1] and \
+                            (box[2] - box[0]) * (box[3] - box[1]) < 0.5 * area and (not frames or frames[-1] != tuple(box)):
+                        frames.append(tuple(box))
+                    clips.append((level, box))
+            elif kind == "f":
+                pending = p  # its stroke may follow: one "fs" path then
+            else:
+                keep(p)
+        except Exception as exc:  # noqa: BLE001 - never raise into MuPDF: raised below
+            failed.append(exc)
+        return True  # a false answer makes PyMuPDF print a warning
+
+    page.get_cdrawings(extended=True, callback=take)
+    if failed:
+        raise failed[0]
+    if pending is not None:
+        keep(pending)
+    return out, total, frames, fills
+
