@@ -320,11 +320,37 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
                 continue
         end = m.end()
         if _has_text(text, start, end):
-            spans.append((start, end))
+            _add_span(spans, text, start, end)
         start = end
     if _has_text(text, start, len(text)):
-        spans.append((start, len(text)))
+        _add_span(spans, text, start, len(text))
     return spans
+
+
+def _add_span(spans: list[tuple[int, int]], text: str, start: int, end: int) -> None:
+    """Append a sentence; one that is only a parenthesis ("... rises quickly. (Figure 3A).")
+    belongs to the sentence before it, as the reader takes it: the mention in it refers to
+    that sentence's claim, and on its own it holds no words around the mention."""
+    if spans and _only_parenthetical(text, start, end):
+        spans[-1] = (spans[-1][0], end)
+    else:
+        spans.append((start, end))
+
+
+def _only_parenthetical(text: str, start: int, end: int) -> bool:
+    """text[start:end] is one bracketed group and closing punctuation, nothing else."""
+    s = text[start:end].strip().rstrip(".!?;:")
+    if len(s) < 2 or s[0] not in "([" or s[-1] not in ")]":
+        return False
+    depth = 0
+    for i, ch in enumerate(s):
+        if ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth -= 1
+            if depth == 0 and i < len(s) - 1:
+                return False  # the first group closes before the end: "(a) and (b)"
+    return depth == 0
 
 
 _INITIALS_RE = re.compile(r"(?:[a-z]\.)+[a-z]")

@@ -121,6 +121,16 @@ def test_sentences_do_not_break_at_abbreviations():
     assert sentence_at(text, text.index("Fig. 3")) == "See Fig. 3 for the e.g. case."
 
 
+def test_a_parenthesis_after_a_sentence_end_belongs_to_that_sentence():
+    # "... rises quickly. (Figure 3(A))." cites Figure 3 for the claim before it: on its own
+    # the site's sentence held no word of that claim (field papers, binding against .aux)
+    text = "The curve rises quickly. (Figure 3(A)). Then it falls. (a) and (b) differ in Fig. 2."
+    assert sentence_at(text, text.index("Figure 3")) == "The curve rises quickly. (Figure 3(A))."
+    assert sentence_at(text, text.index("Fig. 2")) == "(a) and (b) differ in Fig. 2."
+    # a paragraph that opens with one keeps it as its own sentence
+    assert sentence_at("(Figure 3). Then it falls.", 1) == "(Figure 3)."
+
+
 def test_abbreviations_joined_to_a_word_do_not_break_sentences():
     # "App. H/Fig. A5" (value-profiles): the abbreviation follows a slash, not a space
     text = "Demographics help (cf. App. H/Fig. A5). See (Fig. 2) too. It ends here2. Next one."
