@@ -258,14 +258,16 @@ _EXT_BEFORE = [
     re.compile(r"(?i)(?<![A-Za-z])(?:their|its|his|her|whose)\s+(?:own\s+)?$"),
     re.compile(r"(?i)(?:\bet\s+al\.?\s*(?:'s|’s)?|(?<=[A-Za-z])(?:'s|’s))\s+$"),
     re.compile(r"(?:\\cite[a-zA-Z]*\*?(?:\[[^\]]*\])*\{[^}]*\}|\[\d+(?:\s*[,\u2013-]\s*\d+)*\])(?:'s|’s)?\s*[,(]?\s*$"),
-    re.compile(r"(?:(?<![A-Za-z])(?i:supp|suppl|supplementary|supplemental|supporting(?:\s+information)?|extended\s+data)"
+    re.compile(r"(?:(?<![A-Za-z])(?i:supp|suppl|(?:supplementary|supplemental)(?:\s+(?:information|materials?|data|notes?))?"
+               r"|supporting(?:\s+information)?|extended\s+data)"
                r"|\bSI)\.?\s+$"),
 ]
 _EXT_WORDS = ("their", "its", "his", "her", "whose")
 _SUPP_WORDS = ("supp", "supporting", "extended data", "si ")
 _EXT_AFTER = re.compile(
     r"^\s*\)?\s*,?\s*(?:\\cite|~\\cite|\\citep|\\citet|\[\d"
-    r"|(?:in|of|from)\s+(?:\\cite|\\citet|\\citep|\[\d|\(\d|the\s+(?:original|cited|supplementary)"
+    r"|(?:in|of|from)\s+(?:\\cite|\\citet|\\citep|\[\d|\(\d|the\s+(?:original|cited|(?i:supplement))"
+    r"|the\s+(?:online\s+)?(?:SI\b|(?i:supporting\s+information|electronic\s+supplementary))"
     r"|Refs?\.?\s*~?\s*(?:\\cite|\[\d|\d)"  # "Fig. 11 of Ref.~\cite{x}", "of Refs. [3,4]"
     r"|(?:our\s+)?Paper\s+[IVX]+\b"  # a companion paper of a series: "Fig. 4b of Paper I"
     r"|(?:the\s+)?(?:paper|work|study|article)\s+(?:of|by)\b"

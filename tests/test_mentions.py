@@ -155,6 +155,13 @@ def test_abbreviations_joined_to_a_word_do_not_break_sentences():
     ("in Figure 3 of Section 2 the loss falls", False),
     ("see Figure 2 in this paper for the setup", False),
     ("Figure 3 (supplementary data in the appendix) shows", False),
+    # the supplement's own series, named before or after the number
+    ("as in Supplementary Information Fig. 2, the fit holds", True),
+    ("Extended Data Fig. 5 shows the raw counts", True),
+    ("see Figure 2 in the Supplementary Material for the fit", True),
+    ("see Figure 4 in the Supporting Information", True),
+    ("see Figure 2 of the SI for the fit", True),
+    ("see Fig. 2 in the Sign test table", False),
 ])
 def test_a_figure_of_another_work_or_series(text, external):
     from figlint.mentions import external_mention
