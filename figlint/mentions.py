@@ -266,19 +266,30 @@ _EXT_WORDS = ("their", "its", "his", "her", "whose")
 _SUPP_WORDS = ("supp", "supporting", "extended data", "si ")
 _EXT_AFTER = re.compile(
     r"^\s*\)?\s*,?\s*(?:\\cite|~\\cite|\\citep|\\citet|\[\d"
-    r"|(?:in|of|from)\s+(?:\\cite|\\citet|\\citep|\[\d|\(\d|the\s+(?:original|cited|(?i:supplement))"
-    r"|the\s+(?:online\s+)?(?:SI\b|(?i:supporting\s+information|electronic\s+supplementary))"
+    r"|(?:in|of|from)\s+(?:\\cite|\\citet|\\citep|\[\d|\(\d|the\s+(?:original|cited)"
     r"|Refs?\.?\s*~?\s*(?:\\cite|\[\d|\d)"  # "Fig. 11 of Ref.~\cite{x}", "of Refs. [3,4]"
     r"|(?:our\s+)?Paper\s+[IVX]+\b"  # a companion paper of a series: "Fig. 4b of Paper I"
     r"|(?:the\s+)?(?:paper|work|study|article)\s+(?:of|by)\b"
     r"|(?:the|that|this)\s+(?:original\s+|cited\s+)?(?:paper|work|study|article|preprint)\s*(?:~?\\cite|\[\d)"
     r"|[A-Z][A-Za-z-]+\s+(?:et\s+al|and\s+[A-Z]|\\cite|~?\\cite|\(\d{4}|\[\d)))"
 )
+# "Figure 2 in the Supplementary Material", "... of the SI", "... in the Supporting Information"
+_SUPP_AFTER = re.compile(
+    r"^\s*\)?\s*,?\s*(?:in|of|from)\s+the\s+(?:online\s+)?"
+    r"(?:SI\b|(?i:supplement|supporting\s+information|electronic\s+supplementary))"
+)
+_SUPP_NUMBER = re.compile(r"S\d")
 
 
-def external_mention(text: str, start: int, end: int) -> bool:
+def external_mention(text: str, start: int, end: int, numbers=(), known=None) -> bool:
     """The mention text[start:end] names a figure of another work or series, by what stands
-    before and after it (LaTeX source or printed text alike)."""
+    before and after it (LaTeX source or printed text alike).
+
+    A mention of the supplement's series ("Supplementary Fig. S1A", "Fig. S2 in the
+    Supplementary Material") is this paper's own when the paper prints those figures: every
+    one of its `numbers` is an S-number among `known` (normalised numbers of the paper's
+    figures), as when the supplement is appended to the same PDF.
+    """
     before = text[max(0, start - 80):start]
     low = before.lower()
     # each pattern only when its words are there (a 1 MB line has 125,000 mentions)
@@ -288,9 +299,10 @@ def external_mention(text: str, start: int, end: int) -> bool:
         return True
     if ("\\cite" in before or "]" in before) and _EXT_BEFORE[2].search(before):
         return True
-    if any(w in low[-30:] + " " for w in _SUPP_WORDS) and _EXT_BEFORE[3].search(before):
-        return True
-    return bool(_EXT_AFTER.match(text[end:end + 120]))
+    after = text[end:end + 120]
+    if (any(w in low[-30:] + " " for w in _SUPP_WORDS) and _EXT_BEFORE[3].search(before)) or _SUPP_AFTER.match(after):
+        return not (known and numbers and all(_SUPP_NUMBER.match(n) and normalize_number(n) in known for n in numbers))
+    return bool(_EXT_AFTER.match(after))
 
 
 # A sentence ends at . ! ? before a capital, a digit, or a parenthesis ("... accuracy. (see Fig. 1).").

@@ -72,6 +72,21 @@ def test_two_mentions_in_one_sentence():
     assert [m.numbers for m in found] == [["2"], ["3"]]
 
 
+def test_the_supplements_figures_are_this_papers_when_it_prints_them():
+    from figlint.mentions import external_mention
+
+    def ext(text, known):
+        (m,) = find_mentions(text, known)
+        return external_mention(text, m.start, m.end, m.numbers, known)
+
+    # a supplement appended to the same PDF: its S-numbered figures are the paper's own
+    assert ext("Supplementary Fig. S1 shows the raw counts", {"1", "2", "S1"}) is False
+    assert ext("see Figure S2 in the Supplementary Material", {"1", "S2"}) is False
+    # a supplement printed elsewhere, or a number of the main series under a supplement's name
+    assert ext("Supplementary Fig. S1 shows the raw counts", {"1", "2"}) is True
+    assert ext("see Figure 2 in the Supplementary Material", {"2", "S2"}) is True
+
+
 @pytest.mark.parametrize(
     "text, label, number, rest",
     [

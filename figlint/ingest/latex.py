@@ -461,10 +461,11 @@ class _Assembler:
                 numbers.setdefault(f.number, k)
                 norm.setdefault(normalize_number(f.number), k)
         out: list[dict] = []
-        for m in find_mentions(masked, set(norm)):
+        known = set(norm)
+        for m in find_mentions(masked, known):
             if m.start < body:
                 continue
-            if self._external(m.start, m.end):
+            if self._external(m.start, m.end, m.numbers, known):
                 continue
             loc = self.doc.locate(m.start)
             text = squash(m.text.replace("~", " "))
@@ -488,9 +489,9 @@ class _Assembler:
                             "loc": loc if k == figs[0] else dataclasses.replace(loc)})
         return out
 
-    def _external(self, start: int, end: int) -> bool:
+    def _external(self, start: int, end: int, numbers=(), known=None) -> bool:
         """A mention of another work's figure ("their Figure 5", "Figure 4 in \\cite{x}")."""
-        return external_mention(self.t, start, end)
+        return external_mention(self.t, start, end, numbers, known)
 
     def _attach(self, events: list[dict]) -> None:
         doc = self.doc

@@ -282,7 +282,7 @@ def text_sites(paras: list[Para], path: str, known=None) -> tuple[list[tuple[str
         if para.skip:
             continue
         for m in find_mentions(para.text, known):
-            if external_mention(para.text, m.start, m.end):
+            if external_mention(para.text, m.start, m.end, m.numbers, known):
                 continue  # "their Figure 5", "Supp Fig. 2": not this paper's figure (as on the LaTeX route)
             page, bbox = para.locate(m.start, m.end)
             sentence = sentence_at(para.text, m.start)
