@@ -47,7 +47,11 @@ _GLUED_PANELS_RE = re.compile(r"([a-z])(?:" + _DASH + r"(?:\d+)?([a-z]))?(?![A-Z
 # before "to" is exactly what the lookbehind asks for (_SP then \s+ before).
 _SP_RUN = r"[ \t\u00a0\u2009\u202f~]*+"
 _RANGE_RE = re.compile(_SP_RUN + r"(?:" + _DASH + r"|\s*(?<=\s)(?:to|through)\s+)" + _SP)
-_SEP_RE = re.compile(r"(?:" + _SP_RUN + r",?\s*(?:and|&|or)\s+|" + _SP_RUN + r",\s*)")
+# "and"/"or" in the languages whose figure names are read above: y/e/o (Spanish, Portuguese,
+# Italian), und/oder, et/ou, i/oraz, и/или ("las figuras 4-31 y 4-32"); not Dutch en/of,
+# which are also Spanish "in" and English "of" ("la figura 3 en 2019", "Figure 3 of 5")
+_SEP_RE = re.compile(r"(?:" + _SP_RUN + r",?\s*(?:and|&|or|y|e|o|und|oder|et|ou|i|oraz|и|или)\s+|"
+                     + _SP_RUN + r",\s*)")
 
 _LABEL_WORDS = {
     "figure": r"(?:Supplementary\s+|Extended\s+Data\s+)?(?:Figure|Fig\.?|FIGURE|FIG\.?"

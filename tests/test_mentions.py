@@ -72,6 +72,17 @@ def test_two_mentions_in_one_sentence():
     assert [m.numbers for m in found] == [["2"], ["3"]]
 
 
+def test_lists_joined_in_other_languages():
+    known = {"4-31", "4-32", "2"}
+    (m,) = find_mentions("en las figuras 4-31 y 4-32 las funciones", known)
+    assert m.numbers == ["4-31", "4-32"]
+    (m,) = find_mentions("in den Abbildungen 2 und 3 sieht man", known)
+    assert m.numbers == ["2", "3"]
+    # "en" (Spanish "in") and "of" do not continue a list
+    assert find_mentions("como la figura 2 en 2019 mostraba", known)[0].numbers == ["2"]
+    assert find_mentions("Figure 2 of 5 panels", known)[0].numbers == ["2"]
+
+
 def test_the_supplements_figures_are_this_papers_when_it_prints_them():
     from figlint.mentions import external_mention
 
