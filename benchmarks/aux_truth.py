@@ -744,7 +744,7 @@ def flatten(main: Path, root: Path | None = None) -> Flat:
             pieces.append(text[a:b])
             pos[0] += b - a
 
-    def visit(path: Path, depth: int) -> None:
+    def visit(path: Path, depth: int, body_only: bool = False) -> None:
         rel = str(path.resolve().relative_to(root.resolve())) if path.resolve().is_relative_to(root.resolve()) \
             else str(path.resolve())
         if rel in files or depth > 12:
@@ -752,8 +752,13 @@ def flatten(main: Path, root: Path | None = None) -> Flat:
         raw = path.read_text(encoding="utf-8", errors="replace")
         files[rel] = raw
         text = mask_comments(raw)
-        i = 0
-        for m in _INPUT.finditer(text):
+        lo, hi = 0, len(text)
+        if body_only:  # a \subfile is a document of its own: only its body is printed in the main one
+            b, z = text.find("\\begin{document}"), text.find("\\end{document}")
+            lo = b + len("\\begin{document}") if b >= 0 else 0
+            hi = z if z >= lo else len(text)
+        i = lo
+        for m in _INPUT.finditer(text, lo, hi):
             kind = m.group(1)
             if m.group(2) == "{":
                 gs, e, _o = groups(text, m.end() - 1, 2 if kind in ("import", "subimport", "includefrom",
@@ -772,9 +777,9 @@ def flatten(main: Path, root: Path | None = None) -> Flat:
             if target is None:
                 continue
             emit(rel, text, i, m.start())  # the \input command itself is dropped
-            visit(target, depth + 1)
+            visit(target, depth + 1, kind == "subfile")
             i = e
-        emit(rel, text, i, len(text))
+        emit(rel, text, i, hi)
 
     visit(main, 0)
     return Flat("".join(pieces), starts, segs, files, root)
