@@ -79,11 +79,29 @@ def _parse(label: str) -> Cite:
     return Cite(number, year, authors)
 
 
-def read_cites(main_tex: str, root: str) -> tuple[dict[str, Cite], list[str]]:
-    """({key: Cite}, .aux files read) for the paper whose main file is `main_tex`; empty when
-    there is no .aux beside it."""
-    cites: dict[str, Cite] = {}
-    read: list[str] = []
+class AuxRecord:
+    """What the build recorded: `cites` (key -> Cite), `labels` (label -> what `\\ref` prints,
+    from `\\newlabel`), `lof` (list-of-figures entries in the order written: (number, caption
+    TeX)) and `files` (the .aux files read)."""
+
+    __slots__ = ("cites", "labels", "lof", "files")
+
+    def __init__(self) -> None:
+        self.cites: dict[str, Cite] = {}
+        self.labels: dict[str, str] = {}
+        self.lof: list[tuple[str, str]] = []
+        self.files: list[str] = []
+
+
+_NEWLABEL = re.compile(r"\\newlabel\{([^{}]*)\}\{")
+_LOF = re.compile(r"\\contentsline\s*\{figure\}\s*\{\\numberline\s*\{")
+
+
+def read_aux(main_tex: str, root: str) -> AuxRecord:
+    """The .aux beside the main file and those it `\\@input`s (`\\include`d files); empty when
+    there is none."""
+    rec = AuxRecord()
+    read = rec.files
     todo = [os.path.splitext(main_tex)[0] + ".aux"]
     base = os.path.dirname(main_tex)
     while todo and len(read) < MAX_FILES:
@@ -99,9 +117,30 @@ def read_cites(main_tex: str, root: str) -> tuple[dict[str, Cite], list[str]]:
         for m in _BIBCITE.finditer(text):
             g = _group(text, m.end() - 1)
             if g is not None:
-                cites.setdefault(m.group(1).strip(), _parse(g[0].strip()))
+                rec.cites.setdefault(m.group(1).strip(), _parse(g[0].strip()))
+        for m in _NEWLABEL.finditer(text):
+            name = m.group(1).strip()
+            if name.endswith("@cref"):
+                continue  # cleveref's own record of the same label
+            g = _group(text, m.end() - 1)
+            first = _group(g[0], 0) if g is not None else None
+            if first is not None:
+                rec.labels[name] = _plain(first[0])
+        for m in _LOF.finditer(text):
+            num = _group(text, m.end() - 1)
+            if num is None:
+                continue
+            cap = _group(text, num[1])
+            rec.lof.append((_plain(num[0]), cap[0] if cap is not None else ""))
         todo += [os.path.join(base, m.group(1)) for m in _INPUT.finditer(text)]
-    return cites, read
+    return rec
+
+
+def read_cites(main_tex: str, root: str) -> tuple[dict[str, Cite], list[str]]:
+    """({key: Cite}, .aux files read) for the paper whose main file is `main_tex`; empty when
+    there is no .aux beside it."""
+    rec = read_aux(main_tex, root)
+    return rec.cites, rec.files
 
 
 def render(macro: str, keys: list[str], cites: dict[str, Cite]) -> str:

@@ -89,11 +89,55 @@ class _Assembler:
         self.figures: list[Figure] = []
         self.short_titles: dict[int, str] = {}
         self.problems: list[Problem] = list(doc.problems) + list(scan.problems)
-        from figlint.ingest.auxcite import read_cites
+        from figlint.ingest.auxcite import read_aux
 
-        self.cites, self.aux_files = read_cites(doc.main.path, doc.root)
+        aux = read_aux(doc.main.path, doc.root)
+        self.cites, self.aux_files = aux.cites, aux.files
+        self._numbers_as_printed(aux)
         self.renderer = TextRenderer(scan.table, self._render_ref, self.cites)
         self._bounds = None
+
+    def _numbers_as_printed(self, aux) -> None:
+        """Figure numbers and what each `\\ref` prints, as the build recorded them in its .aux.
+
+        The counters read from the sources cannot know everything a class or package does to
+        `\\thefigure` (PNAS and PLOS supplements print "S1", a class's appendix "A1", an
+        author's `labelformat`), and LaTeX's own record can: a figure whose `\\label` the .aux
+        knows takes the number it printed; one without a label takes it from the list-of-
+        figures entry with its caption (matched on the caption's letters, not on order: floats
+        may be written out of order). Figures the .aux does not know keep their counted number;
+        without an .aux (a first run, the sources alone) nothing changes."""
+        if not aux.labels and not aux.lof:
+            return
+        recs = self.scan.figures
+        new: dict[int, str] = {}
+        for name, lab in self.final.items():
+            if lab.kind == "figure" and lab.fig is not None and lab.fig not in new and aux.labels.get(name):
+                new[lab.fig] = aux.labels[name]
+        by_caption: dict[str, list[str]] = {}
+        for num, tex in aux.lof:
+            if num:
+                by_caption.setdefault(_caption_key(tex), []).append(num)
+        for rec in recs:
+            if not rec.number or rec.caption is None:
+                continue
+            node = rec.caption.short_node if rec.caption.short_node is not None else rec.caption.long_node
+            key = _caption_key(node.latex_verbatim()) if node is not None else ""
+            nums = by_caption.get(key) if key else None
+            if nums:
+                num = nums.pop(0)
+                new.setdefault(rec.index, num)
+        if not new:
+            return
+        for idx, num in new.items():
+            recs[idx].number = num
+        for lab in self.scan.labels:
+            if lab.name in aux.labels and aux.labels[lab.name]:
+                lab.printed = aux.labels[lab.name]
+            elif lab.kind == "figure" and lab.fig in new:
+                lab.printed = new[lab.fig]
+            elif lab.kind == "subfigure" and lab.fig in new and lab.letter:
+                lab.printed = new[lab.fig] + lab.letter
 
     # ------------------------------------------------------------ refs as text
     def _names(self, kind: str, macro: str, plural: bool) -> str:
@@ -582,3 +626,12 @@ class _Assembler:
             "encodings": {f.rel: f.encoding for f in doc.files if f.encoding != "utf-8"},
         })
         return paper
+
+
+def _caption_key(tex: str) -> str:
+    """A caption's TeX reduced to its first 80 letters and digits, commands left out: the same
+    for the source's `\\caption{...}` and the build's list-of-figures entry of it, whatever
+    braces, spacing and `\\protect`s each has."""
+    plain = re.sub(r"\\[A-Za-z@]+", "", tex)
+    return "".join(ch for ch in plain.lower() if ch.isalnum())[:80]
+

@@ -1,0 +1,50 @@
+"""LaTeX route: figure numbers and `\\ref` texts as the build printed them (the .aux).
+
+The counters read from the sources cannot follow every way a class or package sets
+`\\thefigure` (PNAS/PLOS supplements "S1", class appendices, `labelformat`); the build's
+.aux records what was printed. Here `\\thefigure` is set through `\\csname`, which no
+reading of the sources follows: compiled with pdflatex, the route must report S1 and S2 (the
+labelled figure by its `\\newlabel`, the unlabelled one by its list-of-figures entry), and
+the citing sentence must print "S2"; without the .aux, the counted numbers come back.
+"""
+
+from __future__ import annotations
+
+import subprocess
+
+from figlint.ingest.latex import read_latex
+
+
+def _paper(folder) -> None:
+    from PIL import Image
+
+    Image.new("RGB", (300, 200), (90, 140, 200)).save(folder / "plot.png")
+    (folder / "main.tex").write_text(
+        "\\documentclass{article}\n\\usepackage{graphicx}\n"
+        "\\expandafter\\renewcommand\\csname thefigure\\endcsname{S\\arabic{figure}}\n"
+        "\\begin{document}\n"
+        "The growth of the data is shown in Figure~\\ref{fig:b} for every week of the study.\n\n"
+        "\\begin{figure}[h]\\centering\\includegraphics[width=3cm]{plot.png}\n"
+        "\\caption{Weekly counts of new records in the first site.}\\end{figure}\n\n"
+        "\\begin{figure}[h]\\centering\\includegraphics[width=3cm]{plot.png}\n"
+        "\\caption{Weekly counts of new records in the second site.}\\label{fig:b}\\end{figure}\n"
+        "\\end{document}\n")
+    for _ in range(2):
+        subprocess.run(["pdflatex", "-interaction=batchmode", "main.tex"], cwd=folder, capture_output=True, timeout=120)
+
+
+def test_numbers_and_refs_as_the_build_printed_them(tmp_path, pdflatex):
+    _paper(tmp_path)
+    assert (tmp_path / "main.aux").is_file()
+    paper = read_latex(str(tmp_path / "main.tex"))
+    assert [f.number for f in paper.figures] == ["S1", "S2"]
+    (site,) = paper.figures[1].sites
+    assert "Figure S2" in site.sentence
+    assert paper.figures[1].caption.label.endswith("S2")
+
+
+def test_without_an_aux_the_counted_numbers_stand(tmp_path, pdflatex):
+    _paper(tmp_path)
+    (tmp_path / "main.aux").unlink()
+    paper = read_latex(str(tmp_path / "main.tex"))
+    assert [f.number for f in paper.figures] == ["1", "2"]
