@@ -493,6 +493,7 @@ class AuxFigure:
     pdf_page: int | None = None
     page_from: str = ""
     labels: list = field(default_factory=list)
+    parts: int = 1              # list-of-figures entries of this number (a \\ContinuedFloat adds one)
 
 
 @dataclass
@@ -617,6 +618,7 @@ def read_aux(main_aux: Path) -> AuxRecord:
     for f in lof:
         if f.number in seen:
             notes.append(f"lof entry for Figure {f.number} repeated (continued float?)")
+            next(g for g in figs if g.number == f.number).parts += 1
             continue
         seen.add(f.number)
         figs.append(f)

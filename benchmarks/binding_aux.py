@@ -314,17 +314,20 @@ def score_route(p: Paper, route: str, rec: dict, aux: at.AuxRecord, src: at.Sour
     s.figures = len(tfigs)
     figs = rec.get("figures", [])
     s.uncaptioned = sum(1 for f in figs if not f.get("number"))
+    tnum_parts = {f.number: f.parts for f in tfigs}
     got: dict[str, list[dict]] = {}
     for f in figs:
         if f.get("number"):
             got.setdefault(at.norm_number(f["number"]), []).append(f)
-    s.predicted = sum(len(v) for v in got.values())
+    # one per number LaTeX printed, plus each report beyond the parts it printed (duplicates)
+    s.predicted = sum(1 + max(0, len(v) - tnum_parts[k]) if k in tnum_parts else len(v) for k, v in got.items())
     tnum = {f.number: f for f in tfigs}
     for num, lst in got.items():
         t = tnum.get(num)
         if t is not None and any(t.pdf_page is None or f.get("page") == t.pdf_page for f in lst):
             s.correct += 1
-        for f in (lst if t is None else lst[1:]):
+        # a number LaTeX printed on k parts (\ContinuedFloat) may be reported k times
+        for f in (lst if t is None else lst[t.parts:]):
             s.miss("figure: a number LaTeX did not print" if t is None else "figure: reported twice",
                    f"extra: figlint Figure {num} p.{f.get('page')}" + ("" if t else " (no such figure)"))
     for t in tfigs:
