@@ -328,6 +328,25 @@ def test_a_plain_caption_label_against_its_graphic(tmp_path, pdflatex):
     assert [(f.number, f.caption.text.split()[:3]) for f in figs] == [("1.1", ["Time", "evolution", "of"])]
 
 
+def test_a_plain_caption_label_under_lettered_panels(tmp_path, pdflatex):
+    """The same thesis style under a grid of sub-figures: their letters "(a)".."(d)" stand
+    between the graphics and the caption, which is more than two lines below the images but
+    directly under the letters. It opens the caption (a thesis lost 4 of 21 figures)."""
+    _plot_png(tmp_path)
+    sub = ("\\begin{subfigure}{0.45\\linewidth}\\centering\\includegraphics[width=\\linewidth]{plot.png}"
+           "\\caption{}\\end{subfigure}")
+    (tmp_path / "main.tex").write_text(
+        "\\documentclass{report}\n\\usepackage{graphicx}\n\\usepackage[labelsep=space,font=normalsize]{caption}\n"
+        "\\usepackage{subcaption}\n\\renewcommand{\\figurename}{Fig.}\n\\begin{document}\n\\chapter{Growth}\n"
+        "The colonies grow as Fig.~\\ref{fig:a} shows, and they fold when the medium dries out late.\n"
+        "\\begin{figure}[h]\\centering " + sub + "\\hfill " + sub + "\\\\[4pt]" + sub + "\\hfill " + sub +
+        "\\caption{Overview of the colonies on four days of growth.}\\label{fig:a}\\end{figure}\n"
+        "\\end{document}\n")
+    _compile(tmp_path)
+    figs = read_pdf(str(tmp_path / "main.pdf")).figures
+    assert [(f.number, f.caption.text.split()[:3]) for f in figs if f.number] == [("1.1", ["Overview", "of", "the"])]
+
+
 def test_supporting_information_after_the_references_is_running_text(tmp_path, pdflatex):
     """A supplement set after the bibliography under 'Supporting Information' (sections
     'S1: ...'): its sentences cite its figures ('Figure S1'); they were skipped as references."""

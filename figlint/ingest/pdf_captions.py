@@ -169,14 +169,27 @@ def _bare_label_by_graphic(ln: Line, pd: PageData) -> tuple[str, str, str, str] 
     m = _BARE_LABEL.match(ln.text)
     if not m or m.group(2).endswith("."):
         return None
-    boxes = [tuple(im["bbox"]) for im in pd.images] + list(pd.frames)
     gap = 2.0 * ln.size
+    boxes = [tuple(im["bbox"]) for im in pd.images] + list(pd.frames)
+    # a sub-figure's letter set under its panel ("(d)") belongs to the graphic: a caption under
+    # a grid of lettered panels stands against the letters, not against the images
+    letters = [l.bbox for l in pd.lines if _PANEL_LETTER.match(l.text)]
+    grown = []
     for b in boxes:
+        bottom = b[3]
+        for lb in letters:
+            if _hoverlap(b[0], b[2], lb[0], lb[2]) > 0 and -1 <= lb[1] - bottom <= gap:
+                bottom = max(bottom, lb[3])
+        grown.append((b[0], b[1], b[2], bottom))
+    for b in grown:
         if _hoverlap(b[0], b[2], ln.bbox[0], ln.bbox[2]) <= 0:
             continue
         if -1 <= ln.bbox[1] - b[3] <= gap or -1 <= b[1] - ln.bbox[3] <= gap:
             return "figure", f"{m.group(1)} {m.group(2)}", m.group(2), ln.text[m.end():].strip()
     return None
+
+
+_PANEL_LETTER = re.compile(r"^\s*\(?[a-z]\)\s*$|^\s*\([a-z]\)\s")
 
 
 def _bold(span: dict) -> bool:
