@@ -232,9 +232,18 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool) -> list
     # Double-spaced manuscripts leave a body line's height between the lines of a caption too.
     lead = max(0.6 * max(first.size, 6), 1.2 * layout.line_gap * first.size / max(layout.body_size, 1.0))
     row = first.bbox
+    # bottom to bottom of two rows: the body's, scaled to the caption's size, until the
+    # caption's own first two rows give it
+    pitch = (layout.line_gap + layout.body_size) * first.size / layout.body_size if layout.line_gap > 0 and layout.body_size > 0 else 0.0
+    own = False
     for ln in cands:
         if ln.bbox[1] > cur[3] + lead:
-            break
+            # Tall maths (a superscript, a root, a fraction) narrows the white space above a
+            # line, not the caption's rhythm: a line whose bottom keeps the caption's own
+            # pitch continues it (a double-spaced preprint's captions lost their last lines).
+            step = ln.bbox[3] - cur[3]
+            if not (pitch and 0 < step <= 1.15 * pitch and abs(ln.size - first.size) <= 1.3):
+                break
         w = ln.bbox[2] - ln.bbox[0]
         aligned = abs(ln.bbox[0] - first.bbox[0]) <= 3 and ln.bbox[2] <= right
         if _hoverlap(ln.bbox[0], ln.bbox[2], x0, x1) < 0.9 * w and not aligned:
@@ -249,6 +258,8 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool) -> list
             break
         out.append(ln)
         if not same_row:
+            if not own:
+                pitch, own = max(0.0, ln.bbox[3] - row[3]), True
             row = ln.bbox
         cur = (cur[0], cur[1], cur[2], max(cur[3], ln.bbox[3]))
     # reading order: row by row, left to right
