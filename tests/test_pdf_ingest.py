@@ -363,3 +363,23 @@ def test_supporting_information_after_the_references_is_running_text(tmp_path, p
     _compile(tmp_path)
     (fig,) = read_pdf(str(tmp_path / "main.pdf")).figures
     assert fig.number == "S1" and [s.mention for s in fig.sites] == ["Figure S1"], [s.mention for s in fig.sites]
+
+
+def test_a_double_spaced_caption_keeps_its_lines_past_tall_maths(tmp_path, pdflatex):
+    """A double-spaced manuscript (revtex preprint, setspace): a caption line with a root or a
+    raised exponent at its top stands farther below the line above than the usual gap, but its
+    baseline keeps the caption's pitch; the caption goes on to its last line."""
+    _plot_png(tmp_path)
+    words = " ".join(f"word{k}" for k in range(12))
+    (tmp_path / "main.tex").write_text(
+        "\\documentclass[12pt]{article}\n\\usepackage{graphicx}\n\\usepackage{setspace}\n\\doublespacing\n"
+        "\\usepackage{caption}\n\\captionsetup{font={stretch=1.9}}\n"
+        "\\begin{document}\n" + ("Body text of the paper set double spaced, as a manuscript is. " * 12) + "\n\n"
+        "\\begin{figure}[h]\\centering\\includegraphics[width=4cm]{plot.png}\n"
+        "\\caption{Spreading diameter against the impact parameter " + words + " compensated by "
+        "$\\sqrt{\\frac{A^{2^{2}}}{B}}$ for visibility " + words + " and scaled by $Re^{1/5}$ " + words +
+        " with the final words last line here.}\\label{fig:a}\\end{figure}\n"
+        + ("More body text follows the float, at the usual spacing of the manuscript. " * 8) + "\n\\end{document}\n")
+    _compile(tmp_path)
+    (fig,) = [f for f in read_pdf(str(tmp_path / "main.pdf")).figures if f.number]
+    assert fig.caption.text.rstrip(".").endswith("final words last line here"), fig.caption.text[-80:]
