@@ -383,3 +383,13 @@ def test_a_double_spaced_caption_keeps_its_lines_past_tall_maths(tmp_path, pdfla
     _compile(tmp_path)
     (fig,) = [f for f in read_pdf(str(tmp_path / "main.pdf")).figures if f.number]
     assert fig.caption.text.rstrip(".").endswith("final words last line here"), fig.caption.text[-80:]
+
+
+def test_figures_on_a_page_follow_numbering_order():
+    """Figures of one page are listed in numbering order, each part a number: 3.9 before
+    3.10 and the chapter-dash 4-9 before 4-10 (as strings they sorted the other way, and
+    FL303 then said 4-10 was cited out of order)."""
+    from figlint.ingest.pdf import number_order
+
+    assert sorted(["4-10", "4-9", "3.10", "3.9", "A10", "A2", "2", "10"], key=number_order) == \
+        ["2", "3.9", "3.10", "4-9", "4-10", "10", "A2", "A10"]

@@ -350,10 +350,17 @@ def _reading_key(fig: Figure) -> tuple:
     """Page, then figure number: LaTeX never reorders floats of one kind, so on a page the
     numbers give the order; uncaptioned regions follow, top to bottom."""
     if fig.number:
-        m = re.fullmatch(r"([A-Za-z]?)\.?(\d+)((?:\.\d+)*)", fig.number)
-        num = (m.group(1), int(m.group(2)), m.group(3)) if m else ("~", 0, fig.number)
-        return (fig.page or 0, 0, num, 0.0)
-    return (fig.page or 0, 1, ("", 0, ""), fig.bbox[1] if fig.bbox else 0.0)
+        return (fig.page or 0, 0, number_order(fig.number), 0.0)
+    return (fig.page or 0, 1, ("", ()), fig.bbox[1] if fig.bbox else 0.0)
+
+
+def number_order(number: str) -> tuple:
+    """A figure number's place in numbering order: its letter prefix, then each numeric part
+    as a number ("3.9" before "3.10", chapter-dash "4-9" before "4-10", "A2" before "A10")."""
+    m = re.fullmatch(r"([A-Za-z]*)[\s.\u00a0]*(\d+(?:\s*[.\-\u2013]\s*\d+)*)", number.strip())
+    if not m:
+        return ("~", (), number)
+    return (m.group(1), tuple(int(x) for x in re.findall(r"\d+", m.group(2))), "")
 
 
 def _claim_lines(pd: PageData, box: BBox, role: str) -> None:
