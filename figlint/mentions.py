@@ -46,6 +46,7 @@ _GLUED_PANELS_RE = re.compile(r"([a-z])(?:" + _DASH + r"(?:\d+)?([a-z]))?(?![A-Z
 # by 300,000 spaces backtracked quadratically. Same matches: a run that ends in whitespace
 # before "to" is exactly what the lookbehind asks for (_SP then \s+ before).
 _SP_RUN = r"[ \t\u00a0\u2009\u202f~]*+"
+_PREFIXED_NUM_RE = re.compile(_SP + r"([A-Z]{2,3}[ \u00a0\u2009\u202f]\d+)(?![\d])")
 _RANGE_RE = re.compile(_SP_RUN + r"(?:" + _DASH + r"|\s*(?<=\s)(?:to|through)\s+)" + _SP)
 # "and"/"or" in the languages whose figure names are read above: y/e/o (Spanish, Portuguese,
 # Italian), und/oder, et/ou, i/oraz, и/или ("las figuras 4-31 y 4-32"); not Dutch en/of,
@@ -134,6 +135,12 @@ def _parse_item(text: str, pos: int, known=None) -> tuple[int, list[str], dict[s
     "4-1" is the one figure 4-1 when `known` (the paper's figure numbers, normalised) holds it
     (chapters joined by a dash), else a range."""
     m = _NUM_RE.match(text, pos)
+    if known:
+        # a prefix set off by a space ("Fig. SI 6", `SI\,\arabic{figure}`) when the paper
+        # prints such numbers: read only then, "Figure AB 3" is not a number elsewhere
+        pm0 = _PREFIXED_NUM_RE.match(text, pos)
+        if pm0 and normalize_number(pm0.group(1)) in known:
+            m = pm0
     if not m:
         return None
     num = m.group(1)
@@ -182,7 +189,7 @@ def find_mentions(text: str, known=None) -> list[Mention]:
         if item is None:
             pos = wm.end()
             continue
-        first_at = _NUM_RE.match(text, wm.end()).start(1)
+        first_at = (_NUM_RE.match(text, wm.end()) or _PREFIXED_NUM_RE.match(text, wm.end())).start(1)
         items = [(first_at, item[0], n, list(item[2].get(n, []))) for n in item[1]]
         end, numbers, panels = item
         numbers = list(numbers)
@@ -202,7 +209,7 @@ def find_mentions(text: str, known=None) -> list[Mention]:
             same_fig = bool(panels) and len(nxt[1]) == 1 and nxt[1][0] == numbers[-1] and bool(nxt[2])
             if "," in sm.group(0) and not re.search(r"and|&|or", sm.group(0)) and not plural and not same_fig:
                 break
-            at = _NUM_RE.match(text, sm.end()).start(1)
+            at = (_NUM_RE.match(text, sm.end()) or _PREFIXED_NUM_RE.match(text, sm.end())).start(1)
             items += [(at, nxt[0], n, list(nxt[2].get(n, []))) for n in nxt[1]]
             end, more, more_panels = nxt
             for n in more:

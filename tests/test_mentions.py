@@ -83,6 +83,14 @@ def test_lists_joined_in_other_languages():
     assert find_mentions("Figure 2 of 5 panels", known)[0].numbers == ["2"]
 
 
+def test_a_prefix_set_off_by_a_space_when_the_paper_prints_such_numbers():
+    # "Fig. SI 6" (`SI\,\arabic{figure}`): read where the paper has figure SI 6, not elsewhere
+    known = {"SI6", "SI3", "SI4", "1"}
+    assert [m.numbers for m in find_mentions("as in Fig. SI 6 and Figs. SI 3 and SI 4 we see", known)] == \
+        [["SI 6"], ["SI 3", "SI 4"]]
+    assert find_mentions("as in Fig. SI 6 we see", {"1"}) == []
+
+
 def test_the_supplements_figures_are_this_papers_when_it_prints_them():
     from figlint.mentions import external_mention
 
