@@ -393,3 +393,22 @@ def test_figures_on_a_page_follow_numbering_order():
 
     assert sorted(["4-10", "4-9", "3.10", "3.9", "A10", "A2", "2", "10"], key=number_order) == \
         ["2", "3.9", "3.10", "4-9", "4-10", "10", "A2", "A10"]
+
+
+def test_a_label_alone_over_a_caption_in_capitals(tmp_path, pdflatex):
+    """IEEEtran's older compsoc figures: "Fig. 1" alone on a centred line, the caption below it
+    in capitals set smaller ("SHIP INPUTS AND ACTIONS."). The capitals are the caption."""
+    _plot_png(tmp_path)
+    (tmp_path / "main.tex").write_text(
+        "\\documentclass{article}\n\\usepackage{graphicx}\n\\usepackage{caption}\n"
+        "\\DeclareCaptionTextFormat{up}{\\MakeUppercase{#1}}\n\\DeclareCaptionFont{capsize}{\\fontsize{6.4}{7.6}\\selectfont}\n"
+        "\\captionsetup{labelsep=newline,justification=centering,labelfont=footnotesize,textfont=capsize,"
+        "textformat=up,figurename=Fig.}\n\\begin{document}\n"
+        "The ship's inputs are listed in Fig.~\\ref{fig:a}, together with the actions they map to.\n"
+        "\\begin{figure}[h]\\centering\\includegraphics[width=4cm]{plot.png}\\caption{Ship inputs and actions of the "
+        "game, with the distance map weighted by the lava term over the whole level.}\\label{fig:a}\\end{figure}\n"
+        "\\end{document}\n")
+    _compile(tmp_path)
+    (fig,) = [f for f in read_pdf(str(tmp_path / "main.pdf")).figures if f.number]
+    assert fig.caption.text.startswith("SHIP INPUTS AND ACTIONS") and fig.caption.text.rstrip(".").endswith("LEVEL"), \
+        fig.caption.text

@@ -189,6 +189,11 @@ def _bare_label_by_graphic(ln: Line, pd: PageData) -> tuple[str, str, str, str] 
     return None
 
 
+def _capitals(text: str) -> bool:
+    """Set in capitals (small caps): no lower-case Latin letter and a few capitals."""
+    return not any("a" <= c <= "z" for c in text) and sum(1 for c in text if "A" <= c <= "Z") >= 3
+
+
 _PANEL_LETTER = re.compile(r"^\s*\(?[a-z]\)\s*$|^\s*\([a-z]\)\s")
 
 
@@ -234,6 +239,7 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool) -> list
     row = first.bbox
     # bottom to bottom of two rows: the body's, scaled to the caption's size, until the
     # caption's own first two rows give it
+    ref = first.size  # the size the caption's lines are set in
     pitch = (layout.line_gap + layout.body_size) * first.size / layout.body_size if layout.line_gap > 0 and layout.body_size > 0 else 0.0
     own = False
     for ln in cands:
@@ -252,8 +258,13 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool) -> list
         # smaller and come as lines of their own) is part of the caption whatever its size
         h = min(ln.bbox[3] - ln.bbox[1], row[3] - row[1])
         same_row = h > 0 and min(ln.bbox[3], row[3]) - max(ln.bbox[1], row[1]) > 0.5 * h
-        if not same_row and abs(ln.size - first.size) > 1.3 and len(ln.text) > 12:
+        # (a label alone on its line over a caption in small capitals, IEEEtran's older
+        # compsoc style "Fig. 1" / "SHIP INPUTS AND ACTIONS.": the capitals are set smaller)
+        small_caps = bare and not out and _capitals(ln.text)
+        if not same_row and abs(ln.size - ref) > 1.3 and len(ln.text) > 12 and not small_caps:
             break
+        if small_caps:
+            ref = ln.size  # the caption's text goes on at its own size
         if parse_float_label(ln.text):
             break
         out.append(ln)
