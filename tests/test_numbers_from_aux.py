@@ -48,3 +48,31 @@ def test_without_an_aux_the_counted_numbers_stand(tmp_path, pdflatex):
     (tmp_path / "main.aux").unlink()
     paper = read_latex(str(tmp_path / "main.tex"))
     assert [f.number for f in paper.figures] == ["1", "2"]
+
+
+def test_a_label_typed_into_the_caption_under_an_empty_label_format(tmp_path, pdflatex):
+    """R Markdown supplements set `labelformat=empty` and type "Figure S2.1: ..." into the
+    caption: that label is what the reader sees, on the page and from the sources alike; a
+    figure after `labelformat=default` prints its counter again."""
+    from figlint.ingest.pdf import read_pdf
+    from PIL import Image
+
+    Image.new("RGB", (300, 200), (90, 140, 200)).save(tmp_path / "plot.png")
+    fig = "\\begin{figure}[h]\\centering\\includegraphics[width=3cm]{plot.png}\\caption{%s}\\end{figure}\n"
+    (tmp_path / "main.tex").write_text(
+        "\\documentclass{article}\n\\usepackage{graphicx}\n\\usepackage{caption}\n\\begin{document}\n"
+        "Main text of the paper with enough words to be a paragraph of running text here.\n"
+        + fig % "Growth of the colony radius over the first three days."
+        + "\\captionsetup{labelformat=empty}\n"
+        + fig % "Figure S2.1: Evolution of male search under different mortality rates."
+        + fig % "Figure S2.3 ($T = 10$): The coevolution of search and choosiness."
+        + "\\captionsetup{labelformat=default}\n"
+        + fig % "Fecundity increment above which males search for gifts."
+        + "\\end{document}\n")
+    for _ in range(2):
+        subprocess.run(["pdflatex", "-interaction=batchmode", "main.tex"], cwd=tmp_path, capture_output=True, timeout=120)
+    tex = read_latex(str(tmp_path / "main.tex"))
+    assert [f.number for f in tex.figures] == ["1", "S2.1", "S2.3", "4"]
+    assert tex.figures[1].caption.text.startswith("Evolution of male search")
+    pdf = read_pdf(str(tmp_path / "main.pdf"))
+    assert [f.number for f in pdf.figures if f.number] == ["1", "S2.1", "S2.3", "4"]

@@ -95,6 +95,9 @@ class _Assembler:
         self.cites, self.aux_files = aux.cites, aux.files
         self._numbers_as_printed(aux)
         self.renderer = TextRenderer(scan.table, self._render_ref, self.cites)
+        self._long_texts: dict[int, str] = {}
+        self._typed: dict[int, tuple[str, str]] = {}  # FigRec index -> (label, caption after it)
+        self._typed_labels()
         self._bounds = None
 
     def _numbers_as_printed(self, aux) -> None:
@@ -138,6 +141,36 @@ class _Assembler:
                 lab.printed = new[lab.fig]
             elif lab.kind == "subfigure" and lab.fig in new and lab.letter:
                 lab.printed = new[lab.fig] + lab.letter
+
+    def _typed_labels(self) -> None:
+        """Captions that print their own label under `\\captionsetup{labelformat=empty}`:
+        "Figure S2.1: Evolution of ..." typed into the caption text (R Markdown supplements).
+        The reader sees that label and no other, so it is the figure's number; `\\ref` still
+        prints the counter, as LaTeX does. Only where the last `labelformat` set before the
+        caption is empty."""
+        from figlint.mentions import find_mentions, parse_caption_label
+
+        t = self.t
+        for rec in self.scan.figures:
+            cap = rec.caption
+            if not rec.number or cap is None or cap.long_node is None:
+                continue
+            k = t.rfind("labelformat", 0, cap.pos)
+            if k < 0 or not re.match(r"labelformat\s*=\s*empty\b", t[k:k + 40]):
+                continue
+            text = self.renderer.node_text(cap.long_node)
+            self._long_texts[rec.index] = text
+            found = parse_caption_label(text)
+            if found and found[1]:
+                label, number, rest = found
+            else:
+                # "Figure S2.3 (T = 10): The ..." : the label need not end in punctuation here
+                ms = find_mentions(text)
+                if not ms or ms[0].start != len(text) - len(text.lstrip()) or len(ms[0].numbers) != 1:
+                    continue
+                label, number, rest = ms[0].text, ms[0].numbers[0], text[ms[0].end:].lstrip(" :.")
+            rec.number = number
+            self._typed[rec.index] = (label, rest)
 
     # ------------------------------------------------------------ refs as text
     def _names(self, kind: str, macro: str, plural: bool) -> str:
@@ -259,10 +292,15 @@ class _Assembler:
             fig = Figure(number=rec.number, env=rec.env, in_appendix=rec.in_appendix)
             fig.location = self.doc.locate(rec.begin_pos)
             if cap is not None:
-                long_text = self.renderer.node_text(cap.long_node)
+                long_text = self._long_texts.get(rec.index)
+                if long_text is None:
+                    long_text = self.renderer.node_text(cap.long_node)
+                label = f"{word} {rec.number}" if rec.number else ""
+                if rec.index in self._typed:
+                    label, long_text = self._typed[rec.index]
                 short_text = self.renderer.node_text(cap.short_node) if cap.short_node is not None else None
                 self.short_titles[rec.index] = short_text if short_text else long_text
-                fig.caption = Caption(text=long_text, label=f"{word} {rec.number}" if rec.number else "",
+                fig.caption = Caption(text=long_text, label=label,
                                       location=self.doc.locate(cap.pos), short=short_text)
                 fig.extra["caption_tex"] = cap.long_node.latex_verbatim()[1:-1] if cap.long_node is not None else ""
             if not rec.number:
