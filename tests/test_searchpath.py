@@ -125,3 +125,32 @@ def test_the_note_does_not_fail_the_run(tmp_path, monkeypatch):
         if "papers" in data else [f for f in data["findings"] if f["code"] == "FL005"]
     assert [f["severity"] for f in found] == ["note"]
     assert res.exit_code == 0, res.output
+
+
+def test_the_builds_own_record_of_its_inputs_is_a_search_path(tmp_path, monkeypatch, pdflatex):
+    """The author built with `TEXINPUTS=..:` in their shell; figlint runs without it. The
+    build's .fls (latexmk, `pdflatex -recorder`) says it read ../Figures/Fig1.tex: that folder
+    and the project folder above it are searched, as the build did (inside the project only)."""
+    import os
+    import subprocess
+
+    from PIL import Image
+
+    (tmp_path / ".git").mkdir()
+    write(tmp_path, {
+        "Content/Main.tex": doc("See Figure~\\ref{fig:one} for the counts over time.\n\\input{Figures/Fig1}\n"),
+        "Figures/Fig1.tex": "\\begin{figure}\\centering\\includegraphics[width=3cm]{Figures/plot.png}"
+                            "\\caption{Counts over time.}\\label{fig:one}\\end{figure}\n",
+    })
+    Image.new("RGB", (60, 40), (90, 140, 200)).save(tmp_path / "Figures" / "plot.png")
+    env = {**os.environ, "TEXINPUTS": "..:"}
+    subprocess.run(["pdflatex", "-recorder", "-interaction=batchmode", "Main.tex"], cwd=tmp_path / "Content",
+                   env=env, capture_output=True, timeout=120)
+    assert "../Figures/Fig1.tex" in (tmp_path / "Content" / "Main.fls").read_text()
+    monkeypatch.delenv("TEXINPUTS", raising=False)
+    paper = read_latex(str(tmp_path / "Content" / "Main.tex"))
+    assert fl005(paper) == []
+    assert [f.number for f in paper.figures] == ["1"]
+    # without the record, the include is a note saying where the build would find it
+    (tmp_path / "Content" / "Main.fls").unlink()
+    assert [p.severity for p in fl005(read_latex(str(tmp_path / "Content" / "Main.tex")))] == ["note"]

@@ -56,14 +56,56 @@ def _rc_entries(main_dir: str) -> list[str]:
     return out
 
 
-def texinputs_dirs(main_dir: str, project: str | None, environ: dict | None = None) -> list[str]:
+def _fls_entries(main_dir: str, main_name: str | None) -> list[str]:
+    """Folders outside the main file's folder that the last build read inputs from, by its
+    own record (`<main>.fls`, written by `latexmk` and `pdflatex -recorder`): the build found
+    them through a search path figlint cannot see (TEXINPUTS set in the author's shell). Each
+    such file's folder and the folders above it, up to the one it shares with the main file."""
+    if not main_name:
+        return []
+    path = os.path.join(main_dir, os.path.splitext(main_name)[0] + ".fls")
+    try:
+        if os.path.getsize(path) > 4_000_000:
+            return []
+        with open(path, encoding="utf-8", errors="replace") as fh:
+            text = fh.read()
+    except OSError:
+        return []
+    pwd = main_dir
+    m = re.search(r"(?m)^PWD (.+)$", text)
+    if m and os.path.isdir(m.group(1).strip()):
+        pwd = m.group(1).strip()
+    here = os.path.normpath(main_dir)
+    out: list[str] = []
+    for m in re.finditer(r"(?m)^INPUT (.+)$", text):
+        name = m.group(1).strip()
+        if os.path.isabs(name) and not is_inside(os.path.normpath(name), os.path.dirname(here)):
+            continue  # the TeX distribution's own files
+        f = os.path.normpath(os.path.join(pwd, name))
+        if is_inside(f, here):
+            continue
+        d = os.path.dirname(f)
+        top = os.path.commonpath([d, here])
+        while is_inside(d, top) and d not in out:
+            out.append(d)
+            if d == top:
+                break
+            d = os.path.dirname(d)
+        if len(out) >= MAX_DIRS:
+            break
+    return out
+
+
+def texinputs_dirs(main_dir: str, project: str | None, environ: dict | None = None,
+                   main_name: str | None = None) -> list[str]:
     """Absolute folders the build searches after the main file's folder, in order; only those
     inside `project` (none without a project). A trailing ``//`` (search below) is taken as
-    the folder itself: figlint does not walk trees it was not pointed at."""
+    the folder itself: figlint does not walk trees it was not pointed at. Besides TEXINPUTS
+    (environment, latexmkrc), the folders the last build read from (its .fls record)."""
     if project is None:
         return []
     env = os.environ if environ is None else environ
-    entries = _split(env.get("TEXINPUTS", "")) + _rc_entries(main_dir)
+    entries = _split(env.get("TEXINPUTS", "")) + _rc_entries(main_dir) + _fls_entries(main_dir, main_name)
     out: list[str] = []
     proj = os.path.abspath(project)
     for e in entries:

@@ -886,7 +886,7 @@ def load_document(path: str, root: str | None = None) -> Document:
     main, tree = find_root(path, root)
     project = project_root(main)
     project = str(project) if project else None
-    search = texinputs_dirs(os.path.dirname(os.path.abspath(main)), project)
+    search = texinputs_dirs(os.path.dirname(os.path.abspath(main)), project, main_name=os.path.basename(main))
     tree = common_tree(tree, search)
     try:
         with open(main, "rb") as fh:
