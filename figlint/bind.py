@@ -23,10 +23,16 @@ def _overlaps(a: BBox | None, b: BBox | None) -> bool:
 
 
 def same_place(a: CitingSite, b: CitingSite) -> bool:
-    """Two sites are one when they sit at the same source position or overlap on the same page."""
+    """Two sites are one when they sit at the same source position, or overlap on the same
+    page while one of them is a link (a mention seen as printed text and as its link). Two
+    mentions found in the printed text are two sites however their boxes lie: a mention
+    broken over lines ("see Fig-/ures 7, 8") spans both lines' width, and the next mention
+    on the second line is another reference all the same."""
     la, lb = a.location, b.location
     if la.line is not None and lb.line is not None:
         return (la.file, la.line, la.column) == (lb.file, lb.line, lb.column)
+    if a.via == "text" and b.via == "text":
+        return False
     return la.page is not None and la.page == lb.page and _overlaps(la.bbox, lb.bbox)
 
 
