@@ -288,3 +288,24 @@ def test_a_running_head_on_the_folio_s_row_is_a_running_head(tmp_path, pdflatex)
     _compile(tmp_path)
     starts = [p.split(" part")[0] for p in _paragraphs(str(tmp_path / "main.pdf")) if p.startswith("Sentence ")]
     assert starts == [f"Sentence {k}" for k in range(4)], starts
+
+
+def test_a_page_set_a_little_right_of_the_usual_column_edge_is_not_indented_line_by_line():
+    """A journal's first page sets its text block 4.5 pt right of where the other pages put
+    the column's edge; each line there starts about one indent-threshold in. A line that does
+    not start right of the line above is no paragraph indent (a citing sentence was cut in two
+    at such a line), while a real indent against the line above still is."""
+    from figlint.ingest.pdf_layout import Layout, Line
+    from figlint.ingest.pdf_sites import _breaks
+
+    layout = Layout(9.0, "Body", [(51.3, 301.5), (309.4, 560.2)], 50.0, 740.0, line_gap=1.9)
+
+    def line(x0, y0, text):
+        return Line(page=1, bbox=(x0, y0, 301.5, y0 + 9.0), text=text, spans=[], size=9.0, font="Body",
+                    bold=False, block=0)
+
+    a = line(55.85, 658.2, "and performed genome scans on the resulting")
+    b = line(56.34, 669.2, "data (Fig. 2). We performed a similar genome scan on the pop-")
+    assert not _breaks(a, b, layout)
+    c = line(65.0, 680.2, "A new paragraph starts here, one indent in.")
+    assert _breaks(b, c, layout)

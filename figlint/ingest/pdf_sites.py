@@ -210,8 +210,12 @@ def _breaks(prev: Line, ln: Line, layout: Layout, floats: list[BBox] = (),
     if same_page_col and abs(ln.bbox[1] - prev.bbox[1]) <= 2 and ln.bbox[0] >= prev.bbox[2] - 1:
         return False  # the rest of the same printed line (pymupdf split it at a gap or a link)
     indented = c0 + 0.5 * ln.size < ln.bbox[0] < c0 + 3 * ln.size
-    if indented and same_page_col and c0 + 0.5 * prev.size < prev.bbox[0] <= ln.bbox[0] + 1:
-        indented = False  # the hanging indent of a list item ("• Simple: ...⏎  text"), not a new paragraph
+    if indented and same_page_col and ((_LIST_ITEM.match(prev.text) and c0 + 0.5 * prev.size < prev.bbox[0] <= ln.bbox[0] + 1)
+                                       or ln.bbox[0] - prev.bbox[0] < 0.5 * ln.size):
+        # the hanging indent under a list item's first line ("• Simple: ...⏎  text"), or a line
+        # not right of the line above (a page whose text block starts a little right of the
+        # usual column edge: every line there would read as indented)
+        indented = False
     # Short against the column, or against the next line when both end early: text set
     # around a wrapfigure ends every line at the figure's edge, not at the column's.
     right = min(p1, max(prev.bbox[2], ln.bbox[2])) if same_page_col else p1
@@ -225,6 +229,10 @@ def _breaks(prev: Line, ln: Line, layout: Layout, floats: list[BBox] = (),
             and not _float_between(prev, ln, floats, c0, c1):
         return True
     return indented or short_prev
+
+
+# a list item's first line: a bullet, or an enumerator "1.", "(a)", "ii)"
+_LIST_ITEM = re.compile(r"\s*(?:[\u2022\u25e6\u25aa\u2023\u2013\u2014\u00b7*-]|\(?[0-9a-zA-Z]{1,4}[.)])\s")
 
 
 def _float_beside(prev: Line, boxes: list[BBox], p1: float) -> bool:
