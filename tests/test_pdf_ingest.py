@@ -412,3 +412,26 @@ def test_a_label_alone_over_a_caption_in_capitals(tmp_path, pdflatex):
     (fig,) = [f for f in read_pdf(str(tmp_path / "main.pdf")).figures if f.number]
     assert fig.caption.text.startswith("SHIP INPUTS AND ACTIONS") and fig.caption.text.rstrip(".").endswith("LEVEL"), \
         fig.caption.text
+
+
+def test_a_caption_stops_where_the_next_graphic_begins(tmp_path, pdflatex):
+    """Two figures stacked in one float: the second graphic (an included PDF whose labels are
+    text, set at its top edge) starts right under the first caption. Its labels ("TC1 TC2")
+    are its own text, not the end of the caption above."""
+    import pymupdf
+
+    doc = pymupdf.open()
+    page = doc.new_page(width=200, height=80)
+    for k, x in enumerate((20, 80, 140)):
+        page.insert_text((x, 12), f"TC{k + 1}", fontsize=9)
+        page.draw_rect(pymupdf.Rect(x - 5, 18, x + 40, 70), color=(0, 0, 0))
+    doc.save(tmp_path / "boxes.pdf")
+    (tmp_path / "main.tex").write_text(
+        "\\documentclass{article}\n\\usepackage{graphicx}\n\\begin{document}\n"
+        "The two setups are shown in Figure~\\ref{fig:a} and Figure~\\ref{fig:b} for comparison.\n"
+        "\\begin{figure}[h]\\centering\\includegraphics[width=5cm]{boxes.pdf}\\caption{A BYOD example.}\\label{fig:a}\n"
+        "\\vspace{-4pt}\\includegraphics[width=5cm]{boxes.pdf}\\caption{A cloud computing example.}\\label{fig:b}"
+        "\\end{figure}\n\\end{document}\n")
+    _compile(tmp_path)
+    figs = [f for f in read_pdf(str(tmp_path / "main.pdf")).figures if f.number]
+    assert [(f.number, f.caption.text) for f in figs] == [("1", "A BYOD example."), ("2", "A cloud computing example.")]

@@ -110,7 +110,7 @@ def find_captions(pd: PageData, layout: Layout) -> list[CaptionBlock]:
             score += 2
         if ":" in ln.text[: len(label) + 3] or "|" in ln.text[: len(label) + 4]:
             score += 1
-        body = [ln] + _continuation(lines, i, layout, bare=not rest)
+        body = [ln] + _continuation(lines, i, layout, bare=not rest, graphics=_graphic_boxes(pd))
         text = join_lines([rest] + [l.text for l in body[1:]])
         out.append(CaptionBlock(kind, label, number, pd.index, body, text, score))
     return out
@@ -220,9 +220,23 @@ def _runs_on(prev: Line, layout: Layout) -> bool:
     return wide and is_body_size(prev.size, layout.body_size) and not re.search(r"[.:;!?)\]]\s*$", prev.text)
 
 
-def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool) -> list[Line]:
-    """Lines below the label line that continue the caption paragraph (bare: the label stands alone)."""
+def _graphic_boxes(pd: PageData) -> list[tuple]:
+    """The boxes of the page's included graphics: placed images and the clip frames of
+    included PDFs (whose own text labels sit inside them)."""
+    return [tuple(im["bbox"]) for im in pd.images] + [tuple(f) for f in pd.frames]
+
+
+def _inside(bbox, box) -> bool:
+    cx, cy = (bbox[0] + bbox[2]) / 2, (bbox[1] + bbox[3]) / 2
+    return box[0] <= cx <= box[2] and box[1] <= cy <= box[3]
+
+
+def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphics: list = ()) -> list[Line]:
+    """Lines below the label line that continue the caption paragraph (bare: the label stands
+    alone). The caption ends where an included graphic begins: the labels printed inside the
+    next figure's frame ("TC2 TC3 VM2") are that figure's text, not this caption's."""
     first = lines[i]
+    graphics = [b for b in graphics if not _inside(first.bbox, b)]
     cur = first.bbox
     # A caption's later lines stay within its first line (justified, or shorter and centred),
     # or start where it starts and run on to its column's edge (a short first line before a
@@ -243,6 +257,10 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool) -> list
     pitch = (layout.line_gap + layout.body_size) * first.size / layout.body_size if layout.line_gap > 0 and layout.body_size > 0 else 0.0
     own = False
     for ln in cands:
+        if any(_inside(ln.bbox, b) for b in graphics):
+            if _hoverlap(ln.bbox[0], ln.bbox[2], x0, x1) > 0:
+                break  # a graphic below the caption, in its column: the caption is over
+            continue
         if ln.bbox[1] > cur[3] + lead:
             # Tall maths (a superscript, a root, a fraction) narrows the white space above a
             # line, not the caption's rhythm: a line whose bottom keeps the caption's own
