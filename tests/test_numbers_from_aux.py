@@ -76,3 +76,32 @@ def test_a_label_typed_into_the_caption_under_an_empty_label_format(tmp_path, pd
     assert tex.figures[1].caption.text.startswith("Evolution of male search")
     pdf = read_pdf(str(tmp_path / "main.pdf"))
     assert [f.number for f in pdf.figures if f.number] == ["1", "S2.1", "S2.3", "4"]
+    # the typed label is the caption's own, not a hard-coded citation (FL305)
+    from figlint.config import Config
+    from figlint.engine import lint_path
+
+    result = lint_path(str(tmp_path / "main.tex"), Config(select=["FL305"]))
+    assert [f.code for f in result.findings] == []
+
+
+def test_a_label_before_the_caption_prints_question_marks_as_the_aux_says(tmp_path, pdflatex):
+    """With the caption package, a \\label before \\caption in a float records a placeholder
+    (\\caption@xref) in the .aux and \\ref prints "??": that is what the route reports."""
+    from PIL import Image
+
+    Image.new("RGB", (300, 200), (90, 140, 200)).save(tmp_path / "plot.png")
+    (tmp_path / "main.tex").write_text(
+        "\\documentclass{article}\n\\usepackage{graphicx}\n\\usepackage{caption}\n\\begin{document}\n"
+        "As Figure~\\ref{fig:a} shows, the counts grow over the weeks of the study.\n"
+        "\\begin{figure}[h]\\centering\\includegraphics[width=3cm]{plot.png}\\label{fig:a}"
+        "\\caption{Weekly counts of new records.}\\end{figure}\n\\end{document}\n")
+    for _ in range(2):
+        subprocess.run(["pdflatex", "-interaction=batchmode", "main.tex"], cwd=tmp_path, capture_output=True, timeout=120)
+    assert "caption@xref" in (tmp_path / "main.aux").read_text()
+    paper = read_latex(str(tmp_path / "main.tex"))
+    assert [s["prints"] for s in paper.figures[0].extra["misplaced_label_sites"]] == ["??"]
+    from figlint.config import Config
+    from figlint.engine import lint_path
+
+    (f,) = [f for f in lint_path(str(tmp_path / "main.tex"), Config(select=["FL306"])).findings]
+    assert 'prints "??"' in f.message and "caption@xref" not in f.message

@@ -125,7 +125,9 @@ def read_aux(main_tex: str, root: str) -> AuxRecord:
             g = _group(text, m.end() - 1)
             first = _group(g[0], 0) if g is not None else None
             if first is not None:
-                rec.labels[name] = _plain(first[0])
+                # a \label before any \caption in a float: the caption package records a
+                # placeholder, and \ref prints "??"
+                rec.labels[name] = "??" if "caption@xref" in first[0] else _plain(first[0])
         for m in _LOF.finditer(text):
             num = _group(text, m.end() - 1)
             if num is None:

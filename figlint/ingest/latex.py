@@ -503,6 +503,13 @@ class _Assembler:
             events.append(lit)
         self._attach([ev for ev in events if not self._in_own_caption(ev["pos"], ev["fig"])])
 
+    def _typed_label_at(self, pos: int) -> bool:
+        """pos opens the text of a caption whose typed label is its number (_typed_labels)."""
+        for a, b, k in self.scan.caption_ranges:
+            if k in self._typed and a <= pos < b and not self.t[a:pos].strip(" \t\n{"):
+                return True
+        return False
+
     def _in_own_caption(self, pos: int, fig: int) -> bool:
         """A figure naming itself in its own caption or sub-caption ("(a) as in Figure 3b")
         does not cite it; the PDF route skips such mentions alike."""
@@ -547,6 +554,8 @@ class _Assembler:
         for m in find_mentions(masked, known):
             if m.start < body:
                 continue
+            if self._typed_label_at(m.start):
+                continue  # "Figure S2.1:" typed as a caption's own label (labelformat=empty)
             if self._external(m.start, m.end, m.numbers, known):
                 continue
             loc = self.doc.locate(m.start)

@@ -177,6 +177,8 @@ def label_before_caption(fig: Figure, ctx: Context):
         used = sum(1 for r in refs if r.get("label") == label)
         if not prints:
             what = f"\\ref{{{label}}} prints nothing (no counter is stepped before it)"
+        elif prints == "??":
+            what = f"\\ref{{{label}}} prints \"??\" (the build recorded no number for a label set before the caption)"
         else:
             what = (f"\\ref{{{label}}} prints \"{prints}\", the number of the section (or other counter) "
                     "before it" + (", which matches the figure's only by chance" if prints == fig.number
