@@ -1030,6 +1030,8 @@ def rainbow_colour_map(fig: Figure, ctx: Context):
     """
     from figlint.features.colour_scale import colour_scales
 
+    if _no_colour_scale_in(fig, ctx.paper):
+        return  # nothing a colour scale is read from: the figure's analysis is not needed
     hits = []
     for an in _analyses(fig, ctx):
         for s in colour_scales(an, ctx.paper):
@@ -1056,3 +1058,26 @@ def rainbow_colour_map(fig: Figure, ctx: Context):
         evidence={"scale": s.to_dict(), "scales": len(hits)},
         origin="figure",
     )
+
+
+def _no_colour_scale_in(fig: Figure, paper) -> bool:
+    """A figure analysed as its own vector content (paths and text, no placed image, text not
+    drawn as outlines) with fewer than five small filled paths holds no colour scale: a colour
+    bar is read from five cells at least and a heatmap's colours from forty
+    (features/colour_scale.py reads exactly these paths, `an.drawings` being `fig.drawings`).
+    Checked before the figure's analysis, which a default run needs for nothing else on such
+    a figure (about 9 ms a figure)."""
+    from figlint.features import _KEY, _outlined_text
+
+    if fig.extra.get(_KEY) is not None or not (fig.spans or fig.drawings):
+        return False  # analysed already (costs nothing), or read from its graphics files
+    if fig.images or "image_path" in fig.extra or _outlined_text(fig, paper):
+        return False
+    filled = 0
+    for d in fig.drawings:
+        if d.fill is not None and len(d.fill) >= 3 and d.items <= 6:
+            filled += 1
+            if filled >= 5:
+                return False
+    return True
+
