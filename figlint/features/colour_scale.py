@@ -233,9 +233,32 @@ def ticks_beside(an, box, vertical: bool) -> int:
 def _cell_bars(an) -> list[ColourScale]:
     """Stacks of at least five filled cells of one width touching end to end, of about one
     length each (a colour bar of a few levels; a stacked data bar's parts differ in length)."""
-    fw, fh = max(an.width, 1e-6), max(an.height, 1e-6)
+    return _cell_bar_runs(an.drawings, an.width, an.height, lambda box, vertical: ticks_beside(an, box, vertical))
+
+
+def vector_scale_possible(drawings, width: float, height: float) -> bool:
+    """Whether a vector figure's paths (without placed images) could hold a colour scale: a
+    stack of cells `_cell_bars` takes, numbers beside it assumed, or the forty cells of a
+    heatmap `_cell_fields` reads. The same code on the same paths, without the figure's
+    analysis: when this is False, colour_scales finds nothing in the figure."""
+    if _cell_bar_runs(drawings, width, height, None):
+        return True
+    fw, fh = max(width, 1e-6), max(height, 1e-6)
+    n = 0
+    for d in drawings or []:
+        if d.fill is None or len(d.fill) < 3 or d.items > 6 or d.paths > 1:
+            continue
+        w, h = d.bbox[2] - d.bbox[0], d.bbox[3] - d.bbox[1]
+        if w <= 0 or h <= 0 or w * h > 0.05 * fw * fh:
+            continue
+        n += 1
+    return n >= 40
+
+
+def _cell_bar_runs(drawings, width: float, height: float, ticks) -> list[ColourScale]:
+    fw, fh = max(width, 1e-6), max(height, 1e-6)
     cells = []
-    for d in an.drawings or []:
+    for d in drawings or []:
         if d.fill is None or len(d.fill) < 3 or d.items > 6:
             continue
         x0, y0, x1, y1 = d.bbox
@@ -258,7 +281,7 @@ def _cell_bars(an) -> list[ColourScale]:
                 if m is not None and abs(m[0][lo] - run[-1][0][hi]) <= 0.6:
                     run.append(m)
                     continue
-                bar = _cell_bar(an, run, vertical)
+                bar = _cell_bar(ticks, run, vertical)
                 if bar is not None and not _cells_beside(bar.box, cells, run, vertical):
                     out.append(bar)
                 if m is not None:
@@ -282,7 +305,7 @@ def _cells_beside(box, cells: list, run: list, vertical: bool) -> bool:
     return False
 
 
-def _cell_bar(an, run: list, vertical: bool) -> ColourScale | None:
+def _cell_bar(ticks_of, run: list, vertical: bool) -> ColourScale | None:
     if len(run) < MIN_BAR_STEPS:
         return None
     lo, hi = (1, 3) if vertical else (0, 2)
@@ -296,7 +319,7 @@ def _cell_bar(an, run: list, vertical: bool) -> ColourScale | None:
         return None
     if len({tuple(round(v, 2) for v in m[1]) for m in run}) < MIN_BAR_STEPS:
         return None
-    ticks = ticks_beside(an, box, vertical)
+    ticks = ticks_of(box, vertical) if ticks_of is not None else 2  # None: assumed there
     if ticks < 2:
         return None
     return ColourScale("bar", "cells", box, [m[1] for m in run], ticks)

@@ -1062,22 +1062,17 @@ def rainbow_colour_map(fig: Figure, ctx: Context):
 
 def _no_colour_scale_in(fig: Figure, paper) -> bool:
     """A figure analysed as its own vector content (paths and text, no placed image, text not
-    drawn as outlines) with fewer than five small filled paths holds no colour scale: a colour
-    bar is read from five cells at least and a heatmap's colours from forty
-    (features/colour_scale.py reads exactly these paths, `an.drawings` being `fig.drawings`).
-    Checked before the figure's analysis, which a default run needs for nothing else on such
-    a figure (about 9 ms a figure)."""
+    drawn as outlines) whose paths hold no stack of cells a colour bar is read from and no
+    heatmap grid (colour_scale.vector_scale_possible: the same code on the same paths,
+    `an.drawings` being `fig.drawings`) has no colour scale. Checked before the figure's
+    analysis, which a default run needs for nothing else on such a figure (a bar or line
+    chart: about 9 ms a figure)."""
     from figlint.features import _KEY, _outlined_text
+    from figlint.features.colour_scale import vector_scale_possible
 
     if fig.extra.get(_KEY) is not None or not (fig.spans or fig.drawings):
         return False  # analysed already (costs nothing), or read from its graphics files
     if fig.images or "image_path" in fig.extra or _outlined_text(fig, paper):
         return False
-    filled = 0
-    for d in fig.drawings:
-        if d.fill is not None and len(d.fill) >= 3 and d.items <= 6:
-            filled += 1
-            if filled >= 5:
-                return False
-    return True
-
+    box = fig.bbox or (0.0, 0.0, 0.0, 0.0)
+    return not vector_scale_possible(fig.drawings, box[2] - box[0], box[3] - box[1])
