@@ -1,0 +1,265 @@
+"""Legends printed over plotted data: which data marks lie under each legend of a chart.
+
+`an.get("legend_cover")` lists, for a vector analysis, one LegendCover per legend — the
+legend entries of features/legend.py grouped into blocks that stand together, with the
+frame drawn around them if any — and the data marks inside its box: the length of data
+lines running through it, the scatter markers whose centres lie in it, and the area of
+bars under it. Data marks are read from the same paths as the rest of the analysis:
+lines are open stroked runs of three or more vertices advancing along x (as
+features/series.py reads them), markers are small shapes of one size and colour
+repeated at least five times, bars are the filled rectangles of a bar group
+(features/bars.py). The legend's own samples, markers and patches are not data.
+
+Only in a chart (a figure with a value axis: a key in a diagram is not measured). Where
+the legend stands needs no test of its own: data marks lie inside plots, so marks under a
+legend put it inside one (the tick labels cannot bound the plots: panels stacked on one
+shared axis print their ticks once).
+
+Raster figures are not read (an empty list): an opaque legend frame leaves no pixels of
+what it hides, and the foreground mask does not tell a data line from a frame or a grid
+line, so what a raster legend covers cannot be measured reliably.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from figlint.features import derived
+from figlint.features.bars import find_bar_groups
+from figlint.features.vector import TextIndex
+
+BBox = tuple[float, float, float, float]
+
+
+@dataclass
+class LegendCover:
+    box: BBox  # the legend: its frame, else its entries (samples and labels) together
+    entries: list[str]
+    framed: bool
+    line_length: float = 0.0  # length of data lines inside the box, in the analysis' unit
+    line_count: int = 0  # distinct data lines crossing it
+    markers: int = 0  # data markers whose centres lie in it
+    bar_area: float = 0.0  # area of bars under it
+    unit: float = 0.0  # the figure's text height: the yardstick of the thresholds
+    examples: list[BBox] = field(default_factory=list)  # where data marks meet the legend
+
+    @property
+    def area(self) -> float:
+        return max(self.box[2] - self.box[0], 0.0) * max(self.box[3] - self.box[1], 0.0)
+
+    def to_dict(self) -> dict:
+        return {"box": [round(v, 1) for v in self.box], "entries": self.entries, "framed": self.framed,
+                "line_length": round(self.line_length, 1), "line_count": self.line_count,
+                "markers": self.markers, "bar_area": round(self.bar_area, 1)}
+
+
+@derived("legend_cover")
+def legend_cover(an) -> list[LegendCover]:
+    if an.source != "vector" or not an.drawings or not an.axes:
+        return []
+    entries = an.get("legend")
+    if not entries:
+        return []
+    if not any(a.clean for a in an.axes):
+        return []  # no value axis: a diagram's key, not a chart's legend
+    u = an.unit_size
+    swatches = [_grow(e.swatch or e.bbox, 0.4 * u) for e in entries]
+    text = TextIndex([t.bbox for t in an.tokens])
+    lines = _data_lines(an, u)
+    marks = _markers(an, u, swatches, text)
+    bars = _bars(an, u, swatches)
+    out = []
+    for block in _blocks(entries, u):
+        inner = _union([e.bbox for e in block])
+        frame = _frame(an, inner, u)
+        box = frame or inner
+        lc = LegendCover(box, [e.text for e in block], frame is not None, unit=u)
+        # grazing contact is not cover: the box shrunk by a fifth of a text height
+        core = _grow(box, -0.2 * u)
+        for run in lines:
+            n = _clipped_length(run, core)
+            if n > 0:
+                lc.line_length += n
+                lc.line_count += 1
+                lc.examples.append(_run_box(run))
+        for c in marks:
+            if core[0] <= c[0] <= core[2] and core[1] <= c[1] <= core[3]:
+                lc.markers += 1
+        for b in bars:
+            w = min(b[2], core[2]) - max(b[0], core[0])
+            h = min(b[3], core[3]) - max(b[1], core[1])
+            if w > 0 and h > 0:
+                lc.bar_area += w * h
+                lc.examples.append(b)
+        out.append(lc)
+    return out
+
+
+def covers_data(lc: LegendCover, min_line: float = 1.5, min_markers: int = 2, min_bar_share: float = 0.1) -> bool:
+    """Whether the marks under a legend amount to hidden data: a stretch of line at least
+    `min_line` text heights long, `min_markers` markers, or bars under `min_bar_share` of it."""
+    return (lc.line_length >= min_line * lc.unit or lc.markers >= min_markers
+            or lc.bar_area >= min_bar_share * lc.area)
+
+
+# --- legend blocks and frames ------------------------------------------------------------
+
+def _blocks(entries, u: float) -> list[list]:
+    """Entries that stand together (within a text height of each other): one legend each."""
+    groups: list[list] = []
+    for e in entries:
+        near = [g for g in groups if any(_touch(_grow(e.bbox, 0.6 * u), _grow(o.bbox, 0.6 * u)) for o in g)]
+        merged = [e]
+        for g in near:
+            merged += g
+            groups.remove(g)
+        groups.append(merged)
+    # entries in reading order (top to bottom, left to right), as the legend lists them
+    return [sorted(g, key=lambda e: (round(e.bbox[1]), e.bbox[0])) for g in groups]
+
+
+def _frame(an, inner: BBox, u: float) -> BBox | None:
+    """The smallest box drawn around a legend's entries, at most three text heights wider
+    on any side (a legend's frame pads its entries; the axes' own patch is far larger)."""
+    best = None
+    for d in an.drawings:
+        b = d.bbox
+        if d.items > 16 or (d.fill is None and d.stroke is None):
+            continue
+        if not (b[0] <= inner[0] + 0.3 * u and b[1] <= inner[1] + 0.3 * u
+                and b[2] >= inner[2] - 0.3 * u and b[3] >= inner[3] - 0.3 * u):
+            continue
+        if max(inner[0] - b[0], inner[1] - b[1], b[2] - inner[2], b[3] - inner[3]) > 3 * u:
+            continue
+        if best is None or _area(b) < _area(best):
+            best = b
+    return best
+
+
+# --- data marks --------------------------------------------------------------------------
+
+def _data_lines(an, u: float) -> list[list[tuple[float, float]]]:
+    """Open stroked runs of three or more vertices, at least three text heights wide, that
+    advance along x (features/series.py): data lines, not rules, frames, samples or shapes."""
+    out = []
+    for d in an.drawings:
+        if d.fill is not None or d.stroke is None or not d.lines:
+            continue
+        for run in d.lines:
+            if len(run) < 3 or _closed(run):
+                continue
+            b = _run_box(run)
+            if b[2] - b[0] < 3 * u:
+                continue
+            xs = [p[0] for p in run]
+            back = sum(1 for a, c in zip(xs, xs[1:]) if c < a - 0.05)
+            fwd = sum(1 for a, c in zip(xs, xs[1:]) if c > a + 0.05)
+            if min(back, fwd) > 0.1 * (len(xs) - 1):
+                continue
+            out.append(run)
+    return out
+
+
+def _markers(an, u: float, swatches: list[BBox], text: TextIndex) -> list[tuple[float, float]]:
+    """Centres of small shapes of one size and colour drawn at least five times (a scatter's
+    or a line's markers), not legend samples and not glyphs drawn as paths over text."""
+    groups: dict[tuple, list] = {}
+    for d in an.drawings:
+        colour = d.fill if d.fill is not None else d.stroke
+        if colour is None:
+            continue
+        boxes = [_run_box(r) for r in d.lines if len(r) >= 3] if len(d.lines) > 1 else [d.bbox]
+        for b in boxes:
+            w, h = b[2] - b[0], b[3] - b[1]
+            if not (max(w, h) <= 1.2 * u and min(w, h) >= 0.15 * u):
+                continue
+            key = tuple(round(c, 2) for c in colour[:3]) + (round(w, 1), round(h, 1))
+            groups.setdefault(key, []).append(b)
+    out = []
+    for bs in groups.values():
+        if len(bs) < 5:
+            continue
+        for b in bs:
+            c = ((b[0] + b[2]) / 2, (b[1] + b[3]) / 2)
+            if any(s[0] <= c[0] <= s[2] and s[1] <= c[1] <= s[3] for s in swatches) or text.covers(b, 0.3):
+                continue
+            out.append(c)
+    return out
+
+
+def _bars(an, u: float, swatches: list[BBox]) -> list[BBox]:
+    """Filled rectangles of bar groups (two or more on one baseline), legend patches left out."""
+    m = an.marks
+    rects = [r.bbox for r in getattr(m, "rects", [])
+             if not any(_inside(r.bbox, s) for s in swatches)]
+    out: list[BBox] = []
+    for g in find_bar_groups(rects, tol=0.6):
+        if g.count >= 2:
+            out += g.boxes
+    return out
+
+
+# --- geometry ----------------------------------------------------------------------------
+
+def _clipped_length(run, box: BBox) -> float:
+    """Length of a polyline inside a box (Liang-Barsky clipping of each segment)."""
+    x0, y0, x1, y1 = box
+    if x1 <= x0 or y1 <= y0:
+        return 0.0
+    total = 0.0
+    for (ax, ay), (bx, by) in zip(run, run[1:]):
+        if max(ax, bx) < x0 or min(ax, bx) > x1 or max(ay, by) < y0 or min(ay, by) > y1:
+            continue
+        dx, dy = bx - ax, by - ay
+        t0, t1 = 0.0, 1.0
+        ok = True
+        for p, q in ((-dx, ax - x0), (dx, x1 - ax), (-dy, ay - y0), (dy, y1 - ay)):
+            if p == 0:
+                if q < 0:
+                    ok = False
+                    break
+                continue
+            t = q / p
+            if p < 0:
+                t0 = max(t0, t)
+            else:
+                t1 = min(t1, t)
+            if t0 > t1:
+                ok = False
+                break
+        if ok:
+            total += (t1 - t0) * (dx * dx + dy * dy) ** 0.5
+    return total
+
+
+def _closed(run) -> bool:
+    return abs(run[0][0] - run[-1][0]) < 1e-3 and abs(run[0][1] - run[-1][1]) < 1e-3
+
+
+def _run_box(run) -> BBox:
+    xs = [p[0] for p in run]
+    ys = [p[1] for p in run]
+    return (min(xs), min(ys), max(xs), max(ys))
+
+
+def _grow(b: BBox, d: float) -> BBox:
+    return (b[0] - d, b[1] - d, b[2] + d, b[3] + d)
+
+
+def _touch(a: BBox, b: BBox) -> bool:
+    return a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]
+
+
+def _inside(a: BBox, b: BBox) -> bool:
+    return a[0] >= b[0] and a[1] >= b[1] and a[2] <= b[2] and a[3] <= b[3]
+
+
+def _union(boxes) -> BBox:
+    return (min(b[0] for b in boxes), min(b[1] for b in boxes), max(b[2] for b in boxes), max(b[3] for b in boxes))
+
+
+def _area(b: BBox) -> float:
+    return max(b[2] - b[0], 0.0) * max(b[3] - b[1], 0.0)
+
+
+__all__ = ["LegendCover", "covers_data", "legend_cover"]
