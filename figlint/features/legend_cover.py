@@ -66,7 +66,8 @@ def legend_cover(an) -> list[LegendCover]:
     swatches = [_grow(e.swatch or e.bbox, 0.4 * u) for e in entries]
     text = TextIndex([t.bbox for t in an.tokens])
     lines = _data_lines(an, u)
-    marks = _markers(an, u, swatches, text)
+    labels = [_grow(e.bbox, 0.3 * u) for e in entries]
+    marks = _markers(an, u, swatches, labels, text)
     bars = _bars(an, u, swatches)
     out = []
     for block in _blocks(entries, u):
@@ -160,9 +161,12 @@ def _data_lines(an, u: float) -> list[list[tuple[float, float]]]:
     return out
 
 
-def _markers(an, u: float, swatches: list[BBox], text: TextIndex) -> list[tuple[float, float]]:
+def _markers(an, u: float, swatches: list[BBox], labels: list[BBox], text: TextIndex) -> list[tuple[float, float]]:
     """Centres of small shapes of one size and colour drawn at least five times (a scatter's
-    or a line's markers), not legend samples and not glyphs drawn as paths over text."""
+    or a line's markers), not legend samples and not glyphs drawn as paths over text. A
+    group of shapes mostly inside legend entries is the legends' own: a symbol of the
+    labels drawn as a path (matplotlib draws an "ε" its font lacks), repeated in every
+    legend of a figure of panels, between the words the text layer holds."""
     groups: dict[tuple, list] = {}
     for d in an.drawings:
         colour = d.fill if d.fill is not None else d.stroke
@@ -178,6 +182,9 @@ def _markers(an, u: float, swatches: list[BBox], text: TextIndex) -> list[tuple[
     out = []
     for bs in groups.values():
         if len(bs) < 5:
+            continue
+        centres = [((b[0] + b[2]) / 2, (b[1] + b[3]) / 2) for b in bs]
+        if sum(1 for c in centres if any(_within(c, e) for e in labels)) >= 0.5 * len(bs):
             continue
         for b in bs:
             c = ((b[0] + b[2]) / 2, (b[1] + b[3]) / 2)
@@ -244,6 +251,10 @@ def _run_box(run) -> BBox:
 
 def _grow(b: BBox, d: float) -> BBox:
     return (b[0] - d, b[1] - d, b[2] + d, b[3] + d)
+
+
+def _within(c: tuple[float, float], b: BBox) -> bool:
+    return b[0] <= c[0] <= b[2] and b[1] <= c[1] <= b[3]
 
 
 def _touch(a: BBox, b: BBox) -> bool:
