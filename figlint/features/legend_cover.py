@@ -127,6 +127,8 @@ def _frame(an, inner: BBox, u: float) -> BBox | None:
         b = d.bbox
         if d.items > 16 or (d.fill is None and d.stroke is None):
             continue
+        if d.fill is None and not (d.shape.startswith("re") or any(len(r) >= 4 and _closed(r) for r in d.lines)):
+            continue  # an open stroke (a data line with few points) around the entries is no frame
         if not (b[0] <= inner[0] + 0.3 * u and b[1] <= inner[1] + 0.3 * u
                 and b[2] >= inner[2] - 0.3 * u and b[3] >= inner[3] - 0.3 * u):
             continue

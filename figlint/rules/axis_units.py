@@ -19,11 +19,11 @@ from figlint.features.axes import Axis
 from figlint.model import Figure
 from figlint.rules.registry import Context, figure_location, rule
 
-_PROB = re.compile(r"\b(?:probabilit(?:y|ies)|proportions?|fractions?)\b", re.I)
+_PROB = re.compile(r"\b(?:probabilit(?:y|ies)|proportions?|fractions?|(?:true|false)\s+positive\s+rate|tpr|fpr)\b", re.I)
 _PERCENT = re.compile(r"%|\bpercent(?:age)?s?\b|\bpct\b", re.I)
 _SHARE = re.compile(
     r"\b(?:acc(?:uracy|\.)?|share|proportion|fraction|coverage|precision|recall|f1|f-score|"
-    r"success(?:\s+rate)?|win\s+rate|hit\s+rate|pass\s+rate|top-?[15]|correct(?:ly)?|agreement|"
+    r"success(?:\s+rate)?|win\s+rate|hit\s+rate|pass\s+rate|positive\s+rate|top-?[15]|correct(?:ly)?|agreement|"
     r"survival|percent(?:age)?\s+of)\b|%\s*of\b", re.I)
 _COUNT = re.compile(
     r"\b(?:counts?|number\s+of|#\s*of|no\.\s+of|duration|run\s?time|running\s+time|latency|"
