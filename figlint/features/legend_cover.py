@@ -64,6 +64,11 @@ def legend_cover(an) -> list[LegendCover]:
         return []  # no value axis: a diagram's key, not a chart's legend
     u = an.unit_size
     swatches = [_grow(e.swatch or e.bbox, 0.4 * u) for e in entries]
+    # a sample may stand on either side of its label (gnuplot puts it right of the text,
+    # where the reading of features/legend.py may take it for the next column's swatch):
+    # a marker on an entry's line just beside its label is a sample too
+    swatches += [(e.bbox[0] - 2.5 * u, e.bbox[1] - 0.25 * u, e.bbox[2] + 2.5 * u, e.bbox[3] + 0.25 * u)
+                 for e in entries]
     text = TextIndex([t.bbox for t in an.tokens])
     lines = _data_lines(an, u)
     labels = [_grow(e.bbox, 0.3 * u) for e in entries]
@@ -71,14 +76,16 @@ def legend_cover(an) -> list[LegendCover]:
     bars = _bars(an, u, swatches)
     out = []
     for block in _blocks(entries, u):
+        if len(block) == 1 and not _lone_legend(block[0]) or not _legend_like(block):
+            continue
         inner = _union([e.bbox for e in block])
         frame = _frame(an, inner, u)
         box = frame or inner
         lc = LegendCover(box, [e.text for e in block], frame is not None, unit=u)
         # grazing contact is not cover: the box shrunk by a fifth of a text height
         core = _grow(box, -0.2 * u)
-        for run in lines:
-            n = _clipped_length(run, core)
+        for run, shown in lines:
+            n = _clipped_length(run, _meet(core, shown))
             if n > 0:
                 lc.line_length += n
                 lc.line_count += 1
@@ -119,6 +126,20 @@ def _blocks(entries, u: float) -> list[list]:
     return [sorted(g, key=lambda e: (round(e.bbox[1]), e.bbox[0])) for g in groups]
 
 
+def _lone_legend(e) -> bool:
+    """A legend of one entry: a line sample beside a label of two or more letters. A lone
+    marker or patch beside a letter or numeral is a region's badge ("I", "B" in a circle
+    over a phase diagram), not a legend."""
+    return e.style in ("solid", "dashed", "dotted") and sum(c.isalpha() for c in e.text) >= 2
+
+
+def _legend_like(block) -> bool:
+    """Labels a legend prints: all different, and words among them. The same letter beside
+    each of two coloured cells ("A", "A") is a diagram's cells, not a legend's entries."""
+    texts = [" ".join(e.text.split()).lower() for e in block]
+    return len(set(texts)) == len(texts) and any(sum(c.isalpha() for c in t) >= 2 for t in texts)
+
+
 def _frame(an, inner: BBox, u: float) -> BBox | None:
     """The smallest box drawn around a legend's entries, at most three text heights wider
     on any side (a legend's frame pads its entries; the axes' own patch is far larger)."""
@@ -141,9 +162,12 @@ def _frame(an, inner: BBox, u: float) -> BBox | None:
 
 # --- data marks --------------------------------------------------------------------------
 
-def _data_lines(an, u: float) -> list[list[tuple[float, float]]]:
+def _data_lines(an, u: float) -> list[tuple[list[tuple[float, float]], BBox]]:
     """Open stroked runs of three or more vertices, at least three text heights wide, that
-    advance along x (features/series.py): data lines, not rules, frames, samples or shapes."""
+    advance along x (features/series.py): data lines, not rules, frames, samples or shapes.
+    Each with the box it prints in: its Drawing's box, which is cut to the clip in force
+    (a curve of a log plot runs on far below its axes, clipped; on the page it passes under
+    the panel below, where it prints nothing)."""
     out = []
     for d in an.drawings:
         if d.fill is not None or d.stroke is None or not d.lines:
@@ -159,7 +183,7 @@ def _data_lines(an, u: float) -> list[list[tuple[float, float]]]:
             fwd = sum(1 for a, c in zip(xs, xs[1:]) if c > a + 0.05)
             if min(back, fwd) > 0.1 * (len(xs) - 1):
                 continue
-            out.append(run)
+            out.append((run, d.bbox))
     return out
 
 
@@ -253,6 +277,10 @@ def _run_box(run) -> BBox:
 
 def _grow(b: BBox, d: float) -> BBox:
     return (b[0] - d, b[1] - d, b[2] + d, b[3] + d)
+
+
+def _meet(a: BBox, b: BBox) -> BBox:
+    return (max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3]))
 
 
 def _within(c: tuple[float, float], b: BBox) -> bool:

@@ -40,10 +40,41 @@ _UNBOUNDED = re.compile(
 _MULTIPLIER = re.compile(r"[×x]\s*10|\b1e[-+−]?\d|10\^|‰|\bppm\b|\bbps?\b", re.I)
 _OFFSET_TEXT = re.compile(r"^(?:[×x]\s*)?10\^?[-+−]?\d+$|^1e[-+−]?\d+$|^[+−-]\s*\d+(?:\.\d+)?(?:e[-+−]?\d+)?$", re.I)
 _EPS = 1e-9
+# what may follow the bounded word when it is the head of the title ("probability of
+# success", "fraction (train)"); any other word makes it a modifier of something unbounded
+# ("probability density", misspelt or not; "probability mass"; "fraction bias")
+_HEAD_AFTER = re.compile(r"^\s*(?:$|of\b|that\b|to\b|in\b|for\b|at\b|with\b|[(\[,:;])", re.I)
 
 
-def _title(ax: Axis) -> str:
-    return " ".join((ax.title or "").split())
+def _head(title: str) -> bool:
+    """Whether a probability word in the title is its head noun, not a modifier."""
+    return any(_HEAD_AFTER.match(title[m.end():]) for m in _PROB.finditer(title))
+
+
+def _title(an: FigureAnalysis, ax: Axis) -> str:
+    """The axis title's first line: the words nearest the tick labels and those on their line.
+
+    The analysis' title (features._axis_title) may join two lines, and the second is often
+    not the title (a panel's heading printed under its x axis: "sample size" over a line
+    that begins "Probabilities for ...")."""
+    u = an.unit_size
+    words = [t for t in an.tokens if t.value is None and any(c.isalpha() for c in t.text)]
+    if ax.orient == "y":
+        near = [t for t in words if t.rotated and abs(t.cy - (ax.lo + ax.hi) / 2) < (ax.hi - ax.lo) / 2 + 2 * u
+                and (t.bbox[2] <= ax.box[0] + u and ax.box[0] - t.bbox[2] < 4 * u
+                     or t.bbox[0] >= ax.box[2] - u and t.bbox[0] - ax.box[2] < 4 * u)]
+        if not near:
+            return ""
+        first = min(near, key=lambda t: min(abs(t.bbox[2] - ax.box[0]), abs(t.bbox[0] - ax.box[2])))
+        line = sorted((t for t in near if abs(t.cx - first.cx) <= 0.3 * u), key=lambda t: -t.cy)
+    else:
+        near = [t for t in words if not t.rotated and t.bbox[1] >= ax.box[3] - 0.2 * u
+                and t.bbox[1] - ax.box[3] < 3 * u and ax.lo - 2 * u <= t.cx <= ax.hi + 2 * u]
+        if not near:
+            return ""
+        first = min(near, key=lambda t: t.bbox[1])
+        line = sorted((t for t in near if abs(t.cy - first.cy) <= 0.3 * u), key=lambda t: t.bbox[0])
+    return " ".join(" ".join(t.text.split()) for t in line)
 
 
 def _multiplied(an: FigureAnalysis, ax: Axis) -> bool:
@@ -77,12 +108,12 @@ def contradiction(an: FigureAnalysis, ax: Axis) -> tuple[str, str, list[float]] 
     lo, hi = min(vals), max(vals)
     if lo >= -_EPS and hi <= 1 + _EPS:
         return None  # inside every bound tested here
-    title = _title(ax)
+    title = _title(an, ax)
     if not title or _UNBOUNDED.search(title) or _MULTIPLIER.search(title):
         return None
     percent = bool(_PERCENT.search(title)) or any("%" in t.text for t in ax.ticks)
     out = None
-    if _PROB.search(title) and not percent:
+    if _PROB.search(title) and not percent and _head(title):
         bad = [v for v in vals if v < -_EPS or v > 1 + _EPS]
         if bad:
             out = ("probability", "[0, 1]", bad)
@@ -153,7 +184,8 @@ def axis_unit_contradiction(fig: Figure, ctx: Context):
             if hit is None:
                 continue
             kind, bounds, bad = hit
-            ev = {"source": an.source, "unit": an.unit, "axis": ax.orient, "axis_title": _title(ax),
+            title = _title(an, ax)
+            ev = {"source": an.source, "unit": an.unit, "axis": ax.orient, "axis_title": title,
                   "kind": kind, "bounds": bounds, "axis_ticks": [t.text for t in ax.ticks],
                   "outside": bad}
             if "file" in an.evidence:
@@ -167,7 +199,7 @@ def axis_unit_contradiction(fig: Figure, ctx: Context):
             if kind == "probability" and min(ax.values) >= 0 and 10 <= max(ax.values) <= 100:
                 fix = "the values look like percentages: say so in the title"
             yield ctx.finding(
-                f"{which} axis '{_title(ax)[:60]}' names {_WHAT[kind]}, but its ticks print {shown}, "
+                f"{which} axis '{title[:60]}' names {_WHAT[kind]}, but its ticks print {shown}, "
                 f"outside {bounds}: {fix}",
                 figure=fig, evidence=ev, origin="figure", location=loc,
             )
