@@ -134,10 +134,13 @@ def _lone_legend(e) -> bool:
 
 
 def _legend_like(block) -> bool:
-    """Labels a legend prints: all different, and words among them. The same letter beside
-    each of two coloured cells ("A", "A") is a diagram's cells, not a legend's entries."""
+    """Labels a legend prints: not one label repeated, and more than a letter or a digit
+    among them. The same letter beside each of two coloured cells ("A", "A") is a diagram's
+    cells, not a legend's entries (a legend may repeat a label across two groups of its
+    lines: "N = 1000" solid and dashed)."""
     texts = [" ".join(e.text.split()).lower() for e in block]
-    return len(set(texts)) == len(texts) and any(sum(c.isalpha() for c in t) >= 2 for t in texts)
+    return ((len(texts) == 1 or len(set(texts)) > 1)
+            and any(sum(c.isalnum() for c in t) >= 2 for t in texts))
 
 
 def _frame(an, inner: BBox, u: float) -> BBox | None:

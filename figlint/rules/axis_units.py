@@ -24,7 +24,7 @@ _PERCENT = re.compile(r"%|\bpercent(?:age)?s?\b|\bpct\b", re.I)
 _SHARE = re.compile(
     r"\b(?:acc(?:uracy|\.)?|share|proportion|fraction|coverage|precision|recall|f1|f-score|"
     r"success(?:\s+rate)?|win\s+rate|hit\s+rate|pass\s+rate|positive\s+rate|top-?[15]|correct(?:ly)?|agreement|"
-    r"survival|percent(?:age)?\s+of)\b|%\s*of\b", re.I)
+    r"survival)\b", re.I)
 _COUNT = re.compile(
     r"\b(?:counts?|number\s+of|#\s*of|no\.\s+of|duration|run\s?time|running\s+time|latency|"
     r"execution\s+time|wall[- ]clock(?:\s+time)?|training\s+time|inference\s+time|memory|"
@@ -36,7 +36,7 @@ _UNBOUNDED = re.compile(
     r"degradation|difference|diff|delta|relative|rel\.|error|residuals?|deviation|bias|anomal(?:y|ies)|"
     r"log(?:\d+|it|s)?|ln|density|densities|odds|ratio|excess|overhead|speed-?up|slowdown|return|"
     r"z-?score|standardi[sz]ed|normali[sz]ed|centered|centred|effect|versus|vs\.?|minus|net|"
-    r"shift|offset|lift|advantage|margin|saved|savings|per)\b|[Δδ∆±−]|/", re.I)
+    r"shift|offset|lift|advantage|margin|saved|savings|per|sum|total|cumulative|aggregated?)\b|[Δδ∆±−]|/", re.I)
 _MULTIPLIER = re.compile(r"[×x]\s*10|\b1e[-+−]?\d|10\^|‰|\bppm\b|\bbps?\b", re.I)
 _OFFSET_TEXT = re.compile(r"^(?:[×x]\s*)?10\^?[-+−]?\d+$|^1e[-+−]?\d+$|^[+−-]\s*\d+(?:\.\d+)?(?:e[-+−]?\d+)?$", re.I)
 _EPS = 1e-9
@@ -99,6 +99,32 @@ def _multiplied(an: FigureAnalysis, ax: Axis) -> bool:
     return False
 
 
+def _pieces(an: FigureAnalysis, ax: Axis) -> bool:
+    """Whether the tick labels read are pieces of longer labels: text touching a tick on its
+    line (the "0." of "0.75" in a span of its own, the "10" and the minus of a raised
+    exponent "10⁻²" whose "2" the reading took for a tick), or a tick printed with a
+    leading zero ("00"). Those values are not what the axis prints."""
+    u = an.unit_size
+    boxes = [k.bbox for k in ax.ticks]
+    for k in ax.ticks:
+        if re.match(r"^[-−]?0\d", k.text.strip()):
+            return True
+    for t in an.tokens:
+        if t.bbox in boxes:
+            continue
+        for b in boxes:
+            if min(t.bbox[3], b[3]) - max(t.bbox[1], b[1]) <= 0:
+                continue  # not on the tick's line
+            gap_left = b[0] - t.bbox[2]
+            gap_right = t.bbox[0] - b[2]
+            text = t.text.strip()
+            if -0.2 * u <= gap_left <= 0.4 * u and re.search(r"[\d.,\-−×x^]$", text):
+                return True
+            if -0.2 * u <= gap_right <= 0.4 * u and re.match(r"^[\d.,^]", text):
+                return True
+    return False
+
+
 def contradiction(an: FigureAnalysis, ax: Axis) -> tuple[str, str, list[float]] | None:
     """(kind, bounds, offending values) when the axis' title names a bounded quantity that
     its printed ticks leave; None otherwise."""
@@ -125,7 +151,7 @@ def contradiction(an: FigureAnalysis, ax: Axis) -> tuple[str, str, list[float]] 
         bad = [v for v in vals if v < -_EPS]
         if bad:
             out = ("count", "≥ 0", bad)
-    if out is None or _multiplied(an, ax):
+    if out is None or _multiplied(an, ax) or _pieces(an, ax):
         return None
     return out
 
