@@ -39,6 +39,7 @@ class LegendCover:
     line_length: float = 0.0  # length of data lines inside the box, in the analysis' unit
     line_count: int = 0  # distinct data lines crossing it
     markers: int = 0  # data markers whose centres lie in it
+    all_markers: int = 0  # data markers in the figure
     bar_area: float = 0.0  # area of bars under it
     unit: float = 0.0  # the figure's text height: the yardstick of the thresholds
     examples: list[BBox] = field(default_factory=list)  # where data marks meet the legend
@@ -81,7 +82,7 @@ def legend_cover(an) -> list[LegendCover]:
         inner = _union([e.bbox for e in block])
         frame = _frame(an, inner, u)
         box = frame or inner
-        lc = LegendCover(box, [e.text for e in block], frame is not None, unit=u)
+        lc = LegendCover(box, [e.text for e in block], frame is not None, unit=u, all_markers=len(marks))
         # grazing contact is not cover: the box shrunk by a fifth of a text height
         core = _grow(box, -0.2 * u)
         for run, shown in lines:
@@ -105,9 +106,15 @@ def legend_cover(an) -> list[LegendCover]:
 
 def covers_data(lc: LegendCover, min_line: float = 1.5, min_markers: int = 2, min_bar_share: float = 0.1) -> bool:
     """Whether the marks under a legend amount to hidden data: a stretch of line at least
-    `min_line` text heights long, `min_markers` markers, or bars under `min_bar_share` of it."""
-    return (lc.line_length >= min_line * lc.unit or lc.markers >= min_markers
+    `min_line` text heights long, `min_markers` markers (and at least 1 % of the figure's: a
+    legend grazing the edge of a cloud of thousands of points hides nothing a reader
+    misses), or bars under `min_bar_share` of it."""
+    return (lc.line_length >= min_line * lc.unit or hidden_markers(lc, min_markers)
             or lc.bar_area >= min_bar_share * lc.area)
+
+
+def hidden_markers(lc: LegendCover, min_markers: int = 2) -> bool:
+    return lc.markers >= max(min_markers, 0.01 * lc.all_markers)
 
 
 # --- legend blocks and frames ------------------------------------------------------------
@@ -135,12 +142,13 @@ def _lone_legend(e) -> bool:
 
 def _legend_like(block) -> bool:
     """Labels a legend prints: not one label repeated, and more than a letter or a digit
-    among them. The same letter beside each of two coloured cells ("A", "A") is a diagram's
+    for a lone entry. The same letter beside each of two coloured cells ("A", "A") is a diagram's
     cells, not a legend's entries (a legend may repeat a label across two groups of its
     lines: "N = 1000" solid and dashed)."""
     texts = [" ".join(e.text.split()).lower() for e in block]
-    return ((len(texts) == 1 or len(set(texts)) > 1)
-            and any(sum(c.isalnum() for c in t) >= 2 for t in texts))
+    if len(texts) > 1:
+        return len(set(texts)) > 1  # letters alone may label groups ("A", "B", "C")
+    return any(sum(c.isalnum() for c in t) >= 2 for t in texts)
 
 
 def _frame(an, inner: BBox, u: float) -> BBox | None:
@@ -306,4 +314,4 @@ def _area(b: BBox) -> float:
     return max(b[2] - b[0], 0.0) * max(b[3] - b[1], 0.0)
 
 
-__all__ = ["LegendCover", "covers_data", "legend_cover"]
+__all__ = ["LegendCover", "covers_data", "hidden_markers", "legend_cover"]

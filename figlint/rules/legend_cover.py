@@ -8,7 +8,7 @@ PDF route, the sources and a standalone figure file read the same chart alike.
 from __future__ import annotations
 
 from figlint.features import analyses
-from figlint.features.legend_cover import covers_data
+from figlint.features.legend_cover import covers_data, hidden_markers
 from figlint.model import Figure
 from figlint.rules.registry import Context, figure_location, rule
 
@@ -30,7 +30,7 @@ def legend_covers_data(fig: Figure, ctx: Context):
     the data lines running through it, the markers whose centres lie in it and the area
     of bars under it. Reports the figure when a stretch of line at least
     `min-hidden-line` text heights long (default 1.5), at least `min-hidden-markers`
-    markers (default 2) or bars covering at least `min-hidden-bar-share` of the legend
+    markers (default 2, and at least 1 % of the figure's markers) or bars covering at least `min-hidden-bar-share` of the legend
     (default 0.1) lie under a legend. A legend outside the axes, in an empty part of
     the plot (framed or not) or merely near a line is not reported; nor are grid lines,
     reference lines, shaded bands and heatmap images, which are not data marks here.
@@ -68,7 +68,7 @@ def legend_covers_data(fig: Figure, ctx: Context):
             if lc.line_length >= min_line * lc.unit:
                 n = lc.line_count
                 what.append(f"{n} data line{'s' if n != 1 else ''} ({lc.line_length / max(lc.unit, 1e-6):.1f} text heights)")
-            if lc.markers >= min_markers:
+            if hidden_markers(lc, min_markers):
                 what.append(f"{lc.markers} markers")
             if lc.area and lc.bar_area >= min_share * lc.area:
                 what.append(f"bars under {100 * lc.bar_area / lc.area:.0f}% of it")
