@@ -91,9 +91,13 @@ def legend_cover(an) -> list[LegendCover]:
                 lc.line_length += n
                 lc.line_count += 1
                 lc.examples.append(_run_box(run))
+        # a marker on one of the legend's lines of entries is one of its samples, whichever
+        # label it belongs to (a layout whose samples the entry reading paired otherwise)
+        rows = [((e.swatch or e.bbox)[1] + (e.swatch or e.bbox)[3]) / 2 for e in block]
         for c in marks:
             if core[0] <= c[0] <= core[2] and core[1] <= c[1] <= core[3]:
-                lc.markers += 1
+                if not any(abs(c[1] - y) <= 0.35 * u for y in rows):
+                    lc.markers += 1
         for b in bars:
             w = min(b[2], core[2]) - max(b[0], core[0])
             h = min(b[3], core[3]) - max(b[1], core[1])
@@ -104,7 +108,7 @@ def legend_cover(an) -> list[LegendCover]:
     return out
 
 
-def covers_data(lc: LegendCover, min_line: float = 1.5, min_markers: int = 2, min_bar_share: float = 0.1) -> bool:
+def covers_data(lc: LegendCover, min_line: float = 2.5, min_markers: int = 2, min_bar_share: float = 0.1) -> bool:
     """Whether the marks under a legend amount to hidden data: a stretch of line at least
     `min_line` text heights long, `min_markers` markers (and at least 1 % of the figure's: a
     legend grazing the edge of a cloud of thousands of points hides nothing a reader

@@ -18,7 +18,7 @@ from figlint.rules.registry import Context, figure_location, rule
     "legend-covers-data",
     severity="warning",
     dimension="visual_clarity",
-    options={"min-hidden-line": 1.5, "min-hidden-markers": 2, "min-hidden-bar-share": 0.1},
+    options={"min-hidden-line": 2.5, "min-hidden-markers": 2, "min-hidden-bar-share": 0.1},
 )
 def legend_covers_data(fig: Figure, ctx: Context):
     """A chart's legend sits over its plotted data, hiding lines, markers or bars.
@@ -29,7 +29,7 @@ def legend_covers_data(fig: Figure, ctx: Context):
     them if there is one — and measures the data marks inside that box: the length of
     the data lines running through it, the markers whose centres lie in it and the area
     of bars under it. Reports the figure when a stretch of line at least
-    `min-hidden-line` text heights long (default 1.5), at least `min-hidden-markers`
+    `min-hidden-line` text heights long (default 2.5), at least `min-hidden-markers`
     markers (default 2, and at least 1 % of the figure's markers) or bars covering at least `min-hidden-bar-share` of the legend
     (default 0.1) lie under a legend. A legend outside the axes, in an empty part of
     the plot (framed or not) or merely near a line is not reported; nor are grid lines,
