@@ -99,6 +99,8 @@ def legend_cover(an) -> list[LegendCover]:
                 if not any(abs(c[1] - y) <= 0.35 * u for y in rows):
                     lc.markers += 1
         for b in bars:
+            if _inside(inner, _grow(b, 0.3 * u)):
+                continue  # a box around the whole legend: its frame, or a panel's background
             w = min(b[2], core[2]) - max(b[0], core[0])
             h = min(b[3], core[3]) - max(b[1], core[1])
             if w > 0 and h > 0:
@@ -236,15 +238,15 @@ def _markers(an, u: float, swatches: list[BBox], labels: list[BBox], text: TextI
 
 
 def _bars(an, u: float, swatches: list[BBox]) -> list[BBox]:
-    """Filled rectangles of bar groups (two or more on one baseline), legend patches left out."""
+    """Filled rectangles of a chart with bars (two or more standing on one baseline, as
+    features/bars.py groups them): every such rectangle, the segments of stacked bars and
+    bars of another series included, legend patches left out."""
     m = an.marks
     rects = [r.bbox for r in getattr(m, "rects", [])
              if not any(_inside(r.bbox, s) for s in swatches)]
-    out: list[BBox] = []
-    for g in find_bar_groups(rects, tol=0.6):
-        if g.count >= 2:
-            out += g.boxes
-    return out
+    if not any(g.count >= 2 for g in find_bar_groups(rects, tol=0.6)):
+        return []
+    return rects
 
 
 # --- geometry ----------------------------------------------------------------------------
