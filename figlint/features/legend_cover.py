@@ -73,7 +73,7 @@ def legend_cover(an) -> list[LegendCover]:
     text = TextIndex([t.bbox for t in an.tokens])
     lines = _data_lines(an, u)
     labels = [_grow(e.bbox, 0.3 * u) for e in entries]
-    marks = _markers(an, u, swatches, labels, text)
+    marks = _markers(an, u, swatches, labels)
     bars = _bars(an, u, swatches)
     out = []
     for block in _blocks(entries, u):
@@ -94,9 +94,10 @@ def legend_cover(an) -> list[LegendCover]:
         # a marker on one of the legend's lines of entries is one of its samples, whichever
         # label it belongs to (a layout whose samples the entry reading paired otherwise)
         rows = [((e.swatch or e.bbox)[1] + (e.swatch or e.bbox)[3]) / 2 for e in block]
-        for c in marks:
+        for c, b in marks:
             if core[0] <= c[0] <= core[2] and core[1] <= c[1] <= core[3]:
-                if not any(abs(c[1] - y) <= 0.35 * u for y in rows):
+                # not a glyph drawn as a path over text, nor a sample on an entry's line
+                if not any(abs(c[1] - y) <= 0.35 * u for y in rows) and not text.covers(b, 0.3):
                     lc.markers += 1
         for b in bars:
             if _inside(inner, _grow(b, 0.3 * u)):
@@ -204,12 +205,28 @@ def _data_lines(an, u: float) -> list[tuple[list[tuple[float, float]], BBox]]:
     return out
 
 
-def _markers(an, u: float, swatches: list[BBox], labels: list[BBox], text: TextIndex) -> list[tuple[float, float]]:
-    """Centres of small shapes of one size and colour drawn at least five times (a scatter's
-    or a line's markers), not legend samples and not glyphs drawn as paths over text. A
-    group of shapes mostly inside legend entries is the legends' own: a symbol of the
-    labels drawn as a path (matplotlib draws an "ε" its font lacks), repeated in every
-    legend of a figure of panels, between the words the text layer holds."""
+class _Boxes:
+    """Boxes on a coarse grid, for asking which of them hold a point (thousands of markers
+    against a figure's legend samples and labels)."""
+
+    def __init__(self, boxes: list[BBox], cell: float) -> None:
+        self.cell = max(cell, 1.0)
+        self.grid: dict[tuple[int, int], list[BBox]] = {}
+        for b in boxes:
+            for gx in range(int(b[0] // self.cell), int(b[2] // self.cell) + 1):
+                for gy in range(int(b[1] // self.cell), int(b[3] // self.cell) + 1):
+                    self.grid.setdefault((gx, gy), []).append(b)
+
+    def hold(self, c: tuple[float, float]) -> bool:
+        return any(_within(c, b) for b in self.grid.get((int(c[0] // self.cell), int(c[1] // self.cell)), ()))
+
+
+def _markers(an, u: float, swatches: list[BBox], labels: list[BBox]) -> list[tuple[tuple[float, float], BBox]]:
+    """Small shapes of one size and colour drawn at least five times (a scatter's or a
+    line's markers), as (centre, box), legend samples left out. A group of shapes mostly
+    inside legend entries is the legends' own: a symbol of the labels drawn as a path
+    (matplotlib draws an "ε" its font lacks), repeated in every legend of a figure of
+    panels, between the words the text layer holds."""
     groups: dict[tuple, list] = {}
     for d in an.drawings:
         colour = d.fill if d.fill is not None else d.stroke
@@ -222,18 +239,16 @@ def _markers(an, u: float, swatches: list[BBox], labels: list[BBox], text: TextI
                 continue
             key = tuple(round(c, 2) for c in colour[:3]) + (round(w, 1), round(h, 1))
             groups.setdefault(key, []).append(b)
+    in_labels = _Boxes(labels, 4 * u)
+    in_samples = _Boxes(swatches, 4 * u)
     out = []
     for bs in groups.values():
         if len(bs) < 5:
             continue
         centres = [((b[0] + b[2]) / 2, (b[1] + b[3]) / 2) for b in bs]
-        if sum(1 for c in centres if any(_within(c, e) for e in labels)) >= 0.5 * len(bs):
+        if sum(1 for c in centres if in_labels.hold(c)) >= 0.5 * len(bs):
             continue
-        for b in bs:
-            c = ((b[0] + b[2]) / 2, (b[1] + b[3]) / 2)
-            if any(s[0] <= c[0] <= s[2] and s[1] <= c[1] <= s[3] for s in swatches) or text.covers(b, 0.3):
-                continue
-            out.append(c)
+        out += [(c, b) for c, b in zip(centres, bs) if not in_samples.hold(c)]
     return out
 
 
