@@ -58,18 +58,14 @@ class LegendCover:
 def legend_cover(an) -> list[LegendCover]:
     if an.source != "vector" or not an.drawings or not an.axes:
         return []
-    entries = an.get("legend")
-    if not entries:
-        return []
     if not any(a.clean for a in an.axes):
         return []  # no value axis: a diagram's key, not a chart's legend
     u = an.unit_size
+    entries = list(an.get("legend"))
+    entries += _scatter_entries(an, u, entries)
+    if not entries:
+        return []
     swatches = [_grow(e.swatch or e.bbox, 0.4 * u) for e in entries]
-    # a sample may stand on either side of its label (gnuplot puts it right of the text,
-    # where the reading of features/legend.py may take it for the next column's swatch):
-    # a marker on an entry's line just beside its label is a sample too
-    swatches += [(e.bbox[0] - 2.5 * u, e.bbox[1] - 0.25 * u, e.bbox[2] + 2.5 * u, e.bbox[3] + 0.25 * u)
-                 for e in entries]
     text = TextIndex([t.bbox for t in an.tokens])
     lines = _data_lines(an, u)
     labels = [_grow(e.bbox, 0.3 * u) for e in entries]
@@ -81,7 +77,7 @@ def legend_cover(an) -> list[LegendCover]:
             continue
         inner = _union([e.bbox for e in block])
         frame = _frame(an, inner, u)
-        box = frame or inner
+        box = frame[0] if frame else inner
         lc = LegendCover(box, [e.text for e in block], frame is not None, unit=u, all_markers=len(marks))
         # grazing contact is not cover: the box shrunk by a fifth of a text height
         core = _grow(box, -0.2 * u)
@@ -92,13 +88,21 @@ def legend_cover(an) -> list[LegendCover]:
                 lc.line_count += 1
                 lc.examples.append(_run_box(run))
         # a marker on one of the legend's lines of entries is one of its samples, whichever
-        # label it belongs to (a layout whose samples the entry reading paired otherwise)
+        # label it belongs to and on whichever side (gnuplot puts samples right of their
+        # labels, where the entry reading may take them for the next column's swatches)
         rows = [((e.swatch or e.bbox)[1] + (e.swatch or e.bbox)[3]) / 2 for e in block]
-        for c, b in marks:
-            if core[0] <= c[0] <= core[2] and core[1] <= c[1] <= core[3]:
-                # not a glyph drawn as a path over text, nor a sample on an entry's line
-                if not any(abs(c[1] - y) <= 0.35 * u for y in rows) and not text.covers(b, 0.3):
+        beside = [z for e in block for z in ((e.text_x - 2.5 * u, e.bbox[1], e.text_x, e.bbox[3]),
+                                             (e.bbox[2], e.bbox[1], e.bbox[2] + 2.5 * u, e.bbox[3]))]
+        for c, b, k in marks:
+            if not (core[0] <= c[0] <= core[2] and core[1] <= c[1] <= core[3]) or text.covers(b, 0.3):
+                continue  # outside, or a glyph drawn as a path over text
+            if frame:
+                # paint order tells data from samples: a frame hides what was drawn before
+                # it; the legend's samples are drawn after it (on it)
+                if k < frame[1]:
                     lc.markers += 1
+            elif not any(abs(c[1] - y) <= 0.35 * u for y in rows) and not any(_within(c, z) for z in beside):
+                lc.markers += 1  # no frame: not a sample on an entry's line or beside its label
         for b in bars:
             if _inside(inner, _grow(b, 0.3 * u)):
                 continue  # a box around the whole legend: its frame, or a panel's background
@@ -113,7 +117,7 @@ def legend_cover(an) -> list[LegendCover]:
 
 def covers_data(lc: LegendCover, min_line: float = 2.5, min_markers: int = 2, min_bar_share: float = 0.1) -> bool:
     """Whether the marks under a legend amount to hidden data: a stretch of line at least
-    `min_line` text heights long, `min_markers` markers (and at least 1 % of the figure's: a
+    `min_line` text heights long, `min_markers` markers (and at least 0.5 % of the figure's: a
     legend grazing the edge of a cloud of thousands of points hides nothing a reader
     misses), or bars under `min_bar_share` of it."""
     return (lc.line_length >= min_line * lc.unit or hidden_markers(lc, min_markers)
@@ -121,7 +125,7 @@ def covers_data(lc: LegendCover, min_line: float = 2.5, min_markers: int = 2, mi
 
 
 def hidden_markers(lc: LegendCover, min_markers: int = 2) -> bool:
-    return lc.markers >= max(min_markers, 0.01 * lc.all_markers)
+    return lc.markers >= max(min_markers, 0.005 * lc.all_markers)
 
 
 # --- legend blocks and frames ------------------------------------------------------------
@@ -138,6 +142,71 @@ def _blocks(entries, u: float) -> list[list]:
         groups.append(merged)
     # entries in reading order (top to bottom, left to right), as the legend lists them
     return [sorted(g, key=lambda e: (round(e.bbox[1]), e.bbox[0])) for g in groups]
+
+
+def _scatter_entries(an, u: float, known: list) -> list:
+    """Legend entries of scatter plots that features/legend.py does not read: a marker
+    centred in a sample as long as a line's (matplotlib's scatter and marker-only legends)
+    stands up to 2.5 text heights left of its label, farther than a line sample's end.
+    Only entries that stand in a column of two or more, with different labels, not on the
+    line of an entry already read: a data point left of a word is one, not a column."""
+    from figlint.features.legend import LegendEntry, _is_label, _rgb
+
+    cands = []
+    for d in an.drawings:
+        colour = d.fill if d.fill is not None and not _light(d.fill) else d.stroke
+        if colour is None or _light(colour):
+            continue
+        boxes = [_run_box(r) for r in d.lines if len(r) >= 3] if len(d.lines) > 1 else [d.bbox]
+        for b in boxes:
+            w, h = b[2] - b[0], b[3] - b[1]
+            if 0.15 * u <= w <= 1.0 * u and 0.15 * u <= h <= 1.0 * u:
+                cands.append((b, colour))
+    if not cands:
+        return []
+    grid = _Points([((b[0] + b[2]) / 2, (b[1] + b[3]) / 2) for b, _ in cands], 3 * u)
+    taken = [e.bbox for e in known]
+    found = []
+    for t in an.tokens:
+        if t.rotated or t.value is not None or not _is_label(t.text) or any(_touch(t.bbox, k) for k in taken):
+            continue
+        best = None
+        for i in grid.near((t.bbox[0] - 1.5 * u, t.cy)):
+            b, colour = cands[i]
+            gap = t.bbox[0] - b[2]
+            if 0.2 * u <= gap <= 2.5 * u and abs((b[1] + b[3]) / 2 - t.cy) <= 0.35 * u:
+                if best is None or gap < best[0]:
+                    best = (gap, b, colour)
+        if best is not None:
+            _, b, colour = best
+            box = (b[0], min(b[1], t.bbox[1]), t.bbox[2], max(b[3], t.bbox[3]))
+            found.append(LegendEntry(text=t.text.strip(), colour=_rgb(colour), style="marker", bbox=box,
+                                     swatch=b, text_x=t.bbox[0]))
+    out = []
+    for e in found:
+        column = [o for o in found if abs(o.text_x - e.text_x) <= 0.4 * u
+                  and abs((o.bbox[1] + o.bbox[3]) / 2 - (e.bbox[1] + e.bbox[3]) / 2) <= 4 * u]
+        if len(column) >= 2 and len({" ".join(o.text.split()).lower() for o in column}) == len(column):
+            out.append(e)
+    return out
+
+
+class _Points:
+    """Points on a coarse grid: the indices of those within a cell of a place."""
+
+    def __init__(self, points: list[tuple[float, float]], cell: float) -> None:
+        self.cell = max(cell, 1.0)
+        self.grid: dict[tuple[int, int], list[int]] = {}
+        for i, (x, y) in enumerate(points):
+            self.grid.setdefault((int(x // self.cell), int(y // self.cell)), []).append(i)
+
+    def near(self, c: tuple[float, float]) -> list[int]:
+        gx, gy = int(c[0] // self.cell), int(c[1] // self.cell)
+        return [i for dx in (-1, 0, 1) for dy in (-1, 0, 1) for i in self.grid.get((gx + dx, gy + dy), ())]
+
+
+def _light(c) -> bool:
+    return c is None or (len(c) >= 3 and min(c[:3]) > 0.93)
 
 
 def _lone_legend(e) -> bool:
@@ -158,11 +227,11 @@ def _legend_like(block) -> bool:
     return any(sum(c.isalnum() for c in t) >= 2 for t in texts)
 
 
-def _frame(an, inner: BBox, u: float) -> BBox | None:
+def _frame(an, inner: BBox, u: float) -> tuple[BBox, int] | None:
     """The smallest box drawn around a legend's entries, at most three text heights wider
     on any side (a legend's frame pads its entries; the axes' own patch is far larger)."""
     best = None
-    for d in an.drawings:
+    for i, d in enumerate(an.drawings):
         b = d.bbox
         if d.items > 16 or (d.fill is None and d.stroke is None):
             continue
@@ -173,8 +242,8 @@ def _frame(an, inner: BBox, u: float) -> BBox | None:
             continue
         if max(inner[0] - b[0], inner[1] - b[1], b[2] - inner[2], b[3] - inner[3]) > 3 * u:
             continue
-        if best is None or _area(b) < _area(best):
-            best = b
+        if best is None or _area(b) < _area(best[0]):
+            best = (b, i)
     return best
 
 
@@ -221,14 +290,14 @@ class _Boxes:
         return any(_within(c, b) for b in self.grid.get((int(c[0] // self.cell), int(c[1] // self.cell)), ()))
 
 
-def _markers(an, u: float, swatches: list[BBox], labels: list[BBox]) -> list[tuple[tuple[float, float], BBox]]:
+def _markers(an, u: float, swatches: list[BBox], labels: list[BBox]) -> list[tuple[tuple[float, float], BBox, int]]:
     """Small shapes of one size and colour drawn at least five times (a scatter's or a
-    line's markers), as (centre, box), legend samples left out. A group of shapes mostly
+    line's markers), as (centre, box, paint index), legend samples left out. A group of shapes mostly
     inside legend entries is the legends' own: a symbol of the labels drawn as a path
     (matplotlib draws an "ε" its font lacks), repeated in every legend of a figure of
     panels, between the words the text layer holds."""
     groups: dict[tuple, list] = {}
-    for d in an.drawings:
+    for i, d in enumerate(an.drawings):
         colour = d.fill if d.fill is not None else d.stroke
         if colour is None:
             continue
@@ -238,17 +307,17 @@ def _markers(an, u: float, swatches: list[BBox], labels: list[BBox]) -> list[tup
             if not (max(w, h) <= 1.2 * u and min(w, h) >= 0.15 * u):
                 continue
             key = tuple(round(c, 2) for c in colour[:3]) + (round(w, 1), round(h, 1))
-            groups.setdefault(key, []).append(b)
+            groups.setdefault(key, []).append((b, i))
     in_labels = _Boxes(labels, 4 * u)
     in_samples = _Boxes(swatches, 4 * u)
     out = []
     for bs in groups.values():
         if len(bs) < 5:
             continue
-        centres = [((b[0] + b[2]) / 2, (b[1] + b[3]) / 2) for b in bs]
+        centres = [((b[0] + b[2]) / 2, (b[1] + b[3]) / 2) for b, _ in bs]
         if sum(1 for c in centres if in_labels.hold(c)) >= 0.5 * len(bs):
             continue
-        out += [(c, b) for c, b in zip(centres, bs) if not in_samples.hold(c)]
+        out += [(c, b, i) for c, (b, i) in zip(centres, bs) if not in_samples.hold(c)]
     return out
 
 

@@ -30,7 +30,7 @@ def legend_covers_data(fig: Figure, ctx: Context):
     the data lines running through it, the markers whose centres lie in it and the area
     of bars under it. Reports the figure when a stretch of line at least
     `min-hidden-line` text heights long (default 2.5), at least `min-hidden-markers`
-    markers (default 2, and at least 1 % of the figure's markers) or bars covering at least `min-hidden-bar-share` of the legend
+    markers (default 2, and at least 0.5 % of the figure's markers) or bars covering at least `min-hidden-bar-share` of the legend
     (default 0.1) lie under a legend. A legend outside the axes, in an empty part of
     the plot (framed or not) or merely near a line is not reported; nor are grid lines,
     reference lines, shaded bands and heatmap images, which are not data marks here.
