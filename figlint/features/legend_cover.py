@@ -62,6 +62,7 @@ def legend_cover(an) -> list[LegendCover]:
         return []  # no value axis: a diagram's key, not a chart's legend
     u = an.unit_size
     entries = list(an.get("legend"))
+    entries += _centred_entries(an, u, entries)
     entries += _scatter_entries(an, u, entries)
     if not entries:
         return []
@@ -142,6 +143,24 @@ def _blocks(entries, u: float) -> list[list]:
         groups.append(merged)
     # entries in reading order (top to bottom, left to right), as the legend lists them
     return [sorted(g, key=lambda e: (round(e.bbox[1]), e.bbox[0])) for g in groups]
+
+
+def _centred_entries(an, u: float, known: list) -> list:
+    """Legend entries whose labels are centred (pgfplots' default): their samples share
+    both edges in a column, one under the other, though the labels start at different x.
+    features/legend.py reads the pairs but keeps only labels that share a left edge."""
+    pairs = [e for e in an.derived.get("_legend_pairs", []) if e not in known and e.swatch is not None]
+    out = []
+    for e in pairs:
+        cy = (e.swatch[1] + e.swatch[3]) / 2
+        for o in pairs:
+            if o is e:
+                continue
+            if (abs(o.swatch[0] - e.swatch[0]) <= 0.2 * u and abs(o.swatch[2] - e.swatch[2]) <= 0.2 * u
+                    and 0 < abs((o.swatch[1] + o.swatch[3]) / 2 - cy) <= 4 * u):
+                out.append(e)
+                break
+    return out
 
 
 def _scatter_entries(an, u: float, known: list) -> list:
