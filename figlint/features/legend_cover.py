@@ -172,15 +172,13 @@ def _scatter_entries(an, u: float, known: list) -> list:
     from figlint.features.legend import LegendEntry, _is_label, _rgb
 
     cands = []
-    for d in an.drawings:
+    for b, i in _small_shapes(an, u):
+        d = an.drawings[i]
         colour = d.fill if d.fill is not None and not _light(d.fill) else d.stroke
         if colour is None or _light(colour):
             continue
-        boxes = [_run_box(r) for r in d.lines if len(r) >= 3] if len(d.lines) > 1 else [d.bbox]
-        for b in boxes:
-            w, h = b[2] - b[0], b[3] - b[1]
-            if 0.15 * u <= w <= 1.0 * u and 0.15 * u <= h <= 1.0 * u:
-                cands.append((b, colour))
+        if b[2] - b[0] <= 1.0 * u and b[3] - b[1] <= 1.0 * u:
+            cands.append((b, colour))
     if not cands:
         return []
     grid = _Points([((b[0] + b[2]) / 2, (b[1] + b[3]) / 2) for b, _ in cands], 3 * u)
@@ -309,6 +307,27 @@ class _Boxes:
         return any(_within(c, b) for b in self.grid.get((int(c[0] // self.cell), int(c[1] // self.cell)), ()))
 
 
+def _small_shapes(an, u: float) -> list[tuple[BBox, int]]:
+    """Marker-sized shapes, each as (box, paint index): the pieces of the paths (a merged
+    group of markers gives one per vertex run), between 0.15 and 1.2 text heights. Read
+    once per analysis for the markers and the scatter legends alike."""
+    key = "_small_shapes"
+    if key in an.derived:
+        return an.derived[key]
+    out = []
+    lo, hi = 0.15 * u, 1.2 * u
+    for i, d in enumerate(an.drawings):
+        if d.fill is None and d.stroke is None:
+            continue
+        runs = [r for r in d.lines if len(r) >= 3] if len(d.lines) > 1 else None
+        for b in (map(_run_box, runs) if runs is not None else (d.bbox,)):
+            w, h = b[2] - b[0], b[3] - b[1]
+            if lo <= w <= hi and lo <= h <= hi:
+                out.append((b, i))
+    an.derived[key] = out
+    return out
+
+
 def _markers(an, u: float, swatches: list[BBox], labels: list[BBox]) -> list[tuple[tuple[float, float], BBox, int]]:
     """Small shapes of one size and colour drawn at least five times (a scatter's or a
     line's markers), as (centre, box, paint index), legend samples left out. A group of shapes mostly
@@ -316,17 +335,11 @@ def _markers(an, u: float, swatches: list[BBox], labels: list[BBox]) -> list[tup
     (matplotlib draws an "ε" its font lacks), repeated in every legend of a figure of
     panels, between the words the text layer holds."""
     groups: dict[tuple, list] = {}
-    for i, d in enumerate(an.drawings):
+    for b, i in _small_shapes(an, u):
+        d = an.drawings[i]
         colour = d.fill if d.fill is not None else d.stroke
-        if colour is None:
-            continue
-        boxes = [_run_box(r) for r in d.lines if len(r) >= 3] if len(d.lines) > 1 else [d.bbox]
-        for b in boxes:
-            w, h = b[2] - b[0], b[3] - b[1]
-            if not (max(w, h) <= 1.2 * u and min(w, h) >= 0.15 * u):
-                continue
-            key = tuple(round(c, 2) for c in colour[:3]) + (round(w, 1), round(h, 1))
-            groups.setdefault(key, []).append((b, i))
+        key = tuple(round(c, 2) for c in colour[:3]) + (round(b[2] - b[0], 1), round(b[3] - b[1], 1))
+        groups.setdefault(key, []).append((b, i))
     in_labels = _Boxes(labels, 4 * u)
     in_samples = _Boxes(swatches, 4 * u)
     out = []
@@ -390,8 +403,7 @@ def _closed(run) -> bool:
 
 
 def _run_box(run) -> BBox:
-    xs = [p[0] for p in run]
-    ys = [p[1] for p in run]
+    xs, ys = zip(*run)
     return (min(xs), min(ys), max(xs), max(ys))
 
 
