@@ -33,6 +33,7 @@ _DERIVED_MODULES = (
     "figlint.features.colours",
     "figlint.features.quality",
     "figlint.features.legend",
+    "figlint.features.legend_cover",
     "figlint.features.panels",
     "figlint.features.uncertainty",
     "figlint.features.series",

@@ -161,6 +161,9 @@ def _vector_legend(an) -> list[LegendEntry]:
         used.update(idx)
         swatch_boxes.append(box)
         entries.append(LegendEntry(text=text, colour=_rgb(colour), style=style, bbox=ebox, swatch=box, text_x=tx))
+    # every swatch-and-label pair before the alignment test, for readers that align them
+    # otherwise (legend_cover.py: pgfplots centres its labels, so they share no left edge)
+    an.derived["_legend_pairs"] = list(entries)
     return _aligned(entries, u)
 
 

@@ -8,7 +8,7 @@ def load_all() -> None:
     if _LOADED:
         return
     from figlint.rules import (  # noqa: F401
-        caption, caption_marks, claims, judge, misleading, references, source, tool, visual, visual_fit,
+        axis_units, caption, caption_marks, claims, judge, legend_cover, misleading, references, source, tool, visual, visual_fit,
     )
 
     _LOADED = True
