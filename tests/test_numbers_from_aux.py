@@ -105,3 +105,20 @@ def test_a_label_before_the_caption_prints_question_marks_as_the_aux_says(tmp_pa
 
     (f,) = [f for f in lint_path(str(tmp_path / "main.tex"), Config(select=["FL306"])).findings]
     assert 'prints "??"' in f.message and "caption@xref" not in f.message
+
+
+def test_aux_entries_read_as_printed(tmp_path):
+    """A bold number in the list of figures (\\numberline {\\textbf {4-5}}) is "4-5", not
+    "extbf 4-5" (\\t is an accent only as a control word of its own); a label whose record is
+    an internal's placeholder (pgfplots' legend \\label) is left to figlint's own reading."""
+    from figlint.ingest.auxcite import read_aux
+
+    (tmp_path / "main.tex").write_text("\\documentclass{article}\n")
+    (tmp_path / "main.aux").write_text(
+        "\\@writefile{lof}{\\contentsline {figure}{\\numberline {\\textbf {4-5}}{\\ignorespaces Mapa}}{12}{figure.5}}\n"
+        "\\newlabel{fig:mapa}{{\\textbf {4-5}}{12}{Mapa}{figure.5}{}}\n"
+        "\\newlabel{pgfplots:ours}{{\\pgfplots@show@ref@{ours}}{3}}\n"
+        "\\newlabel{fig:x}{{\\caption@xref {fig:x}{ on input line 9}}{4}}\n")
+    aux = read_aux(str(tmp_path / "main.tex"), str(tmp_path))
+    assert aux.lof == [("4-5", "\\ignorespaces Mapa")]
+    assert aux.labels == {"fig:mapa": "4-5", "fig:x": "??"}

@@ -57,7 +57,9 @@ def _group(text: str, i: int) -> tuple[str, int] | None:
 def _plain(tex: str) -> str:
     """An author list as printed: ties and thin spaces are spaces, braces and simple accents go."""
     s = tex.replace("~", " ").replace("\\,", " ").replace("\\ ", " ")
-    s = re.sub(r"\\[`'^\"~=.uvHtcdbk]\s*\{?([A-Za-z])\}?", r"\1", s)
+    # an accent over a letter: \'e, \"{o}, \v{c}; a letter accent (\u, \v, \t, ...) only as a
+    # control word of its own ("\textbf" is not \t over "e")
+    s = re.sub(r"\\(?:[`'^\"~=.]|[uvHtcdbk](?![A-Za-z]))\s*\{?([A-Za-z])\}?", r"\1", s)
     s = re.sub(r"\\[A-Za-z@]+\s*", "", s)
     return re.sub(r"\s+", " ", s.replace("{", "").replace("}", "")).strip()
 
@@ -127,7 +129,12 @@ def read_aux(main_tex: str, root: str) -> AuxRecord:
             if first is not None:
                 # a \label before any \caption in a float: the caption package records a
                 # placeholder, and \ref prints "??"
-                rec.labels[name] = "??" if "caption@xref" in first[0] else _plain(first[0])
+                if "caption@xref" in first[0]:
+                    rec.labels[name] = "??"
+                elif "@" not in first[0]:
+                    # (an internal's placeholder, as pgfplots records for a legend's \label,
+                    # prints no text the route can know: figlint's own reading stands)
+                    rec.labels[name] = _plain(first[0])
         for m in _LOF.finditer(text):
             num = _group(text, m.end() - 1)
             if num is None:
