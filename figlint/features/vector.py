@@ -95,7 +95,7 @@ def span_tokens(fig: Figure) -> list[Token]:
                     used.add(j)
                     break
         used.add(i)
-        found[i] = Token(text=text, bbox=bbox, rotated=_is_rotated(s))
+        found[i] = Token(text=text, bbox=bbox, rotated=_is_rotated(s), size=float(s.size or 0.0))
     return [found[i] for i in sorted(found)]
 
 
