@@ -30,7 +30,7 @@ from statistics import median
 from figlint.features.axes import Axis, Token, make_axis, numeric_tokens
 from figlint.features.numbers import parse_number
 
-REC_VERSION = "rec-v2"
+REC_VERSION = "rec-v3"  # v3: read by figlint's own OCR engine (v2 readings came from rapidocr.RapidOCR)
 _MEMO: dict[str, tuple[str, float]] = {}
 MIN_REC_CONF = 0.6
 
@@ -205,26 +205,28 @@ def _read(img, box) -> tuple[str, float]:
             return "", 0.0
         crop = cv2.resize(crop, None, fx=3, fy=3, interpolation=cv2.INTER_CUBIC)
         crop = cv2.copyMakeBorder(crop, 12, 12, 12, 12, cv2.BORDER_REPLICATE)
+        from figlint import cache
+
         key = f"{image_digest(crop)}-{REC_VERSION}"
         if key in _MEMO:
             return _MEMO[key]
-        path = cache_dir() / f"{key}.json"
+        path = cache_dir() / f"{key}.json" if cache.enabled() else None  # --no-cache: none read or written
         try:
+            if path is None:
+                raise OSError("no cache")
             text, conf = json.loads(path.read_text())
         except (OSError, ValueError):
-            # the recogniser alone; calling the engine with use_det=False would change its
-            # settings for every later call in the process
-            out = _engine().recognize_txt([crop])
-            txts = list(getattr(out, "txts", None) or [])
-            scores = list(getattr(out, "scores", None) or [])
+            # the recogniser alone (figlint's OCR engine, features/ocr_engine.py)
+            txts, scores = _engine().recognise([crop])
             text, conf = (str(txts[0]), float(scores[0])) if txts else ("", 0.0)
-            try:
-                path.parent.mkdir(parents=True, exist_ok=True)
-                tmp = path.with_suffix(f".{os.getpid()}.tmp")
-                tmp.write_text(json.dumps([text, conf]))
-                tmp.replace(path)
-            except OSError:
-                pass
+            if path is not None:
+                try:
+                    path.parent.mkdir(parents=True, exist_ok=True)
+                    tmp = path.with_suffix(f".{os.getpid()}.tmp")
+                    tmp.write_text(json.dumps([text, conf]))
+                    tmp.replace(path)
+                except OSError:
+                    pass
         _MEMO[key] = (text, conf)
         return text, conf
     except Exception:  # noqa: BLE001 - a second look is optional evidence, never a failure
