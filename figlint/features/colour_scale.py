@@ -243,16 +243,22 @@ def vector_scale_possible(drawings, width: float, height: float) -> bool:
     analysis: when this is False, colour_scales finds nothing in the figure."""
     if _cell_bar_runs(drawings, width, height, None):
         return True
+    return sum(1 for _ in _field_cells(drawings, width, height)) >= MIN_FIELD_CELLS
+
+
+MIN_FIELD_CELLS = 40  # a vector heatmap's grid
+
+
+def _field_cells(drawings, width: float, height: float):
+    """(drawing, w, h) of each small filled cell a vector heatmap's grid is read from."""
     fw, fh = max(width, 1e-6), max(height, 1e-6)
-    n = 0
     for d in drawings or []:
         if d.fill is None or len(d.fill) < 3 or d.items > 6 or d.paths > 1:
             continue
         w, h = d.bbox[2] - d.bbox[0], d.bbox[3] - d.bbox[1]
         if w <= 0 or h <= 0 or w * h > 0.05 * fw * fh:
             continue
-        n += 1
-    return n >= 40
+        yield d, w, h
 
 
 def _cell_bar_runs(drawings, width: float, height: float, ticks) -> list[ColourScale]:
@@ -520,16 +526,10 @@ def _field(weighted: list[tuple[RGB, float]], total: float) -> list[list[RGB]]:
 def _cell_fields(an) -> list[list[RGB]]:
     """A vector heatmap's colours: the fills of a grid of at least 40 small filled cells
     (pcolormesh, seaborn), by area, as a field."""
-    fw, fh = max(an.width, 1e-6), max(an.height, 1e-6)
     merged: dict[tuple, list] = {}
     area = 0.0
     n = 0
-    for d in an.drawings or []:
-        if d.fill is None or len(d.fill) < 3 or d.items > 6 or d.paths > 1:
-            continue
-        w, h = d.bbox[2] - d.bbox[0], d.bbox[3] - d.bbox[1]
-        if w <= 0 or h <= 0 or w * h > 0.05 * fw * fh:
-            continue
+    for d, w, h in _field_cells(an.drawings, an.width, an.height):
         n += 1
         area += w * h
         rgb = tuple(float(v) for v in d.fill[:3])
@@ -537,7 +537,7 @@ def _cell_fields(an) -> list[list[RGB]]:
             key = tuple(round(v * 255) // 4 for v in rgb)
             entry = merged.setdefault(key, [rgb, 0.0])
             entry[1] += w * h
-    if n < 40:
+    if n < MIN_FIELD_CELLS:
         return []
     return _field([(c, w) for c, w in merged.values()], area)
 
