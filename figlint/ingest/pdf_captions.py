@@ -91,6 +91,7 @@ def find_captions(pd: PageData, layout: Layout) -> list[CaptionBlock]:
     """Every line of the page that opens a float caption, with the lines that continue it."""
     lines = pd.lines
     out: list[CaptionBlock] = []
+    graphics = None  # the page's graphic boxes, listed once when a caption is found
     for i, ln in enumerate(lines):
         if ln.role or not ln.horizontal:
             continue
@@ -110,7 +111,9 @@ def find_captions(pd: PageData, layout: Layout) -> list[CaptionBlock]:
             score += 2
         if ":" in ln.text[: len(label) + 3] or "|" in ln.text[: len(label) + 4]:
             score += 1
-        body = [ln] + _continuation(lines, i, layout, bare=not rest, graphics=_graphic_boxes(pd))
+        if graphics is None:
+            graphics = _graphic_boxes(pd)
+        body = [ln] + _continuation(lines, i, layout, bare=not rest, graphics=graphics)
         text = join_lines([rest] + [l.text for l in body[1:]])
         out.append(CaptionBlock(kind, label, number, pd.index, body, text, score))
     return out
@@ -170,7 +173,7 @@ def _bare_label_by_graphic(ln: Line, pd: PageData) -> tuple[str, str, str, str] 
     if not m or m.group(2).endswith("."):
         return None
     gap = 2.0 * ln.size
-    boxes = [tuple(im["bbox"]) for im in pd.images] + list(pd.frames)
+    boxes = _graphic_boxes(pd)
     # a sub-figure's letter set under its panel ("(d)") belongs to the graphic: a caption under
     # a grid of lettered panels stands against the letters, not against the images
     letters = [l.bbox for l in pd.lines if _PANEL_LETTER.match(l.text)]
