@@ -553,17 +553,22 @@ def read_aux(main_aux: Path) -> AuxRecord:
     lof: list[AuxFigure] = []
     labels: dict = {}
     cref_kind: dict = {}
+    lot_anchors: set = set()  # anchors of list-of-tables entries
     bib: dict = {}
     notes: list[str] = []
     for f in files:
         text = f.read_text(errors="replace")
         for target, body in _entries(text, "\\@writefile"):
-            if target.strip() != "lof":
+            if target.strip() not in ("lof", "lot"):
                 continue
             m = re.match(r"\s*\\contentsline\s*", body)
             if not m:
                 continue
             gs, _e, _o = groups(body, m.end(), 4, optional=False)
+            if target.strip() == "lot":
+                if len(gs) > 3 and gs[3].strip():
+                    lot_anchors.add(gs[3].strip())  # a table caption's anchor (see below)
+                continue
             if len(gs) < 3 or gs[0].strip() != "figure":
                 continue
             entry = gs[1]
@@ -629,9 +634,13 @@ def read_aux(main_aux: Path) -> AuxRecord:
     for name, (value, page, anchor, kind) in list(out.items()):
         # a caption that is not a figure's inside a figure float (a table's) gets a
         # figure.caption.N anchor too: with a list of figures, a figure label's anchor is one of
-        # its entries' and its number is (or is a panel of) that entry's
-        if kind == "figure" and lof_anchors and (anchor not in lof_anchors or
-                                                 _parent_number(value, lof_anchors[anchor]) is None):
+        # its entries' and its number is (or is a panel of) that entry's. A figure caption that
+        # writes no entry (`\caption[]{..}`, whose empty short form the caption package keeps
+        # out of the list) has an anchor of its own that no entry of either list has: a figure.
+        own = anchor not in lof_anchors and anchor not in lot_anchors and value not in seen and \
+            kind == "figure" and bool(lot_anchors or lof_anchors) and _NUMBERISH.match(value or "")
+        if kind == "figure" and lof_anchors and not own and (anchor not in lof_anchors or
+                                                             _parent_number(value, lof_anchors[anchor]) is None):
             out[name] = (value, page, anchor, "figure-float")
         elif kind == "figure" and not _NUMBERISH.match(value or ""):
             out[name] = (value, page, anchor, "figure-unnumbered")

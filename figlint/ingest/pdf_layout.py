@@ -714,7 +714,21 @@ def _shared_edge(xs: list[float], pick) -> float | None:
     """The outermost (`pick`: min or max) position at which many of the lines end: at least a
     fifth of them, and three, within a point of it."""
     need = max(3, 0.2 * len(xs))
-    shared = [x for x in xs if sum(1 for y in xs if abs(y - x) <= 1.0) >= need]
+    # xs is sorted: the lines within a point of x are a window that slides with x (one pass,
+    # not a count over all lines for each line; a page has hundreds), compared exactly as
+    # abs(y - x) <= 1.0 compares
+    shared = []
+    lo = hi = 0
+    n = len(xs)
+    for x in xs:
+        while x - xs[lo] > 1.0:
+            lo += 1
+        if hi < lo:
+            hi = lo
+        while hi < n and xs[hi] - x <= 1.0:
+            hi += 1
+        if hi - lo >= need:
+            shared.append(x)
     return pick(shared) if shared else None
 
 
