@@ -153,6 +153,15 @@ def export_sources(src: Path, commit: str, dest: Path) -> None:
     shutil.copytree(src, dest, dirs_exist_ok=True, ignore=shutil.ignore_patterns(".git"))
 
 
+def mark_checkout(work: Path) -> None:
+    """An empty `.git` folder at the scratch copy's root: the author runs figlint in a checkout
+    of the repository, whose root (the nearest folder with `.git`) is the project figlint
+    lets a build's search path (TEXINPUTS, the .fls record) reach into. Without it a main
+    file in a subfolder could not reach the files its own build read from the folder above,
+    which no author's checkout would show. Nothing is read from it."""
+    (work / ".git").mkdir(exist_ok=True)
+
+
 def parse_build(build: str) -> tuple[list[str], list[str]]:
     """`latexmk -pdf; stub foo.sty bar.sty` -> (command, stub files). The command may start
     with VAR=value settings for the build's environment (e.g. TEXINPUTS=../: when the class
@@ -178,11 +187,13 @@ def build_paper(rec: dict, papers_dir: Path, build_dir: Path, rebuild: bool = Fa
     pdf = main.with_suffix(".pdf")
     stamp = work / ".figlint-audit-built"
     if stamp.is_file() and pdf.is_file() and not rebuild:
+        mark_checkout(work)
         return main, pdf
     try:
         export_sources(src, rec["commit"], work)
     except (subprocess.CalledProcessError, OSError, tarfile.TarError) as exc:
         return f"cannot export commit {rec['commit'][:12]}: {exc}"
+    mark_checkout(work)
     if not main.is_file():
         return f"main file {rec['main']} not in the commit"
     cmd, stubs = parse_build(rec["build"])
