@@ -271,3 +271,27 @@ def test_appendix_figures_numbered_as_the_class_declares(tmp_path, pdflatex, cls
     printed = _printed_numbers(tmp_path / "main.pdf")
     assert printed == ["1", "A1", "A2", "B1"], printed
     assert [f.number for f in read_latex(str(tmp_path / "main.tex")).figures] == printed
+
+
+def test_phantom_subcaption_labels_print_lettered_panels(tmp_path, pdflatex):
+    """subcaption's \\phantomsubcaption (panels lettered inside the graphic, no sub-caption
+    text) steps the sub-figure counter: a \\label after it, even before the main caption,
+    prints "1a", "1b" as LaTeX's own .aux records, and a \\ref to it cites Figure 1. So the
+    sources bind those citing places to the figure and report no label-before-caption (FL306)."""
+    fig = ("\\begin{figure}[h]\n{\\phantomsubcaption\\label{fig:q:left}}\n"
+           "{\\phantomsubcaption\\label{fig:q:right}}\n\\centering\\includegraphics[width=3cm]{plot.png}\n"
+           "\\caption{Two panels of quality ratings: (a) by rater and (b) by site.}\\label{fig:q}\n\\end{figure}\n")
+    cite = ("Ratings differ by rater (Figure~\\ref{fig:q:left}) and by site (Figure~\\ref{fig:q:right}); "
+            "Figure~\\ref{fig:q} shows both.")
+    _paper(tmp_path, fig, cite, "\\usepackage{caption}\n\\usepackage{subcaption}\n")
+    _compile(tmp_path)
+    aux = (tmp_path / "main.aux").read_text()
+    printed = dict(re.findall(r"\\newlabel\{(fig:q:\w+)\}\{\{([^}]*)\}", aux))
+    assert printed == {"fig:q:left": "1a", "fig:q:right": "1b"}
+    paper = read_latex(str(tmp_path / "main.tex"))
+    assert {k: paper.extra["label_refs"][k] for k in printed} == printed
+    one = paper.figures[0]
+    assert sorted(one.labels) == ["fig:q", "fig:q:left", "fig:q:right"]
+    assert [s.label for s in one.subpanels] == ["a", "b"]
+    assert len(one.sites) == 3
+    assert "FL306" not in {c for c, _f in _codes(tmp_path / "main.tex")}

@@ -585,6 +585,11 @@ class _FloatWalker:
                 sc.target = None
                 self.args(node, sc, override)
                 return
+        if name == "phantomsubcaption":
+            # subcaption's text-less sub-caption: it steps the sub-figure counter like
+            # \subcaption (a \label after it prints "2a"), for panels lettered in the graphic
+            self.caption(node, sc, override, None, None, True)
+            return
         if name == "subcaption":
             short = args[1] if len(args) > 1 else None
             long = args[2] if len(args) > 2 else None

@@ -941,7 +941,7 @@ class _Scanner:
             k = next((j for j, c in enumerate(info.mains) if c.pos > g.pos), len(figs) - 1)
             self.res.figures[figs[k]].graphics.append(g)
         if not figs and i >= self.doc.body_start and any(
-                sub.macro in ("subcaption", "subcaptionbox") or sub.sub_env is not None for sub in info.subs):
+                sub.macro in ("subcaption", "subcaptionbox", "phantomsubcaption") or sub.sub_env is not None for sub in info.subs):
             # subcaption's sub-captions number a float that has no main caption: LaTeX steps
             # the figure counter at the first one (references print "2a"), and writes no
             # list-of-figures line, so the figure has a number and no caption
