@@ -235,7 +235,9 @@ def test_figure_kinds_numbers_and_locations(tmp_path):
     one = fig(paper, "1")
     assert one.location.file == "main.tex" and one.location.line == line_of(src, "\\begin{figure}[t]")
     assert one.caption.short == "Short one"
-    assert one.caption.text == "Long one with α+β and mystery x."
+    # \mystery is defined nowhere figlint reads (a class or package): its name is not what it
+    # prints, its argument most likely is
+    assert one.caption.text == "Long one with α+β and x."
     assert one.caption.location.line == line_of(src, "\\caption[Short")
     assert one.labels == ["fig:one.v2"]
     assert one.graphics == ["img/a.pdf"]
@@ -605,3 +607,18 @@ def test_macros_that_typeset_are_not_expanded_into_captions(tmp_path):
                      "\\begin{figure}\\caption{Weights \\bmx{w} of \\method{} per\\gap layer.\\err}\\label{a}\\end{figure}\n"
                      "\\end{document}\n"})
     assert read_latex(str(tmp_path / "main.tex")).figures[0].caption.text == "Weights w of FastNet per layer."
+
+
+def test_caption_text_without_macro_internals():
+    """What a macro prints, not its name or its font switches: a font set by hand in a
+    paper's own \\def (\\fontfamily, \\fontsize, \\selectfont) prints nothing; a macro defined
+    nowhere figlint reads (a class's \\csentence) prints its argument, not its name; SIunits'
+    unit macros outside \\SI print their symbols."""
+    from figlint.ingest.texparse import TextRenderer
+
+    r = TextRenderer(None)
+    code = r"{\mbox{\fontfamily{cmtt}\fontsize{\f@size}{\f@size}\selectfont DARE}} latency"
+    assert r.latex_to_text(code) == "DARE latency"
+    assert r.latex_to_text(r"\csentence{Energy potential.} Over time.") == "Energy potential. Over time."
+    assert r.latex_to_text(r"the \SIunits{3.7}{\micro\meter} channel") == "the 3.7µm channel"
+    assert r.latex_to_text(r"\SI{3.7}{\micro\metre} channel") == "3.7 µm channel"

@@ -86,6 +86,9 @@ _WALKER_MACROS = {
     "setlength": "{{", "addtolength": "{{", "setcounter": "{{", "addtocounter": "{{",
     "stepcounter": "{", "refstepcounter": "{", "phantomsection": "", "phantom": "{",
     "hphantom": "{", "vphantom": "{", "rule": "[{{", "hfill": "", "vfill": "",
+    # NFSS font selection (a paper's \def of a code font): prints nothing
+    "fontfamily": "{", "fontseries": "{", "fontshape": "{", "fontencoding": "{", "fontsize": "{{",
+    "usefont": "{{{{", "linespread": "{",
     # siunitx, mhchem, glossaries, acronym: rendered as printed (TextRenderer)
     "SI": "[{[{", "si": "[{", "num": "[{", "qty": "[{{", "unit": "[{", "ang": "[{",
     "numrange": "[{{", "SIrange": "[{{{", "qtyrange": "[{{{", "ce": "{",
@@ -841,6 +844,13 @@ def typesetting(body: str) -> bool:
     return bool(_TYPESETTING.search(body))
 
 
+# Symbols pylatexenc does not know (amsmath delimiters, \Re): printed as themselves, since an
+# unknown macro prints nothing (_L2T.macro_node_to_text).
+_SYMBOLS = {"|": "‖", "Vert": "‖", "lVert": "‖", "rVert": "‖", "vert": "|", "lvert": "|", "rvert": "|",
+            "Re": "ℜ", "Im": "ℑ", "langle": "⟨", "rangle": "⟩", "lceil": "⌈", "rceil": "⌉",
+            "lfloor": "⌊", "rfloor": "⌋"}
+
+
 class _L2T(l2t.LatexNodes2Text):
     """latex2text with user macro expansion and unknown macros kept by name."""
 
@@ -875,7 +885,14 @@ class _L2T(l2t.LatexNodes2Text):
             return self._groupnodecontents_to_text(a[-1]) if a else ""
         if r.walker_ctx._base.get_macro_spec(name) is not None or name in _WALKER_MACROS:
             return ""
-        return name + _XSPACE  # unknown: keep its name rather than silently dropping it
+        if name in _UNITS or name in _PREFIXES:
+            return _UNITS[name]  # SIunits' unit macros outside \SI (\unit{3.7}{\micro\meter})
+        if name in _SYMBOLS:
+            return _SYMBOLS[name]
+        # Unknown here, yet defined where the paper's build found it (a class, a package, a
+        # definition inside another): what it prints is unknown, and its name is not it
+        # (\csentence{Title} prints the title in bold, not "csentence").
+        return ""
 
     def environment_node_to_text(self, node):  # noqa: D102
         if node.environmentname in _TIKZ_ENVS:
