@@ -113,7 +113,8 @@ def find_captions(pd: PageData, layout: Layout) -> list[CaptionBlock]:
             score += 1
         if graphics is None:
             graphics = _graphic_boxes(pd)
-        body = [ln] + _continuation(lines, i, layout, bare=not rest, graphics=graphics)
+        body = [ln] + _continuation(lines, i, layout, bare=not rest, graphics=graphics,
+                                    marks=[d.rect for d in pd.drawings])
         text = join_lines([rest] + [l.text for l in body[1:]])
         out.append(CaptionBlock(kind, label, number, pd.index, body, text, score))
     return out
@@ -234,26 +235,71 @@ def _inside(bbox, box) -> bool:
     return box[0] <= cx <= box[2] and box[1] <= cy <= box[3]
 
 
-def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphics: list = ()) -> list[Line]:
+def _row_extent(box, marks: list, size: float, x0: float, x1: float) -> tuple[float, float]:
+    """(top, bottom) of a text line with the small drawings set in its row: a circled letter,
+    an inline icon or a tall formula drawn as paths stretches the line's height and pushes its
+    neighbours apart, while the line's own text box stays as high as its letters."""
+    top, bottom = box[1], box[3]
+    for m in marks:
+        h = m[3] - m[1]
+        if not (0 < h <= 2.2 * size and m[2] - m[0] <= 4 * size and m[0] >= x0 and m[2] <= x1):
+            continue
+        if min(m[3], box[3]) - max(m[1], box[1]) >= 0.3 * h:
+            top, bottom = min(top, m[1]), max(bottom, m[3])
+    return top, bottom
+
+
+def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphics: list = (),
+                  marks: list = ()) -> list[Line]:
     """Lines below the label line that continue the caption paragraph (bare: the label stands
     alone). The caption ends where an included graphic begins: the labels printed inside the
-    next figure's frame ("TC2 TC3 VM2") are that figure's text, not this caption's."""
+    next figure's frame ("TC2 TC3 VM2") are that figure's text, not this caption's. `marks`:
+    the boxes of the page's vector paths, for rows stretched by small drawings in them."""
     first = lines[i]
     graphics = [b for b in graphics if not _inside(first.bbox, b)]
-    cur = first.bbox
+    # The rest of the label line, when the text reader split it at a formula (a subscript
+    # set as a line of its own: "... up to O(α" | "S). Note ..."): pieces on its row that
+    # follow it closer than a word space (text wrapped beside a narrow float keeps
+    # \columnsep, 10 pt, away; a caption set beside it starts with its own label). The
+    # caption's width is the row's.
+    pieces: list[Line] = []
+    row_box = first.bbox
+    for ln in sorted((l for l in lines if l is not first and l.horizontal and not l.role
+                      and l.bbox[0] >= first.bbox[0] + 1), key=lambda l: l.bbox[0]):
+        h = min(ln.bbox[3] - ln.bbox[1], first.bbox[3] - first.bbox[1])
+        if h <= 0 or min(ln.bbox[3], first.bbox[3]) - max(ln.bbox[1], first.bbox[1]) <= 0.5 * h:
+            continue
+        if ln.bbox[2] <= row_box[2] + 1 or ln.bbox[0] < row_box[2] - 1.5 * first.size:
+            continue  # within what the row already holds (a sub- or superscript's own line)
+        if ln.bbox[0] - row_box[2] > 0.5 * first.size or parse_float_label(ln.text):
+            break
+        pieces.append(ln)
+        row_box = (row_box[0], min(row_box[1], ln.bbox[1]), max(row_box[2], ln.bbox[2]), max(row_box[3], ln.bbox[3]))
+    cur = row_box
     # A caption's later lines stay within its first line (justified, or shorter and centred),
     # or start where it starts and run on to its column's edge (a short first line before a
-    # long word); reaching wider would take in a neighbouring caption set side by side.
-    x0, x1 = first.bbox[0] - 3, first.bbox[2] + 3
-    col = layout.column_of(first.bbox[0], first.bbox[2])
-    right = layout.columns[col][1] + 3 if col is not None else x1
+    # long word); reaching wider would take in a neighbouring caption set side by side. The
+    # edge is the next column's start: a ragged-right page's column edge, measured from its
+    # body lines, lies a little left of where a caption's full lines end.
+    x0, x1 = row_box[0] - 3, row_box[2] + 3
+    col = layout.column_of(row_box[0], row_box[2])
+    if col is None:
+        right = x1
+    elif col + 1 < len(layout.columns):
+        right = max(layout.columns[col][1] + 3, layout.columns[col + 1][0] - 2)
+    else:
+        right = float("inf")
+    marks = [m for m in marks if m[3] >= first.bbox[1] - 2 * first.size] if marks else []
+    row_bottom = _row_extent(row_box, marks, first.size, x0, max(x1, min(right, 1e9)))[1] if marks else row_box[3]
     if col is not None and bare:
         x0, x1 = min(x0, layout.columns[col][0]), max(x1, layout.columns[col][1])
-    out: list[Line] = []
-    cands = sorted((l for l in lines if l is not first and l.horizontal and not l.role and l.bbox[1] >= first.bbox[1] + 2), key=lambda l: l.bbox[1])
+    out: list[Line] = list(pieces)
+    taken = {id(p) for p in pieces}
+    cands = sorted((l for l in lines if l is not first and id(l) not in taken and l.horizontal and not l.role
+                    and l.bbox[1] >= first.bbox[1] + 2), key=lambda l: l.bbox[1])
     # Double-spaced manuscripts leave a body line's height between the lines of a caption too.
     lead = max(0.6 * max(first.size, 6), 1.2 * layout.line_gap * first.size / max(layout.body_size, 1.0))
-    row = first.bbox
+    row = first.bbox  # the label line's own text: a formula piece beside it is taller
     # bottom to bottom of two rows: the body's, scaled to the caption's size, until the
     # caption's own first two rows give it
     ref = first.size  # the size the caption's lines are set in
@@ -264,7 +310,8 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphic
             if _hoverlap(ln.bbox[0], ln.bbox[2], x0, x1) > 0:
                 break  # a graphic below the caption, in its column: the caption is over
             continue
-        if ln.bbox[1] > cur[3] + lead:
+        top = _row_extent(ln.bbox, marks, first.size, x0, max(x1, min(right, 1e9)))[0] if marks else ln.bbox[1]
+        if ln.bbox[1] > cur[3] + lead and top > row_bottom + lead:
             # Tall maths (a superscript, a root, a fraction) narrows the white space above a
             # line, not the caption's rhythm: a line whose bottom keeps the caption's own
             # pitch continues it (a double-spaced preprint's captions lost their last lines).
@@ -286,14 +333,18 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphic
             break
         if small_caps:
             ref = ln.size  # the caption's text goes on at its own size
-        if parse_float_label(ln.text):
-            break
+        if parse_float_label(ln.text) and (not out or re.search(r"[.:;!?)\]]\s*$", out[-1].text)):
+            break  # the next caption; "Figure 4" wrapped to a line's start mid-sentence is a mention
         out.append(ln)
         if not same_row:
             if not own:
                 pitch, own = max(0.0, ln.bbox[3] - row[3]), True
             row = ln.bbox
         cur = (cur[0], cur[1], cur[2], max(cur[3], ln.bbox[3]))
+        if marks:
+            row_bottom = max(row_bottom, _row_extent(ln.bbox, marks, first.size, x0, max(x1, min(right, 1e9)))[1])
+        else:
+            row_bottom = cur[3]
     # reading order: row by row, left to right
     rows: list[list[Line]] = []
     for ln in out:
