@@ -108,3 +108,21 @@ def test_a_sideways_figure_renders_upright(readings, variant):
 
     want = shape(readings[("upright", "pdf")])
     assert shape(readings[(variant, "pdf")]) == pytest.approx(want, rel=0.05)
+
+
+def test_an_upright_chart_with_labels_running_up_the_page_keeps_its_page_upright(tmp_path, pdflatex):
+    # a thesis chart of 500 languages: its category labels, set turned, outnumber the page's
+    # upright text; its caption runs upright, so the page is read upright
+    from fixtures.latex_paper import compile_pdf
+
+    from figlint.ingest.pdf import read_pdf
+
+    labels = "".join(f"\\rotatebox{{90}}{{\\tiny language-{k:03d}}}\\," for k in range(90))
+    tex = tmp_path / "main.tex"
+    tex.write_text("\\documentclass{article}\n\\usepackage{graphicx}\n\\begin{document}\n"
+                   "Figure~\\ref{fig:l} shows the training data of every language.\n"
+                   "\\begin{figure}[h]\n\\centering\n\\parbox{\\textwidth}{" + labels + "}\n"
+                   "\\caption{Training data per language.}\\label{fig:l}\n\\end{figure}\n\\end{document}\n")
+    paper = read_pdf(str(compile_pdf(tex)))
+    assert [(f.number, f.caption.text if f.caption else None, f.extra.get("turn", 0)) for f in paper.figures] == \
+        [("1", "Training data per language.", 0)]

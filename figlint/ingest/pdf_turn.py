@@ -21,24 +21,46 @@ BBox = tuple[float, float, float, float]
 _TURN_OF_DIR = {(0, -1): 90, (0, 1): 270, (-1, 0): 180}
 
 
+LONG_LINE = 30  # characters: a line of a caption or of prose, not a chart's tick or axis label
+
+
 def page_turn(d: dict) -> int:
-    """0, 90, 180 or 270: the clockwise rotation under which most of a page's text (a text
-    dict in unrotated page coordinates) reads left to right. Counted in characters, so a
-    running head and a folio left upright do not outweigh a sideways caption; a chart's
-    vertical axis title on an upright page is outweighed by its caption and the page text."""
-    count = {0: 0, 90: 0, 180: 0, 270: 0}
+    """0, 90, 180 or 270: the clockwise rotation under which a page's captions and prose (a
+    text dict in unrotated page coordinates) read left to right.
+
+    A float caption's label line decides ("Figure 3: ..." runs up the page: the page is
+    turned; an upright caption under a chart whose many labels run up the page keeps the
+    page upright); without one, or with labels both ways, the direction most characters of
+    long lines run in (a sideways table's caption on an earlier page, a running head left
+    upright over a sideways float). Short lines (tick labels, table cells) never count."""
+    from figlint.mentions import parse_float_label
+
+    lines: list[tuple[int, str]] = []
     for b in d.get("blocks", ()):
         for ln in b.get("lines", ()):
             dx, dy = ln.get("dir", (1.0, 0.0))
             key = (round(dx), round(dy))
-            n = sum(len(s["text"].strip()) for s in ln["spans"])
             if key == (1, 0):
-                count[0] += n
+                turn = 0
             elif key in _TURN_OF_DIR and abs(abs(dx) + abs(dy) - 1) < 0.01:
-                count[_TURN_OF_DIR[key]] += n
-    best = max((90, 180, 270), key=lambda t: count[t])
-    # a few sideways characters (a lone turned label) never turn a page
-    return best if count[best] > count[0] and count[best] >= 20 else 0
+                turn = _TURN_OF_DIR[key]
+            else:
+                continue
+            lines.append((turn, "".join(s["text"] for s in ln["spans"]).strip()))
+    if all(turn == 0 or len(text) < LONG_LINE for turn, text in lines):
+        return 0  # (nearly every page) no long line runs sideways
+    long = {0: 0, 90: 0, 180: 0, 270: 0}
+    labels = {0: 0, 90: 0, 180: 0, 270: 0}
+    for turn, text in lines:
+        if len(text) >= LONG_LINE:
+            long[turn] += len(text)
+        if len(text) >= 6 and parse_float_label(text):
+            labels[turn] += 1
+    by_label = [t for t in labels if labels[t]]
+    if len(by_label) == 1:
+        return by_label[0]
+    best = max((90, 180, 270), key=lambda t: long[t])
+    return best if long[best] > long[0] else 0
 
 
 def unrotated_size(page: pymupdf.Page) -> tuple[float, float]:
