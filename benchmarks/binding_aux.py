@@ -590,7 +590,8 @@ main f1e9339; counts are misses, papers in parentheses). Each is a cause to fix,
 PDF route
 - Figures not reported (14 figures, 5 papers) or reported twice (2): the caption is not bound to
   its graphic, so the figure comes out uncaptioned: APA (apa7) puts a bold "Figure N" line and an
-  italic title *above* the graphic and a "Note." below it (5); a thesis caption under a grid of
+  italic title *above* the graphic and a "Note." below it (5; fixed on rotated12: a label
+  alone on its line no longer narrows the caption's range); a thesis caption under a grid of
   lettered panels (4). Pages holding only floats (full-page figure pages) give no figure at all
   (3, 2 papers). A lettered number "Figure 6.3a:" is not read as a label (2). A continued float
   (`\ContinuedFloat`) or an eLife figure with supplements is reported twice (2).

@@ -85,3 +85,16 @@ def test_a_picture_in_the_text_above_a_figure_is_not_part_of_it(tmp_path, pdflat
            "\\caption{Run 2 of the campaign.}\\label{fig:g}\n\\end{figure}\n" + TEXT * 4 + "\n\\end{document}\n")
     figs = _figures(_compile(tmp_path, tex))
     assert ("1", 1) in figs and len(figs) == 2, figs
+
+
+def test_a_label_on_its_own_line_over_a_short_title_owns_the_graphic_below(tmp_path, pdflatex):
+    # APA (apa7): "Figure 1" in bold on a line of its own, the title under it, the graphic
+    # below both, wider than the title; a note under the graphic
+    tex = (PREAMBLE.replace("\\usepackage[hidelinks]{hyperref}",
+                            "\\usepackage[labelsep=newline,singlelinecheck=false,labelfont=bf,textfont=it]{caption}\n"
+                            "\\usepackage[hidelinks]{hyperref}")
+           + "\\begin{document}\n" + TEXT * 6 + "See Figure~\\ref{fig:g}.\n"
+           "\\begin{figure}[t]\n\\caption{Simulation conditions}\\label{fig:g}\n"
+           "\\includegraphics[width=\\textwidth]{p1.png}\n\n\\small\\textit{Note.} Each run was simulated "
+           "one hundred times with the same settings.\n\\end{figure}\n" + TEXT * 6 + "\n\\end{document}\n")
+    assert _figures(_compile(tmp_path, tex)) == [("1", 1)]

@@ -593,7 +593,7 @@ def _raster_pixels(fig: Figure, paper: Paper | None, render: bool):
         img = _decode(paper.pdf_path, one)
         if img is not None:
             return img, _box_size(one.bbox), False
-    img = R.render_region(paper.pdf_path, fig.page, fig.bbox, fig.images)
+    img = R.render_region(paper.pdf_path, fig.page, fig.bbox, fig.images, turn=fig.extra.get("turn", 0))
     return img, _box_size(fig.bbox), True
 
 

@@ -153,8 +153,9 @@ def _decode_pdf_image(doc, xref: int):
     return bgr
 
 
-def render_region(pdf_path: str, page: int, bbox, images) -> "object | None":
-    """Render a figure region of a PDF page (for raster figures inside a paper) as BGR."""
+def render_region(pdf_path: str, page: int, bbox, images, turn: int = 0) -> "object | None":
+    """Render a figure region of a PDF page (for raster figures inside a paper) as BGR; `turn`:
+    the region is in the page turned by that many degrees (figure.extra["turn"], pdf_turn)."""
     import numpy as np
     import pymupdf
 
@@ -167,7 +168,9 @@ def render_region(pdf_path: str, page: int, bbox, images) -> "object | None":
     native = max((i.effective_dpi for i in images), default=200.0)  # vector art: 200 DPI reads 6 pt labels
     dpi = max(100.0, min(native, 300.0))
     with pymupdf.open(pdf_path) as doc:
-        pg = doc[page - 1]
+        from figlint.ingest.pdf_turn import upright
+
+        pg = upright(doc[page - 1], turn)
         clip = pymupdf.Rect(*bbox) if bbox else pg.rect
         # Cap the pixels rendered (figlint/budget.py): a huge page or region at this resolution
         # would allocate gigabytes. Lower the resolution; skip when labels would be unreadable.

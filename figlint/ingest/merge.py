@@ -276,6 +276,8 @@ def _copy_printed(fig: Figure, other: Figure) -> None:
     fig.extra["content_source"] = "pdf"
     if "text_beside" in other.extra:
         fig.extra["text_beside"] = other.extra["text_beside"]
+    if other.extra.get("turn"):  # its boxes are in the page turned upright (pdf_turn)
+        fig.extra["turn"] = other.extra["turn"]
     if other.subpanels and not any(p.bbox for p in fig.subpanels):
         captions = {p.label: p.caption for p in fig.subpanels}
         fig.subpanels = other.subpanels

@@ -22,10 +22,11 @@ from figlint.errors import InputError
 from figlint.gcpause import paused
 from figlint.ingest import mupdf as _mupdf  # noqa: F401 - keeps MuPDF messages off stdout
 from figlint.ingest import pdf_regions as R
+from figlint.ingest.pdf_turn import point as _turned_point, turn_matrix, turned_size, upright
 from figlint.ingest.pdf_captions import CaptionBlock, _hoverlap, find_captions, pick_captions
 from figlint.ingest import pdf_sites as S
 from figlint.ingest.pdf_layout import (NONFIG_DESTS, BBox, Layout, PageData, body_stats, find_layout, is_body_size, margin_text,
-                                      mark_margins, page_columns, read_page)
+                                      mark_margins, page_columns, page_layout, read_page)
 from figlint.model import Caption, Drawing, Figure, Location, Paper, Problem, RasterImage, Subpanel, TextSpan, union
 from figlint.ingest.paths import merge_paths
 
@@ -154,28 +155,31 @@ def _build(paper: Paper, pages: list[PageData], names: dict[str, dict], path: st
     layout = find_layout(pages, body, font)
     mark_margins(pages, layout)
 
-    caps = pick_captions([c for pd in pages for c in find_captions(pd, layout)])
+    # a page read turned (a float set sideways) has its own text block (page_layout)
+    own = {pd.index: page_layout(layout, pd) for pd in pages}
+    caps = pick_captions([c for pd in pages for c in find_captions(pd, own[pd.index])])
     for c in caps:
         for ln in c.lines:
             ln.role = "caption"
     by_page: dict[int, list[CaptionBlock]] = {}
     for c in caps:
         by_page.setdefault(c.page, []).append(c)
-    regions = {pd.index: R.prepare(pd, layout, by_page.get(pd.index, [])) for pd in pages}
+    regions = {pd.index: R.prepare(pd, own[pd.index], by_page.get(pd.index, [])) for pd in pages}
     _anchor_captions(caps, names, pages)
     spanning: dict[int, list[BBox]] = {}
     loose: list[tuple[int, BBox]] = []
     for pd in pages:
         pr = regions[pd.index]
+        lay = own[pd.index]
         R.assign(pr, pd, sides)
         for c in pr.captions:
             box = union([c.bbox] + ([c.region] if c.region else []))
-            if layout.column_of(box[0], box[2]) is None and len(layout.columns) > 1:
+            if lay.column_of(box[0], box[2]) is None and len(lay.columns) > 1:
                 spanning.setdefault(pd.index, []).append(box)
             if c.region:
                 _claim_lines(pd, c.region, "figure" if c.kind == "figure" else c.kind)
-        boxes = [b for b in R.uncaptioned(pr, pd, layout)
-                 if not _text_wraps_beside(pd, b, layout)]  # an inline picture (an author's photo, a logo)
+        boxes = [b for b in R.uncaptioned(pr, pd, lay)
+                 if not _text_wraps_beside(pd, b, lay)]  # an inline picture (an author's photo, a logo)
         # parts of a float whose rows are set far apart, row by row away from the caption: each
         # pass decides against the regions as the last one left them (the two pictures of a
         # row join together), until no part joins
@@ -187,13 +191,13 @@ def _build(paper: Paper, pages: list[PageData], names: dict[str, dict], path: st
                 if owner is not None:
                     owner.region = union([owner.region, box])
                     _claim_lines(pd, owner.region, "figure")
-                    if layout.column_of(owner.region[0], owner.region[2]) is None and len(layout.columns) > 1:
+                    if lay.column_of(owner.region[0], owner.region[2]) is None and len(lay.columns) > 1:
                         spanning.setdefault(pd.index, []).append(union([owner.bbox, owner.region]))
             boxes = [b for b, o in zip(boxes, owners) if o is None]
         for box in boxes:
             loose.append((pd.index, box))
             _claim_lines(pd, box, "figure")
-            if layout.column_of(box[0], box[2]) is None and len(layout.columns) > 1:
+            if lay.column_of(box[0], box[2]) is None and len(lay.columns) > 1:
                 spanning.setdefault(pd.index, []).append(box)
 
     # a caption kept as a float's continued part that owns no graphics is not one (pick_captions)
@@ -211,7 +215,7 @@ def _build(paper: Paper, pages: list[PageData], names: dict[str, dict], path: st
     paper.figures.sort(key=_reading_key)
     for fig in paper.figures:
         if fig.page and fig.bbox:
-            fig.extra["text_beside"] = _text_beside(pages[fig.page - 1], fig.bbox, layout)
+            fig.extra["text_beside"] = _text_beside(pages[fig.page - 1], fig.bbox, own[fig.page - 1])
     _number_gaps(paper, pages, layout, spanning)
 
     paras = S.paragraphs(pages, layout, spanning) + S.caption_paragraphs(caps)
@@ -377,6 +381,8 @@ def _figure(c: CaptionBlock, pd: PageData, path: str) -> Figure:
     fig.extra["caption_side"] = {"above": "below", "below": "above"}.get(c.side, c.side)
     if c.continuation:
         fig.extra["continuation"] = True
+    if pd.turn:
+        fig.extra["turn"] = pd.turn
     if c.region is None:
         fig.extra["region"] = "not found"
         return fig
@@ -384,6 +390,8 @@ def _figure(c: CaptionBlock, pd: PageData, path: str) -> Figure:
 
 
 def _fill(fig: Figure, pd: PageData, box: BBox) -> Figure:
+    if pd.turn:  # its boxes are in the page turned upright (pdf_turn): renderers turn it too
+        fig.extra["turn"] = pd.turn
     lines = [ln for ln in pd.lines if ln.role == "figure" and R.inside(ln.bbox, box, 1.0)]
     for ln in lines:
         for s in ln.spans:
@@ -508,6 +516,9 @@ def _link_targets(pages: list[PageData], names: dict[str, dict], caps: list[Capt
                 if not 0 <= tp < len(pages):
                     continue
                 x, y = link["to"].x, link["to"].y
+                if pages[tp].turn:  # a point on a page read turned (pdf_turn)
+                    t = pages[tp]
+                    x, y = _turned_point((x, y), turn_matrix(t.turn, *turned_size(t.turn, t.width, t.height)))
             else:
                 continue
             out.append((pd.index, link, _float_at(floats, tp, x, y, strict)))
@@ -580,13 +591,14 @@ def _mark_appendix(paper: Paper, pages: list[PageData], layout: Layout) -> None:
                 fig.in_appendix = (col or 0) > hcol
 
 
-def render_crop(pdf_path: str, page: int, bbox: BBox, dpi: int = 150) -> bytes:
-    """PNG bytes of one region of a page (1-based page), at the given resolution."""
+def render_crop(pdf_path: str, page: int, bbox: BBox, dpi: int = 150, turn: int = 0) -> bytes:
+    """PNG bytes of one region of a page (1-based page), at the given resolution; `turn`: the
+    region is in the page turned by that many degrees (figure.extra["turn"], pdf_turn)."""
     doc = _open(pdf_path)
     try:
         if not 1 <= page <= doc.page_count:
             raise InputError(f"{pdf_path}: no page {page}")
-        pg = doc[page - 1]
+        pg = upright(doc[page - 1], turn)
         clip = pymupdf.Rect(bbox) & pg.rect
         if clip.is_empty:
             raise InputError(f"{pdf_path}: empty crop on page {page}")

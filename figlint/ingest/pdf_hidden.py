@@ -23,14 +23,15 @@ _MIN_OVERLAP = 0.3  # share of the smaller span's box two spans must share to be
 _INSET = 0.15  # the span's box is shrunk by this share before the "inside the fill" test
 
 
-def drop_hidden_text(page, d: dict, drawings: list[dict]) -> None:
+def drop_hidden_text(page, d: dict, drawings: list[dict], matrix=None) -> None:
     """Remove from a text dict (`get_text("dict")`) the spans a later opaque fill paints over;
-    `drawings` are the page's paths as get_drawings lists them (with their seqno)."""
+    `drawings` are the page's paths as get_drawings lists them (with their seqno). `matrix`:
+    the dict and paths are in a turned frame (pdf_turn)."""
     if not any(_opaque_fill(d) for d in drawings):
         return  # nothing paints over text (hidden_span_boxes would find no fills)
     spans = [s for b in d["blocks"] if b.get("type", 0) == 0 for l in b.get("lines", ()) for s in l["spans"]
              if s["text"].strip()]
-    hidden = hidden_span_boxes(page, [(s["text"], tuple(s["bbox"])) for s in spans], drawings)
+    hidden = hidden_span_boxes(page, [(s["text"], tuple(s["bbox"])) for s in spans], drawings, matrix)
     if not hidden:
         return
     gone = {id(spans[i]) for i in hidden}
@@ -39,7 +40,7 @@ def drop_hidden_text(page, d: dict, drawings: list[dict]) -> None:
             l["spans"] = [s for s in l["spans"] if id(s) not in gone]
 
 
-def hidden_span_boxes(page, spans: list[tuple[str, BBox]], drawings: list[dict]) -> set[int]:
+def hidden_span_boxes(page, spans: list[tuple[str, BBox]], drawings: list[dict], matrix=None) -> set[int]:
     """Indices of `spans` ((text, bbox) in page order) that a later opaque fill covers."""
     fills = [d for d in drawings if _opaque_fill(d) and d.get("rect") is not None]
     if not fills or len(spans) < 2:
@@ -50,7 +51,11 @@ def hidden_span_boxes(page, spans: list[tuple[str, BBox]], drawings: list[dict])
     by_text: dict[str, list[tuple[BBox, int]]] = {}
     for t in page.get_texttrace():
         if t.get("type", 0) != 3 and t.get("opacity", 1.0) > 0:
-            by_text.setdefault(_text(t).strip(), []).append((tuple(t["bbox"]), t["seqno"]))
+            b = tuple(t["bbox"])
+            if matrix is not None:  # the spans and fills are in a turned frame (pdf_turn)
+                from figlint.ingest.pdf_turn import box
+                b = box(b, matrix)
+            by_text.setdefault(_text(t).strip(), []).append((b, t["seqno"]))
     hidden = set()
     for i in suspects:
         text, box = spans[i]

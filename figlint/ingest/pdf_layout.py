@@ -23,6 +23,7 @@ import pymupdf
 from figlint.budget import MAX_DECODE_PIXELS
 from figlint.ingest import mupdf as _mupdf  # noqa: F401 - keeps MuPDF messages off stdout
 from figlint.ingest.pdf_hidden import drop_hidden_text
+from figlint.ingest import pdf_turn as turn
 from figlint.ingest.pdf_paths import read_paths
 from figlint.ingest.type3 import fix_sizes as fix_type3_sizes
 from figlint.mentions import parse_float_label
@@ -66,6 +67,7 @@ class PageData:
     links: list[dict] = field(default_factory=list)
     matrix: tuple = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)  # PDF user space -> page space
     paths_total: int = 0  # vector paths on the page; more than budget.MAX_PAGE_DRAWINGS are not read
+    turn: int = 0  # read turned by this many degrees clockwise: its text runs sideways (pdf_turn)
     frames: list[BBox] = field(default_factory=list)  # outermost clips: an included graphic's box
 
 
@@ -288,22 +290,35 @@ def _join_row_pieces(groups: list[list[dict]]) -> list[list[dict]]:
 
 
 def read_page(page: pymupdf.Page) -> PageData:
-    data = PageData(page.number, page.rect.width, page.rect.height)
     tp = page.get_textpage(flags=_TEXT_FLAGS)
     d = tp.extractDICT()
+    # MuPDF reads a page in its unrotated coordinates, whatever its /Rotate; a page whose text
+    # runs sideways (a float set turned) is read again in the frame where it runs upright
+    w, h = turn.unrotated_size(page)
+    angle = turn.page_turn(d)
+    m = None
+    if angle:
+        m = turn.turn_matrix(angle, w, h)
+        tp = page.get_textpage(flags=_TEXT_FLAGS, matrix=m)
+        d = tp.extractDICT()
+        w, h = turn.turned_size(angle, w, h)
+    data = PageData(page.number, w, h, turn=angle)
     texts = [s["text"] for b in d["blocks"] for l in b.get("lines", ()) for s in l["spans"]]
     if any(_spaceless(t) for t in texts if len(t) >= 30):
         d = _respaced(tp)
     fix_type3_sizes(page.parent, d)
-    data.drawings, data.paths_total, data.frames, fills = read_paths(page)
-    drop_hidden_text(page, d, fills)
+    data.drawings, data.paths_total, data.frames, fills = read_paths(page, matrix=m)
+    drop_hidden_text(page, d, fills, matrix=m)
     _plain_math_letters(d)
     for bno, block in enumerate(d["blocks"]):
         if block.get("type") == 0:
             data.lines.extend(_lines_of_block(page.number, bno, block))
-    data.images = _images(page)
-    data.matrix = tuple(page.transformation_matrix)
+    data.images = _images(page, m)
+    data.matrix = tuple(page.transformation_matrix * m) if m is not None else tuple(page.transformation_matrix)
     data.links = [l for l in page.get_links() if l.get("kind") in (pymupdf.LINK_GOTO, pymupdf.LINK_NAMED) and not _other_dest(l)]
+    if m is not None:
+        for link in data.links:  # get_links gives the hot area on the page as displayed
+            link["from"] = pymupdf.Rect(turn.box(link["from"] * page.derotation_matrix, m))
     if data.links:
         # mupdf's own words under each link: exact, unlike estimates from span boxes
         words = tp.extractWORDS()
@@ -368,17 +383,20 @@ def _respaced(tp: pymupdf.TextPage) -> dict:
     return d
 
 
-def _images(page: pymupdf.Page) -> list[dict]:
+def _images(page: pymupdf.Page, m: pymupdf.Matrix | None = None) -> list[dict]:
     listed = page.get_images(full=True)
     if not listed:
         return []  # get_image_info walks the content stream: skip it on pages without images
     names = {item[0]: item[7] for item in listed}
     out = []
-    prect = page.rect
+    w, h = turn.unrotated_size(page)
+    prect = pymupdf.Rect(0, 0, w, h)  # image boxes come in unrotated coordinates, like the text
     for info in image_info_xrefs(page):  # one matching of placements to image streams
         bbox = pymupdf.Rect(info["bbox"]) & prect
         if bbox.is_empty:
             continue
+        if m is not None:
+            bbox = pymupdf.Rect(turn.box(bbox, m))
         a, b, c, dd = info["transform"][:4]
         disp_w, disp_h = math.hypot(a, b), math.hypot(c, dd)
         xref = info.get("xref") or None
@@ -459,6 +477,24 @@ def body_stats(pages: list[PageData]) -> tuple[float, str]:
     body = sizes.most_common(1)[0][0]
     at_body = Counter({f: n for (sz, f), n in fonts.items() if sz == body})
     return body, (at_body.most_common(1)[0][0] if at_body else "")
+
+
+def page_layout(layout: Layout, pd: PageData) -> Layout:
+    """The layout as it lies on a page read turned (pdf_turn): the text block turned with the
+    page. A float set sideways spans the text block's height, its caption as wide as that
+    (the portrait columns would cut it); on an upright page the layout itself."""
+    if not pd.turn or not layout.columns:
+        return layout
+    c0, c1 = layout.columns[0][0], layout.columns[-1][1]
+    top, bottom = layout.text_top, layout.text_bottom
+    w, h = pd.width, pd.height  # the turned page's: its width is the portrait height
+    if pd.turn == 90:  # u = H - y, v = x
+        cols, v0, v1 = [(w - bottom, w - top)], c0, c1
+    elif pd.turn == 270:  # u = y, v = W - x
+        cols, v0, v1 = [(top, bottom)], h - c1, h - c0
+    else:  # upside down: the columns mirrored
+        cols, v0, v1 = [(w - b, w - a) for a, b in reversed(layout.columns)], h - bottom, h - top
+    return Layout(layout.body_size, layout.body_font, cols, v0, v1, layout.line_gap)
 
 
 def is_body_size(size: float, body: float) -> bool:

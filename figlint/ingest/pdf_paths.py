@@ -17,7 +17,7 @@ from figlint.ingest.pdf_hidden import _opaque_fill
 BBox = tuple[float, float, float, float]
 
 
-def read_paths(page, limit: int | None = None) -> tuple[list[PathRecord], int, list[BBox], list[dict]]:
+def read_paths(page, limit: int | None = None, matrix=None) -> tuple[list[PathRecord], int, list[BBox], list[dict]]:
     """(paths, how many entries the page has in all, frames, opaque fills) of one page.
 
     paths: every path except page-sized backgrounds and paths off the page, its box cut to
@@ -27,13 +27,18 @@ def read_paths(page, limit: int | None = None) -> tuple[list[PathRecord], int, l
     frames: the outermost clips smaller than half the page, which is how an included
     graphic (a PDF placed by \\includegraphics, whose /BBox clips it) marks its full
     extent, white margins included. fills: opaque filled paths as MuPDF lists them, their
-    "rect" cut to the clip.
+    "rect" cut to the clip. `matrix`: the page is read turned (pdf_turn), every path and
+    clip through it.
     """
+    from figlint.ingest import pdf_turn
     from figlint.budget import MAX_PAGE_DRAWINGS
 
     if limit is None:
         limit = MAX_PAGE_DRAWINGS
-    w, h = page.rect.width, page.rect.height  # page.rect is recomputed on every access
+    # paths come in unrotated coordinates, whatever the page's /Rotate
+    w, h = pdf_turn.unrotated_size(page)  # page.rect is recomputed on every access
+    if matrix is not None:
+        _x0, _y0, w, h = pdf_turn.box((0, 0, w, h), matrix)
     area = w * h
     out: list[PathRecord] = []
     frames: list[BBox] = []
@@ -73,6 +78,8 @@ def read_paths(page, limit: int | None = None) -> tuple[list[PathRecord], int, l
         if failed:
             return True
         try:
+            if matrix is not None:
+                p = pdf_turn.path_dict(p, matrix)
             kind = p.get("type")
             if kind == "s" and last_kind == "f" and last.get("items") == p.get("items"):
                 # the fill's entries, and the stroke's where the fill has none

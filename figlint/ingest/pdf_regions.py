@@ -267,8 +267,11 @@ def _xranges(caps: list[CaptionBlock], layout: Layout) -> None:
         b = c.bbox
         lo, hi = layout.span_range(b[0], b[2])
         # A caption of two or more lines fills the width of its float's box, so a clearly
-        # narrower one sits in a wrapfigure or minipage: that box is the figure's range.
-        if len(c.lines) >= 2 and b[2] - b[0] < 0.85 * (hi - lo):
+        # narrower one sits in a wrapfigure or minipage: that box is the figure's range. A
+        # label on a line of its own over a one-line title (APA: "Figure 2" in bold, the
+        # title under it) is no paragraph that wrapped, and says nothing of the float's width.
+        text_lines = c.lines[1:] if _label_alone(c) else c.lines
+        if len(text_lines) >= 2 and b[2] - b[0] < 0.85 * (hi - lo):
             lo, hi = b[0] - 8, b[2] + 8
         c.xrange = (lo, hi)
     for c in caps:
@@ -284,6 +287,12 @@ def _xranges(caps: list[CaptionBlock], layout: Layout) -> None:
             elif ob[0] >= b[2]:
                 hi = min(hi, (b[2] + ob[0]) / 2)
         c.xrange = (lo, hi)
+
+
+def _label_alone(c: CaptionBlock) -> bool:
+    """The caption's first line is its label alone ("Figure 2", "Fig. 3.")."""
+    first = c.lines[0].text.strip().rstrip(".:|").strip()
+    return len(c.lines) > 1 and first.lower() == c.label.strip().rstrip(".:|").strip().lower()
 
 
 def nearest_gap(cap: CaptionBlock, side: str, elems: list[Elem], lim: float) -> float | None:

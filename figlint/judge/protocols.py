@@ -115,7 +115,7 @@ def figure_image(fig: Figure, paper: Paper, dpi: int = 150) -> bytes | None:
         from figlint.ingest.pdf import render_crop
 
         try:
-            return render_crop(pdf, fig.page, fig.bbox, dpi)
+            return render_crop(pdf, fig.page, fig.bbox, dpi, turn=fig.extra.get("turn", 0))
         except Exception:  # noqa: BLE001 - fall through to the graphics file
             pass
     for g in fig.graphics:

@@ -165,7 +165,9 @@ class _Pages:
         try:
             import pymupdf
 
-            page = self.doc[page_no - 1]
+            from figlint.ingest.pdf_turn import upright
+
+            page = upright(self.doc[page_no - 1], fig.extra.get("turn", 0))  # the frame it was read in
             s = self.scale
             x0, y0, x1, y1 = union(boxes)
             clip = pymupdf.Rect((x0 - PAD_PT) * s, (y0 - PAD_PT) * s, (x1 + PAD_PT) * s, (y1 + PAD_PT) * s) & page.rect

@@ -67,6 +67,9 @@ def figure_dict(fig: Figure, findings: list[Finding], paper=None) -> dict:
         "labels": fig.labels,
         "page": fig.page,
         "bbox": [round(v, 2) for v in fig.bbox] if fig.bbox else None,
+        # a float set sideways is read in the page turned clockwise by this many degrees: its
+        # boxes (and its findings') are in that turned page (MuPDF's frame for that /Rotate)
+        "turn": fig.extra.get("turn", 0),
         "env": fig.env,
         "in_appendix": fig.in_appendix,
         "location": _loc(fig.location, paper),

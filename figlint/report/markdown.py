@@ -501,7 +501,7 @@ def write_thumbnails(result, assets_dir: str, relative_to: str | None = None, dp
                 continue
             target = out / f"paper{i + 1}-figure-{_safe(fig.number)}.png"
             try:
-                data = render_crop(pdf, fig.page, fig.bbox, dpi)
+                data = render_crop(pdf, fig.page, fig.bbox, dpi, turn=fig.extra.get("turn", 0))
                 if hasattr(data, "save"):
                     data.save(str(target))
                 else:
