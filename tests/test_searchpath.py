@@ -154,3 +154,35 @@ def test_the_builds_own_record_of_its_inputs_is_a_search_path(tmp_path, monkeypa
     # without the record, the include is a note saying where the build would find it
     (tmp_path / "Content" / "Main.fls").unlink()
     assert [p.severity for p in fl005(read_latex(str(tmp_path / "Content" / "Main.tex")))] == ["note"]
+
+
+def test_a_label_in_an_unread_file_is_not_undefined_when_the_aux_knows_it(tmp_path, monkeypatch, pdflatex):
+    """The same build, unpacked without its repository (no `.git`: a downloaded archive):
+    figlint cannot follow the include above the main file's folder (FL005 says so), but the
+    build's .aux records the label it defines, so its `\\ref` is no undefined reference
+    (FL304): LaTeX printed a number for it. A label the .aux does not know still is."""
+    import os
+    import subprocess
+
+    from PIL import Image
+
+    from figlint.config import Config
+    from figlint.engine import lint_path
+
+    write(tmp_path, {
+        "Content/Main.tex": doc("See Figure~\\ref{fig:one} for the counts, and Figure~\\ref{fig:typo}.\n"
+                                "\\input{Figures/Fig1}\n"),
+        "Figures/Fig1.tex": "\\begin{figure}\\centering\\includegraphics[width=3cm]{Figures/plot.png}"
+                            "\\caption{Counts over time.}\\label{fig:one}\\end{figure}\n",
+    })
+    Image.new("RGB", (60, 40), (90, 140, 200)).save(tmp_path / "Figures" / "plot.png")
+    env = {**os.environ, "TEXINPUTS": "..:"}
+    for _ in range(2):
+        subprocess.run(["pdflatex", "-interaction=batchmode", "Main.tex"], cwd=tmp_path / "Content",
+                       env=env, capture_output=True, timeout=120)
+    assert "\\newlabel{fig:one}" in (tmp_path / "Content" / "Main.aux").read_text()
+    monkeypatch.delenv("TEXINPUTS", raising=False)
+    res = lint_path(str(tmp_path / "Content" / "Main.tex"), Config(select=["ALL"]))
+    undefined = [f.evidence["label"] for f in res.findings if f.code == "FL304"]
+    assert undefined == ["fig:typo"]
+    assert any(f.code == "FL005" for f in res.findings)

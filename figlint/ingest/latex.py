@@ -93,6 +93,7 @@ class _Assembler:
 
         aux = read_aux(doc.main.path, doc.root)
         self.cites, self.aux_files = aux.cites, aux.files
+        self.aux_labels = aux.labels  # label -> what the build printed for it
         self._numbers_as_printed(aux)
         self.renderer = TextRenderer(scan.table, self._render_ref, self.cites)
         self._long_texts: dict[int, str] = {}
@@ -477,6 +478,10 @@ class _Assembler:
             for lab in ev.labels:
                 info = self.final.get(lab)
                 loc = doc.locate(ev.pos)
+                if info is None and self.aux_labels.get(lab) not in (None, "", "??"):
+                    # defined where figlint did not read (a file it could not reach, a
+                    # class's own label), yet LaTeX's record prints a number for it
+                    continue
                 if info is None:
                     before = t[max(0, ev.pos - 12):ev.pos]
                     unresolved.append({
