@@ -100,26 +100,34 @@ def _load_bgr(path: str):
                 raise budget.FigureSkipped(f"image of {im.width:,} x {im.height:,} pixels "
                                            f"(at most {budget.MAX_DECODE_PIXELS:,} pixels are decoded)")
         make_room(3 * im.width * im.height)
-        if im.mode in ("RGBA", "LA", "P", "PA") and (im.mode != "P" or "transparency" in im.info):
-            rgba = _pil_array(im, "RGBA")
-            im.close()
-            return on_white(rgba[:, :, 2::-1], rgba[:, :, 3])
-        rgb = _pil_array(im, "RGB")
-    return _bgr(rgb)
+        alpha = im.mode in ("RGBA", "LA", "P", "PA") and (im.mode != "P" or "transparency" in im.info)
+        return pil_bgr(im, alpha)
 
 
-def _pil_array(im, mode: str):
-    """`im`'s pixels in `mode` as a (read-only) array; `im` itself is not copied when it
-    already has that mode (convert() would copy it first: one more image in memory)."""
+def pil_bgr(im, alpha: bool = False):
+    """A PIL image's pixels as a new BGR uint8 array (with `alpha`: its transparency printed on
+    white, on_white), copied a band of rows at a time: a whole-image array of PIL's pixels
+    (np.asarray copies them) was one more copy of the image at the peak, 160 MB for a
+    40-megapixel RGBA file. The same values as converting the whole image at once."""
     import numpy as np
 
-    if im.mode == mode:
-        return np.asarray(im)
-    conv = im.convert(mode)
+    mode = "RGBA" if alpha else "RGB"
+    src = im if im.mode == mode else im.convert(mode)
+    if src is not im:
+        im.close()  # its pixels are in src now
+    w, h = src.size
+    out = np.empty((h, w, 3), np.uint8)
+    rows = max(1, (1 << 20) // max(w, 1))
     try:
-        return np.asarray(conv)
+        for y in range(0, h, rows):
+            band = np.asarray(src.crop((0, y, w, min(y + rows, h))))
+            if alpha:
+                on_white(band[:, :, 2::-1], band[:, :, 3], out=out[y:y + rows])
+            else:
+                out[y:y + rows] = _bgr(band)
     finally:
-        conv.close()
+        src.close()
+    return out
 
 
 def _bgr(rgb):
@@ -136,8 +144,12 @@ def on_white(bgr, alpha, out=None):
     were 700 MB); `out` (may be `bgr` itself) receives the result."""
     import numpy as np
 
-    if int(alpha.min()) == 255:
-        return np.ascontiguousarray(bgr) if out is None else bgr  # opaque everywhere (matplotlib's default)
+    if int(alpha.min()) == 255:  # opaque everywhere (matplotlib's default)
+        if out is None:
+            return np.ascontiguousarray(bgr)
+        if out is not bgr:
+            out[...] = bgr
+        return out
     if out is None:
         out = np.empty(bgr.shape, np.uint8)
     rows = max(1, (1 << 20) // max(bgr.shape[1], 1))
@@ -192,9 +204,7 @@ def _decode_pdf_image(doc, xref: int):
         # PIL, as load_bgr decodes a .jpg file: the same decoder gives the same pixels
         with Image.open(io.BytesIO(info["image"])) as im:
             del info
-            rgb = _pil_array(im, "RGB")
-        bgr = _bgr(rgb)
-        del rgb
+            bgr = pil_bgr(im)
     else:
         pm = pymupdf.Pixmap(doc, xref)
         if pm.alpha or pm.colorspace is None or pm.colorspace.n != 3:
