@@ -39,10 +39,11 @@ def jobs(build_dir: Path) -> list[tuple[str, str, list[str]]]:
     return out
 
 
-def run(job, preview: bool):
+def run(job, preview: bool, keep: Path | None = None):
     name, route, args = job
+    out = str(keep / f"{name}.{route}.json") if keep else "/dev/null"
     cmd = ["/usr/bin/time", "-f", "%M %U %S", sys.executable, "-m", "figlint", *args, "--no-cache",
-           "--format", "json", "-o", "/dev/null"] + (["--preview"] if preview else [])
+           "--format", "json", "-o", out] + (["--preview"] if preview else [])
     try:
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=1800, cwd="/tmp")
         kb, user, sys_ = p.stderr.strip().splitlines()[-1].split()
@@ -58,13 +59,17 @@ def main() -> int:
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--default", action="store_true", help="default rules instead of --preview")
     ap.add_argument("--json", type=Path)
+    ap.add_argument("--only", nargs="+", metavar="NAME", help="papers whose name contains one of these")
+    ap.add_argument("--keep", type=Path, metavar="DIR", help="write each run's JSON report into DIR")
     a = ap.parse_args()
-    todo = jobs(a.build_dir)
+    todo = [j for j in jobs(a.build_dir) if not a.only or any(n in j[0] for n in a.only)]
+    if a.keep:
+        a.keep.mkdir(parents=True, exist_ok=True)
     if not todo:
         print(f"no finished builds under {a.build_dir}", file=sys.stderr)
         return 2
     with ThreadPoolExecutor(a.jobs) as ex:
-        rows = list(ex.map(lambda j: run(j, not a.default), todo))
+        rows = list(ex.map(lambda j: run(j, not a.default, a.keep), todo))
     ok = [r for r in rows if r["peak_mb"] is not None]
     over = sorted((r for r in ok if r["peak_mb"] > BUDGET_MB), key=lambda r: -r["peak_mb"])
     print(f"{len(rows)} runs on {len({r['paper'] for r in rows})} papers; median peak "

@@ -83,7 +83,9 @@ def pixel_extent(bgr) -> tuple[float, float] | None:
 
     if bgr is None or bgr.size == 0:
         return None
-    dark = (255 - bgr.astype(np.int16)).max(axis=2) > _PIXEL_INK
+    # 255 - v > _PIXEL_INK on some channel: the darkest channel below 255 - _PIXEL_INK (on the
+    # uint8 pixels: a 16-bit copy of a 40-megapixel image was 240 MB, twice)
+    dark = bgr.min(axis=2) < 255 - _PIXEL_INK
     cols = np.flatnonzero(dark.sum(axis=0) >= min(_MIN_INK_PIXELS, bgr.shape[0]))
     if cols.size == 0:
         return None
@@ -115,20 +117,19 @@ def ink_extent(fig, paper, limits: tuple[float, float] | None = None,
 
 def _image_ink(fig, paper, need) -> list[tuple[float, float]]:
     out = []
-    decoded = {}
+    extents: dict = {}  # image name -> its pixels' ink extent (None: all white); measured one by one
     try:
         from figlint.features.quality import placed_images
 
         for p in placed_images(fig, paper, min_side_px=1, names={im.name for im, _a, _b in need}):
-            decoded[p.name] = p.bgr
+            extents[p.name] = pixel_extent(p.bgr)
     except Exception:  # noqa: BLE001 - no pixels (OpenCV missing, an odd image): its box counts
-        decoded = {}
+        extents = {}
     for im, a, b in need:
-        bgr = decoded.get(im.name)
-        if bgr is None:
+        if im.name not in extents:
             out.append((a, b))
             continue
-        ext = pixel_extent(bgr)
+        ext = extents[im.name]
         if ext is not None:
             out.append((a + ext[0] * (b - a), a + ext[1] * (b - a)))
     return out

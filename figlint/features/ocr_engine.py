@@ -32,6 +32,11 @@ DET = {"limit_side_len": 32, "limit_type": "min", "mean": [0.5, 0.5, 0.5], "std"
 DET_MODEL, REC_MODEL = "PP-OCRv6_det_small.onnx", "PP-OCRv6_rec_small.onnx"
 BOX_SORT_Y_THRESHOLD = 10  # rapidocr's TextDetector: boxes within 10 px in y are one line
 READ_MEMO_MAX = 20_000  # crops' readings kept per process (about 100 bytes each)
+# A batch padded wider than this (px at the model's 48 px height) is run one crop at a time, at
+# the same padded width: the model's working memory grows with batch x width (four lines of
+# 2,300 px took 226 MB at a paper's peak; issue 14), and a crop's reading depends only on its
+# own pixels and that width (see Direct.recognise), so the readings are the same.
+REC_SPLIT_WIDTH = 640
 
 
 def load(rec_batch: int, rec_shape: tuple[int, int, int]):
@@ -177,8 +182,9 @@ class Direct:
         if todo:
             self._load_rec()
         for max_wh, items in todo.items():
-            for beg in range(0, len(items), self.rec_batch):
-                chunk = items[beg:beg + self.rec_batch]
+            step = 1 if img_h * max_wh > REC_SPLIT_WIDTH else self.rec_batch
+            for beg in range(0, len(items), step):
+                chunk = items[beg:beg + step]
                 batch = np.concatenate([self._norm(crops[i], max_wh)[np.newaxis, :] for _k, i in chunk])
                 batch = batch.astype(np.float32)
                 preds = self.rec.run(self.rec_io[1], {self.rec_io[0]: batch})[0]

@@ -194,20 +194,28 @@ class Placed:
 
 
 def placed_images(fig, paper, min_side_px: int = 48, names: set[str] | None = None):
-    """The raster images of a figure, decoded at their own resolution (not rendered).
+    """The raster images of a figure, decoded at their own resolution (not rendered), one at a
+    time: an iterator whose Placed's pixels (`bgr`) are dropped when the next image is asked
+    for (a figure of several 40-megapixel photographs held them all at once; issue 14). A
+    caller keeps what it measures, never the pixels.
 
     A figure file: the image itself. A PDF: each placed image's stream by xref. A LaTeX
     figure without a PDF: its raster graphics files. Images too large to decode
     (figlint/budget.py) or unreadable are left out; with `names`, only the PDF's placed
     images of those names are decoded.
     """
+    for placed in _placed_images(fig, paper, min_side_px, names):
+        yield placed
+        placed.bgr = None
+
+
+def _placed_images(fig, paper, min_side_px: int, names: set[str] | None):
     from pathlib import Path
 
     from figlint import budget
 
-    out: list[Placed] = []
     if budget.skipped(fig):
-        return out  # over a size or time cap: reported once as FL011, not decoded here
+        return  # over a size or time cap: reported once as FL011, not decoded here
     if "image_path" in fig.extra:
         p = str(fig.extra["image_path"])
         bgr = _load(p)
@@ -215,15 +223,15 @@ def placed_images(fig, paper, min_side_px: int = 48, names: set[str] | None = No
             box = fig.images[0].bbox if fig.images else None
             from figlint.features import print_size_known
 
-            out.append(Placed(Path(p).name, bgr, _is_jpeg_file(p), _size(box), box, print_size_known(fig)))
-        return out
+            yield Placed(Path(p).name, bgr, _is_jpeg_file(p), _size(box), box, print_size_known(fig))
+        return
     pdf = getattr(paper, "pdf_path", None) if paper is not None else None
     if fig.images and pdf and fig.page:
         imgs = [i for i in fig.images if i.xref and min(i.width_px, i.height_px) >= min_side_px
                 and i.width_px * i.height_px <= budget.MAX_DECODE_PIXELS and (names is None or i.name in names)]
         if imgs:
-            out += _from_pdf(pdf, imgs)
-        return out
+            yield from _from_pdf(pdf, imgs)
+        return
     embedded = fig.extra.get("embedded_files") or {}
     if embedded:
         # LaTeX sources alone: bitmaps inside the PDF graphics placed, by xref in their own file
@@ -233,10 +241,10 @@ def placed_images(fig, paper, min_side_px: int = 48, names: set[str] | None = No
                     and i.width_px * i.height_px <= budget.MAX_DECODE_PIXELS and (names is None or i.name in names):
                 by_file.setdefault(embedded[i.name], []).append(i)
         for path, imgs in by_file.items():
-            out += _from_pdf(path, imgs)
+            yield from _from_pdf(path, imgs)
     files = fig.extra.get("raster_files") or {}
     if embedded and not files:
-        return out
+        return
     if files:
         # LaTeX sources alone: the files placed by ingest/placement.py, at their placed size
         for k, path in sorted(files.items(), key=lambda kv: int(kv[0])):
@@ -247,8 +255,8 @@ def placed_images(fig, paper, min_side_px: int = 48, names: set[str] | None = No
                 continue
             bgr = _load(path)
             if bgr is not None:
-                out.append(Placed(im.name, bgr, _is_jpeg_file(path), _size(im.bbox), im.bbox))
-        return out
+                yield Placed(im.name, bgr, _is_jpeg_file(path), _size(im.bbox), im.bbox)
+        return
     root = Path(paper.root) if paper is not None and paper.root else Path(".")
     for name in fig.graphics:
         p = Path(name)
@@ -256,8 +264,7 @@ def placed_images(fig, paper, min_side_px: int = 48, names: set[str] | None = No
         if p.suffix.lower() in (".png", ".jpg", ".jpeg") and p.is_file():
             bgr = _load(str(p))
             if bgr is not None and min(bgr.shape[:2]) >= min_side_px:
-                out.append(Placed(p.name, bgr, _is_jpeg_file(str(p)), None))
-    return out
+                yield Placed(p.name, bgr, _is_jpeg_file(str(p)), None)
 
 
 def _size(box):
@@ -283,16 +290,16 @@ def _is_jpeg_file(path: str) -> bool:
         return False
 
 
-def _from_pdf(pdf: str, imgs) -> list[Placed]:
+def _from_pdf(pdf: str, imgs):
+    """Placed: each image of `imgs` (by xref) decoded from the PDF `pdf`, one at a time."""
     from figlint.features.raster import decode_pdf_image
 
-    out = []
     try:
         import pymupdf
 
         doc = pymupdf.open(pdf)
     except Exception:  # noqa: BLE001
-        return out
+        return
     with doc:
         seen = set()
         for im in imgs:
@@ -306,5 +313,5 @@ def _from_pdf(pdf: str, imgs) -> list[Placed]:
             except Exception:  # noqa: BLE001 - an image we cannot decode is left out
                 continue
             if arr is not None:
-                out.append(Placed(im.name or f"xref {im.xref}", arr, jpeg, _size(im.bbox), im.bbox))
-    return out
+                yield Placed(im.name or f"xref {im.xref}", arr, jpeg, _size(im.bbox), im.bbox)
+            del arr  # not held while the caller reads the next one

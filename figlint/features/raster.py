@@ -20,8 +20,11 @@ from figlint.features.axes import Token
 WORK_SIDE = 1000
 
 
-_DECODED: dict[tuple, object] = {}  # the last few images decoded (a figure's rules ask in turn)
-_DECODED_MAX = 3
+_DECODED: dict[tuple, object] = {}  # images decoded lately, oldest first (a figure's rules ask in turn)
+# ... holding at most this many bytes of pixels before the next image is decoded: a figure's
+# reading asks for its image twice in a row (its analysis, then its labels), but a paper's
+# 40-megapixel photographs, three of them kept, were 360 MB of the peak (issue 14).
+_DECODED_MAX_BYTES = 64_000_000
 # Every decoded image still held elsewhere, by the same key: a figure's analysis keeps its
 # image's pixels (RasterMarks.work, the decoded array itself when it is at most WORK_SIDE
 # px), and a later rule reading the same image (FL104's quality measures, after every
@@ -34,12 +37,28 @@ def _recall(key):
     return arr if arr is not None else _ALIVE.get(key)
 
 
+def make_room(nbytes: int | None) -> None:
+    """Before pixels of `nbytes` (None: unknown) are decoded or rendered: forget the oldest
+    decoded images until they and the new pixels fit in _DECODED_MAX_BYTES together. The
+    newest image is kept whatever its size until then, for the next rule of its figure."""
+    held = sum(a.nbytes for a in _DECODED.values())
+    while _DECODED and (nbytes is None or held + nbytes > _DECODED_MAX_BYTES):
+        held -= _DECODED.pop(next(iter(_DECODED))).nbytes
+
+
 def _remember(key, arr):
-    while len(_DECODED) >= _DECODED_MAX:
-        _DECODED.pop(next(iter(_DECODED)))
+    _DECODED.pop(key, None)
     _DECODED[key] = arr
     _ALIVE[key] = arr
     return arr
+
+
+def drop_mupdf_store() -> None:
+    """Empty MuPDF's store, the process-wide cache where it keeps every image it decodes (up to
+    256 MB, after the document is closed): figlint keeps the pixels it needs itself."""
+    import pymupdf
+
+    pymupdf.TOOLS.store_shrink(100)
 
 
 def load_bgr(path: str):
@@ -80,24 +99,66 @@ def _load_bgr(path: str):
             if im.width * im.height > budget.MAX_DECODE_PIXELS:
                 raise budget.FigureSkipped(f"image of {im.width:,} x {im.height:,} pixels "
                                            f"(at most {budget.MAX_DECODE_PIXELS:,} pixels are decoded)")
-        if im.mode in ("RGBA", "LA", "P", "PA") and (im.mode != "P" or "transparency" in im.info):
-            rgba = np.asarray(im.convert("RGBA"))
-            return on_white(rgba[:, :, 2::-1], rgba[:, :, 3])
-        rgb = np.asarray(im.convert("RGB"))
-    return np.ascontiguousarray(rgb[:, :, ::-1])
+        make_room(3 * im.width * im.height)
+        alpha = im.mode in ("RGBA", "LA", "P", "PA") and (im.mode != "P" or "transparency" in im.info)
+        return pil_bgr(im, alpha)
 
 
-def on_white(bgr, alpha):
-    """Pixels with transparency as printed on white paper (BGR uint8). One formula for an
-    image file and for a PDF's image with its soft mask, so both routes see the same pixels."""
+def pil_bgr(im, alpha: bool = False):
+    """A PIL image's pixels as a new BGR uint8 array (with `alpha`: its transparency printed on
+    white, on_white), copied a band of rows at a time: a whole-image array of PIL's pixels
+    (np.asarray copies them) was one more copy of the image at the peak, 160 MB for a
+    40-megapixel RGBA file. The same values as converting the whole image at once."""
     import numpy as np
 
-    if int(alpha.min()) == 255:
-        return np.ascontiguousarray(bgr)  # opaque everywhere (what matplotlib writes by default)
-    clear = (255 - alpha.astype(np.uint16))[:, :, None]
-    # bgr + (255 - bgr) * (1 - a), rounded: equal to (bgr a + 255 (255 - a) + 127) // 255
-    out = bgr.astype(np.uint16) + ((255 - bgr.astype(np.uint16)) * clear + 127) // 255
-    return np.ascontiguousarray(out.astype(np.uint8))
+    mode = "RGBA" if alpha else "RGB"
+    src = im if im.mode == mode else im.convert(mode)
+    if src is not im:
+        im.close()  # its pixels are in src now
+    w, h = src.size
+    out = np.empty((h, w, 3), np.uint8)
+    rows = max(1, (1 << 20) // max(w, 1))
+    try:
+        for y in range(0, h, rows):
+            band = np.asarray(src.crop((0, y, w, min(y + rows, h))))
+            if alpha:
+                on_white(band[:, :, 2::-1], band[:, :, 3], out=out[y:y + rows])
+            else:
+                out[y:y + rows] = _bgr(band)
+    finally:
+        src.close()
+    return out
+
+
+def _bgr(rgb):
+    """RGB pixels as a new contiguous BGR array (the same values as rgb[:, :, ::-1], in one copy)."""
+    import cv2
+
+    return cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR)
+
+
+def on_white(bgr, alpha, out=None):
+    """Pixels with transparency as printed on white paper (BGR uint8). One formula for an
+    image file and for a PDF's image with its soft mask, so both routes see the same pixels.
+    Computed a band of rows at a time (the 16-bit working copies of a 40-megapixel image
+    were 700 MB); `out` (may be `bgr` itself) receives the result."""
+    import numpy as np
+
+    if int(alpha.min()) == 255:  # opaque everywhere (matplotlib's default)
+        if out is None:
+            return np.ascontiguousarray(bgr)
+        if out is not bgr:
+            out[...] = bgr
+        return out
+    if out is None:
+        out = np.empty(bgr.shape, np.uint8)
+    rows = max(1, (1 << 20) // max(bgr.shape[1], 1))
+    for y in range(0, bgr.shape[0], rows):
+        b = bgr[y:y + rows].astype(np.uint16)
+        clear = (255 - alpha[y:y + rows].astype(np.uint16))[:, :, None]
+        # bgr + (255 - bgr) * (1 - a), rounded: equal to (bgr a + 255 (255 - a) + 127) // 255
+        out[y:y + rows] = b + ((255 - b) * clear + 127) // 255
+    return out
 
 
 def decode_pdf_image(doc, xref: int):
@@ -114,7 +175,15 @@ def decode_pdf_image(doc, xref: int):
     hit = _recall(key) if key is not None else None
     if hit is not None:
         return hit
-    arr = _decode_pdf_image(doc, xref)
+    try:
+        n = int(doc.xref_get_key(xref, "Width")[1]) * int(doc.xref_get_key(xref, "Height")[1]) * 3
+    except (TypeError, ValueError):
+        n = None
+    make_room(n)
+    try:
+        arr = _decode_pdf_image(doc, xref)
+    finally:
+        drop_mupdf_store()
     return _remember(key, arr) if key is not None and arr is not None else arr
 
 
@@ -134,22 +203,26 @@ def _decode_pdf_image(doc, xref: int):
             return None
         # PIL, as load_bgr decodes a .jpg file: the same decoder gives the same pixels
         with Image.open(io.BytesIO(info["image"])) as im:
-            bgr = np.ascontiguousarray(np.asarray(im.convert("RGB"))[:, :, ::-1])
+            del info
+            bgr = pil_bgr(im)
     else:
         pm = pymupdf.Pixmap(doc, xref)
         if pm.alpha or pm.colorspace is None or pm.colorspace.n != 3:
             pm = pymupdf.Pixmap(pymupdf.csRGB, pm, 0)  # grey, CMYK, indexed: to RGB without alpha
-        rgb = np.frombuffer(pm.samples, np.uint8).reshape(pm.height, pm.width, pm.n)
-        bgr = np.ascontiguousarray(rgb[:, :, ::-1])
+        # the pixmap's own memory (samples_mv), not a copy of it (samples): one copy, to BGR
+        rgb = np.frombuffer(pm.samples_mv, np.uint8).reshape(pm.height, pm.width, pm.n)
+        bgr = _bgr(rgb)
+        del rgb, pm
     if bgr is None:
         return None
     kind, val = doc.xref_get_key(xref, "SMask")
     if kind == "xref":
         mask = pymupdf.Pixmap(doc, int(val.split()[0]))
-        a = np.frombuffer(mask.samples, np.uint8).reshape(mask.height, mask.width, mask.n)[:, :, 0]
+        a = np.frombuffer(mask.samples_mv, np.uint8).reshape(mask.height, mask.width, mask.n)[:, :, 0]
         if a.shape != bgr.shape[:2]:
             a = cv2.resize(a, (bgr.shape[1], bgr.shape[0]), interpolation=cv2.INTER_LINEAR)
-        bgr = on_white(bgr, a)
+        bgr = on_white(bgr, a, out=bgr)  # bgr is this function's own array: changed in place
+        del a, mask
     return bgr
 
 
@@ -180,9 +253,15 @@ def render_region(pdf_path: str, page: int, bbox, images, turn: int = 0) -> "obj
             if dpi < budget.MIN_RENDER_DPI:
                 raise budget.FigureSkipped(f"a region of {clip.width / 72:.0f} x {clip.height / 72:.0f} in "
                                            "is too large to render at a readable resolution")
-        pix = pg.get_pixmap(dpi=int(dpi), clip=clip, alpha=False)
-        arr = np.frombuffer(pix.samples, dtype=np.uint8).reshape(pix.height, pix.width, pix.n)
-    return np.ascontiguousarray(arr[:, :, :3][:, :, ::-1])
+        make_room(None)
+        try:
+            pix = pg.get_pixmap(dpi=int(dpi), clip=clip, alpha=False)
+        finally:
+            drop_mupdf_store()  # the images it decoded to render the region
+        arr = np.frombuffer(pix.samples_mv, dtype=np.uint8).reshape(pix.height, pix.width, pix.n)
+        out = np.ascontiguousarray(arr[:, :, :3][:, :, ::-1])
+        del arr, pix
+    return out
 
 
 @dataclass

@@ -68,10 +68,10 @@ def _read(fig, paper) -> list[RasterLabel]:
         except Exception:  # noqa: BLE001 - a failed analysis is reported by the rules that need it
             pass
     for p in placed_images(fig, paper, min_side_px=MIN_SIDE_PX):
-        img = p.bgr
-        h, w = img.shape[:2]
-        reading = read_image(img, p.printed, image_digest(img), size_known=p.size_known)
-        p.bgr = None  # the reading keeps what it needs; the pixels are not kept on the figure
+        # p.bgr only (no name of our own for the pixels): placed_images drops them before it
+        # decodes the next image; the reading keeps what it needs
+        h, w = p.bgr.shape[:2]
+        reading = read_image(p.bgr, p.printed, image_digest(p.bgr), size_known=p.size_known)
         if not reading.tokens:
             continue
         box = p.bbox or (0.0, 0.0, float(w), float(h))

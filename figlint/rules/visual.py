@@ -89,7 +89,10 @@ def _without_fine_detail(fig: Figure, ctx: Context, low: list) -> list:
     from figlint.features.quality import no_fine_detail, placed_images
 
     names = {t[0].name for t in low}
-    flat = {p.name for p in placed_images(fig, ctx.paper, min_side_px=3, names=names) if no_fine_detail(p.bgr)}
+    flat = set()
+    for p in placed_images(fig, ctx.paper, min_side_px=3, names=names):  # one image at a time
+        if no_fine_detail(p.bgr):
+            flat.add(p.name)
     return [t for t in low if t[0].name not in flat]
 
 
