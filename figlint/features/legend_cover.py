@@ -66,6 +66,9 @@ def legend_cover(an) -> list[LegendCover]:
     entries += _scatter_entries(an, u, entries)
     if not entries:
         return []
+    blocks = [b for b in _blocks(entries, u) if not (len(b) == 1 and not _lone_legend(b[0]) or not _legend_like(b))]
+    if not blocks:
+        return []  # no legend among the entries: the chart's marks need not be read
     swatches = [_grow(e.swatch or e.bbox, 0.4 * u) for e in entries]
     text = TextIndex([t.bbox for t in an.tokens])
     lines = _data_lines(an, u)
@@ -73,9 +76,7 @@ def legend_cover(an) -> list[LegendCover]:
     marks = _markers(an, u, swatches, labels)
     bars = _bars(an, u, swatches)
     out = []
-    for block in _blocks(entries, u):
-        if len(block) == 1 and not _lone_legend(block[0]) or not _legend_like(block):
-            continue
+    for block in blocks:
         inner = _union([e.bbox for e in block])
         frame = _frame(an, inner, u)
         box = frame[0] if frame else inner
