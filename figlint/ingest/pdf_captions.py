@@ -91,7 +91,7 @@ def find_captions(pd: PageData, layout: Layout) -> list[CaptionBlock]:
     """Every line of the page that opens a float caption, with the lines that continue it."""
     lines = pd.lines
     out: list[CaptionBlock] = []
-    graphics = None  # the page's graphic boxes, listed once when a caption is found
+    graphics = marks = None  # the page's graphic and path boxes, listed once when a caption is found
     for i, ln in enumerate(lines):
         if ln.role or not ln.horizontal:
             continue
@@ -112,9 +112,8 @@ def find_captions(pd: PageData, layout: Layout) -> list[CaptionBlock]:
         if ":" in ln.text[: len(label) + 3] or "|" in ln.text[: len(label) + 4]:
             score += 1
         if graphics is None:
-            graphics = _graphic_boxes(pd)
-        body = [ln] + _continuation(lines, i, layout, bare=not rest, graphics=graphics,
-                                    marks=[d.rect for d in pd.drawings])
+            graphics, marks = _graphic_boxes(pd), [d.rect for d in pd.drawings]
+        body = [ln] + _continuation(lines, i, layout, bare=not rest, graphics=graphics, marks=marks)
         text = join_lines([rest] + [l.text for l in body[1:]])
         out.append(CaptionBlock(kind, label, number, pd.index, body, text, score))
     return out
@@ -235,16 +234,15 @@ def _inside(bbox, box) -> bool:
     return box[0] <= cx <= box[2] and box[1] <= cy <= box[3]
 
 
-def _row_extent(box, marks: list, size: float, x0: float, x1: float) -> tuple[float, float]:
+def _row_extent(box, marks: list, x0: float, x1: float) -> tuple[float, float]:
     """(top, bottom) of a text line with the small drawings set in its row: a circled letter,
     an inline icon or a tall formula drawn as paths stretches the line's height and pushes its
-    neighbours apart, while the line's own text box stays as high as its letters."""
+    neighbours apart, while the line's own text box stays as high as its letters. `marks`:
+    drawings of text size (_continuation picks them), those within x0..x1 counted."""
     top, bottom = box[1], box[3]
     for m in marks:
         h = m[3] - m[1]
-        if not (0 < h <= 2.2 * size and m[2] - m[0] <= 4 * size and m[0] >= x0 and m[2] <= x1):
-            continue
-        if min(m[3], box[3]) - max(m[1], box[1]) >= 0.3 * h:
+        if m[0] >= x0 and m[2] <= x1 and min(m[3], box[3]) - max(m[1], box[1]) >= 0.3 * h:
             top, bottom = min(top, m[1]), max(bottom, m[3])
     return top, bottom
 
@@ -289,8 +287,15 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphic
         right = max(layout.columns[col][1] + 3, layout.columns[col + 1][0] - 2)
     else:
         right = float("inf")
-    marks = [m for m in marks if m[3] >= first.bbox[1] - 2 * first.size] if marks else []
-    row_bottom = _row_extent(row_box, marks, first.size, x0, max(x1, min(right, 1e9)))[1] if marks else row_box[3]
+    size = first.size
+    # drawings of text size from the label line down: what can stretch the caption's rows
+    marks = [m for m in marks if m[3] >= first.bbox[1] - 2 * size
+             and 0 < m[3] - m[1] <= 2.2 * size and m[2] - m[0] <= 4 * size]
+
+    def extent(box) -> tuple[float, float]:  # a row's with its marks within the caption's current range
+        return _row_extent(box, marks, x0, max(x1, min(right, 1e9)))
+
+    row_bottom = extent(row_box)[1]
     if col is not None and bare:
         x0, x1 = min(x0, layout.columns[col][0]), max(x1, layout.columns[col][1])
     out: list[Line] = list(pieces)
@@ -310,8 +315,7 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphic
             if _hoverlap(ln.bbox[0], ln.bbox[2], x0, x1) > 0:
                 break  # a graphic below the caption, in its column: the caption is over
             continue
-        top = _row_extent(ln.bbox, marks, first.size, x0, max(x1, min(right, 1e9)))[0] if marks else ln.bbox[1]
-        if ln.bbox[1] > cur[3] + lead and top > row_bottom + lead:
+        if ln.bbox[1] > cur[3] + lead and extent(ln.bbox)[0] > row_bottom + lead:
             # Tall maths (a superscript, a root, a fraction) narrows the white space above a
             # line, not the caption's rhythm: a line whose bottom keeps the caption's own
             # pitch continues it (a double-spaced preprint's captions lost their last lines).
@@ -341,10 +345,7 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphic
                 pitch, own = max(0.0, ln.bbox[3] - row[3]), True
             row = ln.bbox
         cur = (cur[0], cur[1], cur[2], max(cur[3], ln.bbox[3]))
-        if marks:
-            row_bottom = max(row_bottom, _row_extent(ln.bbox, marks, first.size, x0, max(x1, min(right, 1e9)))[1])
-        else:
-            row_bottom = cur[3]
+        row_bottom = max(row_bottom, extent(ln.bbox)[1])
     # reading order: row by row, left to right
     rows: list[list[Line]] = []
     for ln in out:

@@ -9,7 +9,8 @@ with pylatexenc and reports its captions, sub-captions, labels (with the
 caption each one binds to, following TeX's grouping) and graphics.
 `TextRenderer` turns caption and paragraph LaTeX into readable plain text:
 math kept as Unicode, references rendered as the numbers LaTeX prints,
-user macros expanded, unknown macros kept as their name.
+user macros expanded; a macro defined nowhere figlint reads prints its
+arguments, not its name.
 """
 
 from __future__ import annotations
@@ -852,7 +853,7 @@ _SYMBOLS = {"|": "‖", "Vert": "‖", "lVert": "‖", "rVert": "‖", "vert": "
 
 
 class _L2T(l2t.LatexNodes2Text):
-    """latex2text with user macro expansion and unknown macros kept by name."""
+    """latex2text with user macro expansion; unknown macros print their arguments only."""
 
     renderer: "TextRenderer"
 
@@ -885,7 +886,7 @@ class _L2T(l2t.LatexNodes2Text):
             return self._groupnodecontents_to_text(a[-1]) if a else ""
         if r.walker_ctx._base.get_macro_spec(name) is not None or name in _WALKER_MACROS:
             return ""
-        if name in _UNITS or name in _PREFIXES:
+        if name in _UNITS:  # prefixes too
             return _UNITS[name]  # SIunits' unit macros outside \SI (\unit{3.7}{\micro\meter})
         if name in _SYMBOLS:
             return _SYMBOLS[name]
