@@ -622,3 +622,26 @@ def test_caption_text_without_macro_internals():
     assert r.latex_to_text(r"\csentence{Energy potential.} Over time.") == "Energy potential. Over time."
     assert r.latex_to_text(r"the \SIunits{3.7}{\micro\meter} channel") == "the 3.7µm channel"
     assert r.latex_to_text(r"\SI{3.7}{\micro\metre} channel") == "3.7 µm channel"
+
+
+def test_document_environment_inside_a_preamble_definition_is_not_the_document(tmp_path):
+    # a macro whose body holds \begin{document}...\end{document} (a template's wrapper) starts
+    # and ends nothing where it is defined: the document begins where \begin{document} runs
+    pre = ("\\newcommand{\\doc}[1]{%\n  \\begin{document}\n    #1\n  \\end{document}}\n"
+           "\\def\\wrapped{\\begin{document}x\\end{document}}\n")
+    src = doc(SIMPLE_FIG % ("one", "a") + "See Figure~\\ref{fig:a}.", pre)
+    write(tmp_path, {"main.tex": src, "a.png": b"x"})
+    paper = read_latex(str(tmp_path / "main.tex"))
+    assert [f.number for f in paper.figures] == ["1"]
+    assert len(fig(paper, "1").sites) == 1
+    assert "FL006" not in codes(paper)
+
+
+def test_end_document_inside_an_open_group_still_ends_the_document(tmp_path):
+    # TeX stops at \end{document} even inside an unclosed group (it warns of the group): what
+    # follows is not read, a negative case of the definition test above
+    body = SIMPLE_FIG % ("one", "a") + "{\\bfseries See Figure~\\ref{fig:a}.\n"
+    src = PRE + "\\begin{document}\n" + body + "\\end{document}\n" + SIMPLE_FIG % ("two", "b")
+    write(tmp_path, {"main.tex": src, "a.png": b"x"})
+    paper = read_latex(str(tmp_path / "main.tex"))
+    assert [f.number for f in paper.figures] == ["1"]

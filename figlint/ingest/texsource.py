@@ -385,6 +385,31 @@ def _let_operand(text: str, i: int) -> bool:
     return _LET_BEFORE.search(text, max(0, i - 80), i) is not None
 
 
+def _in_group(text: str, i: int) -> bool:
+    """Whether position `i` lies inside braces: a definition's body in the preamble
+    (`\\newcommand{\\doc}[1]{\\begin{document}#1\\end{document}}` starts no document; TeX
+    begins the document only where \\begin{document} runs at the outer level). Braces are
+    counted from the file's start, escaped ones and comments left out. Only asked at the
+    document's boundaries, so a file is counted at most a few times."""
+    depth = 0
+    k = 0
+    for m in _BRACES.finditer(text, 0, i):
+        tok = m.group(0)
+        if m.start() < k:
+            continue
+        if tok == "{":
+            depth += 1
+        elif tok == "}":
+            depth = max(depth - 1, 0)  # a stray closing brace does not open the next group
+        elif tok == "%":
+            e = text.find("\n", m.start())
+            k = i if e < 0 else e
+    return depth > 0
+
+
+_BRACES = re.compile(r"\\.|[{}%]", re.S)
+
+
 def _scan_file(text: str, subfile: bool, drop_envs: set[str] | frozenset = frozenset()) -> tuple[list[_Op], list[tuple[int, str]]]:
     """Comments, verbatim, \\iffalse, includes, document boundaries -> ops on `text`."""
     ops: list[_Op] = []
@@ -394,6 +419,7 @@ def _scan_file(text: str, subfile: bool, drop_envs: set[str] | frozenset = froze
     pos = 0
     drop_fi: set[int] = set()
     in_body = not subfile  # for subfiles only the body counts
+    begun = False  # \begin{document} met
 
     def keep(a: int, b: int) -> None:
         if b > a and in_body:
@@ -457,7 +483,11 @@ def _scan_file(text: str, subfile: bool, drop_envs: set[str] | frozenset = froze
             ba = _BEGIN_ARG.match(text, m.end())
             if ba:
                 env = ba.group(1).strip()
+                if env == "document" and _in_group(text, i):
+                    pos = ba.end()  # inside a definition's braces: run only where the macro is used
+                    continue
                 if env == "document":
+                    begun = True
                     if subfile:
                         seg = ba.end()
                         in_body = True
@@ -490,7 +520,9 @@ def _scan_file(text: str, subfile: bool, drop_envs: set[str] | frozenset = froze
             continue
         if name == "end":
             ba = _BEGIN_ARG.match(text, m.end())
-            if ba and ba.group(1).strip() == "document":
+            # inside a preamble definition's braces it ends nothing; once the document has begun
+            # it ends it even inside a group (TeX stops there, warning of the open group)
+            if ba and ba.group(1).strip() == "document" and (begun or not _in_group(text, i)):
                 if subfile:
                     keep(seg, i)
                 else:
