@@ -141,24 +141,30 @@ def _vector_legend(an) -> list[LegendEntry]:
     u = an.unit_size
     from figlint.features.vector import pieces
 
-    drawings = pieces(list(getattr(an, "drawings", None) or []))
-    if not drawings or not an.tokens:
+    if not getattr(an, "drawings", None) or not an.tokens:
         return []
     cands: list[tuple[BBox, str, tuple | None, int]] = []  # (box, style, colour, priority)
-    for d in drawings:
-        x0, y0, x1, y1 = d.bbox
+    line_w = (max(4.0, 0.5 * u), 3.5 * u)
+    line_h = max(1.6, 0.12 * u)
+    styles: dict[int, tuple] = {}  # per Drawing: its patch and marker colours (a group's pieces share them)
+    for (x0, y0, x1, y1), d, items, run in pieces(an):
         w, h = x1 - x0, y1 - y0
-        if d.stroke is not None and h <= max(1.6, 0.12 * u) and max(4.0, 0.5 * u) <= w <= 3.5 * u and d.items <= 12:
-            if all(abs(p[1] - (y0 + y1) / 2) <= 1.0 for run in d.lines for p in run):
-                cands.append((d.bbox, d.dash or "solid", tuple(d.stroke[:3]), 0))
+        if d.stroke is not None and h <= line_h and line_w[0] <= w <= line_w[1] and items <= 12:
+            mid = (y0 + y1) / 2
+            if all(abs(p[1] - mid) <= 1.0 for r in ((run,) if run is not None else d.lines) for p in r):
+                cands.append(((x0, y0, x1, y1), d.dash or "solid", tuple(d.stroke[:3]), 0))
                 continue
-        if d.fill is not None and not _light(d.fill) and d.items <= 5 and 0.3 * u <= w <= 2.5 * u and 0.2 * u <= h <= 1.2 * u:
-            cands.append((d.bbox, "patch", tuple(d.fill[:3]), 1))
+        got = styles.get(id(d))
+        if got is None:
+            dark_fill = d.fill is not None and not _light(d.fill)
+            colour = d.fill if dark_fill else d.stroke
+            mark = None if colour is None or _light(colour) or (d.fill is None and d.stroke is None) else tuple(colour[:3])
+            got = styles[id(d)] = (tuple(d.fill[:3]) if dark_fill else None, mark)
+        if got[0] is not None and items <= 5 and 0.3 * u <= w <= 2.5 * u and 0.2 * u <= h <= 1.2 * u:
+            cands.append(((x0, y0, x1, y1), "patch", got[0], 1))
             continue
-        if 0.1 * u <= w <= 0.75 * u and 0.1 * u <= h <= 0.75 * u and (d.fill is not None or d.stroke is not None):
-            colour = d.fill if d.fill is not None and not _light(d.fill) else d.stroke
-            if colour is not None and not _light(colour):
-                cands.append((d.bbox, "marker", tuple(colour[:3]), 2))
+        if got[1] is not None and 0.1 * u <= w <= 0.75 * u and 0.1 * u <= h <= 0.75 * u:
+            cands.append(((x0, y0, x1, y1), "marker", got[1], 2))
     if not cands:
         return []
     # line samples first (a marker drawn on a sample adds no entry), the longest first: the

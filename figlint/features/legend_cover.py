@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 from figlint.features import derived
 from figlint.features.bars import find_bar_groups
-from figlint.features.vector import TextIndex
+from figlint.features.vector import TextIndex, run_box, run_boxes
 
 BBox = tuple[float, float, float, float]
 
@@ -88,7 +88,7 @@ def legend_cover(an) -> list[LegendCover]:
             if n > 0:
                 lc.line_length += n
                 lc.line_count += 1
-                lc.examples.append(_run_box(run))
+                lc.examples.append(run_box(run))
         # a marker on one of the legend's lines of entries is one of its samples, whichever
         # label it belongs to and on whichever side (gnuplot puts samples right of their
         # labels, where the entry reading may take them for the next column's swatches)
@@ -173,12 +173,19 @@ def _scatter_entries(an, u: float, known: list) -> list:
     from figlint.features.legend import LegendEntry, _is_label, _rgb
 
     cands = []
+    shown: dict[tuple, tuple | None] = {}  # (fill, stroke) -> the colour a marker shows, None if light
+    drawings = an.drawings
     for b, i in _small_shapes(an, u):
-        d = an.drawings[i]
-        colour = d.fill if d.fill is not None and not _light(d.fill) else d.stroke
-        if colour is None or _light(colour):
+        if b[2] - b[0] > 1.0 * u or b[3] - b[1] > 1.0 * u:
             continue
-        if b[2] - b[0] <= 1.0 * u and b[3] - b[1] <= 1.0 * u:
+        d = drawings[i]
+        style = (d.fill, d.stroke)
+        if style in shown:
+            colour = shown[style]
+        else:
+            colour = d.fill if d.fill is not None and not _light(d.fill) else d.stroke
+            colour = shown[style] = None if colour is None or _light(colour) else colour
+        if colour is not None:
             cands.append((b, colour))
     if not cands:
         return []
@@ -249,12 +256,8 @@ def _frame(an, inner: BBox, u: float) -> tuple[BBox, int] | None:
     """The smallest box drawn around a legend's entries, at most three text heights wider
     on any side (a legend's frame pads its entries; the axes' own patch is far larger)."""
     best = None
-    for i, d in enumerate(an.drawings):
+    for i, d in _frame_shapes(an):
         b = d.bbox
-        if d.items > 16 or (d.fill is None and d.stroke is None):
-            continue
-        if d.fill is None and not (d.shape.startswith("re") or any(len(r) >= 4 and _closed(r) for r in d.lines)):
-            continue  # an open stroke (a data line with few points) around the entries is no frame
         if not (b[0] <= inner[0] + 0.3 * u and b[1] <= inner[1] + 0.3 * u
                 and b[2] >= inner[2] - 0.3 * u and b[3] >= inner[3] - 0.3 * u):
             continue
@@ -263,6 +266,22 @@ def _frame(an, inner: BBox, u: float) -> tuple[BBox, int] | None:
         if best is None or _area(b) < _area(best[0]):
             best = (b, i)
     return best
+
+
+def _frame_shapes(an) -> list:
+    """(paint index, Drawing) of the drawings that can frame a legend: closed shapes or
+    fills of at most 16 segments. Listed once per analysis for all its legends."""
+    got = an.derived.get("_frame_shapes")
+    if got is None:
+        got = []
+        for i, d in enumerate(an.drawings):
+            if d.items > 16 or (d.fill is None and d.stroke is None):
+                continue
+            if d.fill is None and not (d.shape.startswith("re") or any(len(r) >= 4 and _closed(r) for r in d.lines)):
+                continue  # an open stroke (a data line with few points) around the entries is no frame
+            got.append((i, d))
+        an.derived["_frame_shapes"] = got
+    return got
 
 
 # --- data marks --------------------------------------------------------------------------
@@ -280,7 +299,7 @@ def _data_lines(an, u: float) -> list[tuple[list[tuple[float, float]], BBox]]:
         for run in d.lines:
             if len(run) < 3 or _closed(run):
                 continue
-            b = _run_box(run)
+            b = run_box(run)
             if b[2] - b[0] < 3 * u:
                 continue
             xs = [p[0] for p in run]
@@ -305,7 +324,17 @@ class _Boxes:
                     self.grid.setdefault((gx, gy), []).append(b)
 
     def hold(self, c: tuple[float, float]) -> bool:
-        return any(_within(c, b) for b in self.grid.get((int(c[0] // self.cell), int(c[1] // self.cell)), ()))
+        here = self.grid.get((int(c[0] // self.cell), int(c[1] // self.cell)))
+        return here is not None and any(_within(c, b) for b in here)
+
+    def held(self, points: list[tuple[float, float]]) -> list[bool]:
+        """hold() of each point, in one loop (called for every marker of a scatter)."""
+        grid, cell = self.grid, self.cell
+        out = []
+        for c in points:
+            here = grid.get((int(c[0] // cell), int(c[1] // cell)))
+            out.append(here is not None and any(_within(c, b) for b in here))
+        return out
 
 
 def _small_shapes(an, u: float) -> list[tuple[BBox, int]]:
@@ -317,13 +346,13 @@ def _small_shapes(an, u: float) -> list[tuple[BBox, int]]:
         return an.derived[key]
     out = []
     lo, hi = 0.15 * u, 1.2 * u
+    boxes = run_boxes(an)
     for i, d in enumerate(an.drawings):
         if d.fill is None and d.stroke is None:
             continue
-        runs = [r for r in d.lines if len(r) >= 3] if len(d.lines) > 1 else None
-        for b in (map(_run_box, runs) if runs is not None else (d.bbox,)):
-            w, h = b[2] - b[0], b[3] - b[1]
-            if lo <= w <= hi and lo <= h <= hi:
+        runs = [b for r, b in zip(d.lines, boxes[i]) if len(r) >= 3] if len(d.lines) > 1 else (d.bbox,)
+        for b in runs:
+            if lo <= b[2] - b[0] <= hi and lo <= b[3] - b[1] <= hi:
                 out.append((b, i))
     an.derived[key] = out
     return out
@@ -336,10 +365,15 @@ def _markers(an, u: float, swatches: list[BBox], labels: list[BBox]) -> list[tup
     (matplotlib draws an "ε" its font lacks), repeated in every legend of a figure of
     panels, between the words the text layer holds."""
     groups: dict[tuple, list] = {}
+    rounded: dict[tuple, tuple] = {}  # colour -> its rounding (a cloud of markers has a few colours)
+    drawings = an.drawings
     for b, i in _small_shapes(an, u):
-        d = an.drawings[i]
+        d = drawings[i]
         colour = d.fill if d.fill is not None else d.stroke
-        key = tuple(round(c, 2) for c in colour[:3]) + (round(b[2] - b[0], 1), round(b[3] - b[1], 1))
+        key = rounded.get(colour)
+        if key is None:
+            key = rounded[colour] = tuple(round(c, 2) for c in colour[:3])
+        key = key + (round(b[2] - b[0], 1), round(b[3] - b[1], 1))
         groups.setdefault(key, []).append((b, i))
     in_labels = _Boxes(labels, 4 * u)
     in_samples = _Boxes(swatches, 4 * u)
@@ -348,9 +382,9 @@ def _markers(an, u: float, swatches: list[BBox], labels: list[BBox]) -> list[tup
         if len(bs) < 5:
             continue
         centres = [((b[0] + b[2]) / 2, (b[1] + b[3]) / 2) for b, _ in bs]
-        if sum(1 for c in centres if in_labels.hold(c)) >= 0.5 * len(bs):
+        if sum(in_labels.held(centres)) >= 0.5 * len(bs):
             continue
-        out += [(c, b, i) for c, (b, i) in zip(centres, bs) if not in_samples.hold(c)]
+        out += [(c, b, i) for c, (b, i), sample in zip(centres, bs, in_samples.held(centres)) if not sample]
     return out
 
 
@@ -401,11 +435,6 @@ def _clipped_length(run, box: BBox) -> float:
 
 def _closed(run) -> bool:
     return abs(run[0][0] - run[-1][0]) < 1e-3 and abs(run[0][1] - run[-1][1]) < 1e-3
-
-
-def _run_box(run) -> BBox:
-    xs, ys = zip(*run)
-    return (min(xs), min(ys), max(xs), max(ys))
 
 
 def _grow(b: BBox, d: float) -> BBox:

@@ -20,6 +20,7 @@ from statistics import median
 from typing import Any
 
 from figlint.features import derived
+from figlint.features.vector import run_box
 
 MAX_POINTS = 60  # points per series for the O(n^2) tau
 
@@ -119,7 +120,7 @@ def _legend_label(an, drawings, colour, dash, u: float, exclude) -> str:
         for run in d.lines:
             if len(run) > 3:
                 continue
-            x0, y0, x1, y1 = _run_box(run)
+            x0, y0, x1, y1 = run_box(run)
             if y1 - y0 > 1.0 or not (0.5 * u <= x1 - x0 <= 5 * u):
                 continue
             cy = (y0 + y1) / 2
@@ -158,12 +159,6 @@ def _make(an, kind, pts_pos, box, colour, dash, u, drawings, source) -> Series |
     return s
 
 
-def _run_box(run) -> tuple[float, float, float, float]:
-    xs = [p[0] for p in run]
-    ys = [p[1] for p in run]
-    return (min(xs), min(ys), max(xs), max(ys))
-
-
 def _closed(run) -> bool:
     return abs(run[0][0] - run[-1][0]) < 1e-3 and abs(run[0][1] - run[-1][1]) < 1e-3
 
@@ -181,7 +176,7 @@ def series(an) -> list[Series]:
             for run in d.lines:
                 if len(run) < 3 or _closed(run):
                     continue  # a rule, or a frame, box or arrow head
-                box = _run_box(run)
+                box = run_box(run)
                 w, h = box[2] - box[0], box[3] - box[1]
                 if w < 3 * u or (h <= 1.0 and len(run) <= 3):
                     continue  # a legend sample or a rule
@@ -195,7 +190,7 @@ def series(an) -> list[Series]:
                 if s is not None:
                     out.append(s)
         elif d.fill is not None:
-            boxes = [_run_box(r) for r in d.lines if len(r) >= 3] if len(d.lines) > 1 else [d.bbox]
+            boxes = [run_box(r) for r in d.lines if len(r) >= 3] if len(d.lines) > 1 else [d.bbox]
             for b in boxes:
                 w, h = b[2] - b[0], b[3] - b[1]
                 if max(w, h) <= 1.2 * u and min(w, h) >= 0.15 * u:

@@ -166,24 +166,54 @@ class TextIndex:
         return False
 
 
-def pieces(drawings: list[Drawing]) -> list[Drawing]:
-    """The drawings with each merged group (Drawing.paths > 1) split back into one piece per
-    vertex run, each with its own box: the line sample of a legend entry and the error-bar
-    caps drawn after it in the same style, or the markers of a scatter, are merged into one
-    Drawing when a figure is read (ingest/paths.merge_paths, every route), and a test of one
-    element's size must see the element, not the group. A run holds lines and curves only
-    (rectangles are not runs), so a group without runs stays whole."""
-    out: list[Drawing] = []
-    for d in drawings:
+def run_box(run) -> tuple[float, float, float, float]:
+    """The box of a vertex run, in one pass over its points (this runs once per marker of a
+    scatter of tens of thousands: min() and max() over listed coordinates cost four passes)."""
+    x0 = x1 = run[0][0]
+    y0 = y1 = run[0][1]
+    for x, y in run:
+        if x < x0:
+            x0 = x
+        elif x > x1:
+            x1 = x
+        if y < y0:
+            y0 = y
+        elif y > y1:
+            y1 = y
+    return (x0, y0, x1, y1)
+
+
+def run_boxes(an) -> dict[int, list[tuple[float, float, float, float]]]:
+    """The box of every vertex run of each Drawing of an analysis that holds two or more
+    runs, by the Drawing's index: made once per analysis (the legend's pieces and the
+    legend-cover's marker shapes both split a scatter's groups into its markers)."""
+    got = an.derived.get("_run_boxes")
+    if got is None:
+        got = {i: [run_box(r) for r in d.lines] for i, d in enumerate(an.drawings or ()) if len(d.lines) > 1}
+        an.derived["_run_boxes"] = got
+    return got
+
+
+def pieces(an):
+    """The analysis' drawings with each merged group (Drawing.paths > 1) split back into one
+    piece per vertex run, each with its own box, as (box, drawing, items, run): the line
+    sample of a legend entry and the error-bar caps drawn after it in the same style, or the
+    markers of a scatter, are merged into one Drawing when a figure is read
+    (ingest/paths.merge_paths, every route), and a test of one element's size must see the
+    element, not the group. A run holds lines and curves only (rectangles are not runs), so a
+    group without runs stays whole (run None; items the Drawing's). A piece of a group has
+    the group's style, and as many items as its run has segments (at least one). No Drawing
+    is made per piece: a scatter of 29,000 markers is one group of 29,000 pieces, most of
+    which no reader keeps."""
+    boxes = None
+    for i, d in enumerate(an.drawings or ()):
         if d.paths <= 1 or len(d.lines) < 2:
-            out.append(d)
+            yield d.bbox, d, d.items, None
             continue
-        for r in d.lines:
-            xs = [p[0] for p in r]
-            ys = [p[1] for p in r]
-            out.append(Drawing(bbox=(min(xs), min(ys), max(xs), max(ys)), stroke=d.stroke, fill=d.fill,
-                               width=d.width, items=max(len(r) - 1, 1), dash=d.dash, lines=[r], paths=1))
-    return out
+        if boxes is None:
+            boxes = run_boxes(an)
+        for r, b in zip(d.lines, boxes[i]):
+            yield b, d, max(len(r) - 1, 1), r
 
 
 def _chains(d: Drawing):

@@ -82,10 +82,14 @@ def _suspects(spans: list[tuple[str, BBox]], fills: list[dict]) -> set[int]:
         return _suspects_plain(S, F)
     order = sorted(range(len(S)), key=lambda i: S[i][1])
     pairs = []
+    n = len(order)
     for k, i in enumerate(order):
         a = S[i]
         area_a = (a[2] - a[0]) * (a[3] - a[1])
-        for j in order[k + 1:]:
+        # an index walk, not a copy of the rest of the order per span (quadratic on a page of
+        # thousands of spans, though the walk stops within a line or two)
+        for jj in range(k + 1, n):
+            j = order[jj]
             b = S[j]
             if b[1] >= a[3]:
                 break  # this one and all below it start under a's bottom: no overlap
