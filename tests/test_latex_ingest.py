@@ -645,3 +645,15 @@ def test_end_document_inside_an_open_group_still_ends_the_document(tmp_path):
     write(tmp_path, {"main.tex": src, "a.png": b"x"})
     paper = read_latex(str(tmp_path / "main.tex"))
     assert [f.number for f in paper.figures] == ["1"]
+
+
+def test_reference_in_a_citation_note_is_a_citing_site(tmp_path):
+    # natbib/biblatex print the optional arguments with the citation ("(see Smith 2020, Fig. 1)"):
+    # a \ref there cites the figure; the citation's key names none
+    body = (SIMPLE_FIG % ("one", "a") + "As shown \\citep[see][Figure~\\ref{fig:a}]{smith}.\n"
+            "Also \\cite[p.~3]{fig:a} and \\citet{fig:a}.\n")
+    write(tmp_path, {"main.tex": doc(body), "a.png": b"x"})
+    paper = read_latex(str(tmp_path / "main.tex"))
+    sites = fig(paper, "1").sites
+    assert len(sites) == 1
+    assert "FL304" not in codes(paper)

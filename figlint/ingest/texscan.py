@@ -530,8 +530,14 @@ class _Scanner:
                     self.res.refs.append(RefEvent(i, end, name, labels))
             return end
         if name in CITE_MACROS:
-            _, end = read_args(t, pos, "[[{" if star else "*[[{")
+            spec = "[[{" if star else "*[[{"
+            args, end = read_args(t, pos, spec)
             self.mask(i, end)
+            if in_body:
+                # a note printed with the citation may cite a figure: \citep[see][Figure~\ref{f}]{key}
+                for kind, a in zip(spec, args):
+                    if kind == "[" and a is not None and "\\" in t[a[0]:a[1]]:
+                        self.cite_note_refs(a[0], a[1])
             return end
         if name in ("caption", "captionof") and self.cur_float is None and in_body:
             return self.doc_caption(name, star, i, pos)
@@ -1019,6 +1025,24 @@ class _Scanner:
         if target[0] == "captionof":
             return self.res.figures[target[1]].number
         return "??"
+
+    def cite_note_refs(self, a: int, b: int) -> None:
+        """The figure references in a citation's note (its optional argument, printed with
+        the citation), as citing places like any other."""
+        t = self.t
+        for m in re.finditer(r"\\([A-Za-z]+)(\*?)", t[a:b]):
+            name = m.group(1)
+            if name not in REF_MACROS and name not in self.extra_refs:
+                continue
+            spec = REF_MACROS.get(name) or "*{"
+            if m.group(2) and spec.startswith("*"):
+                spec = spec[1:]
+            args, end = read_args(t, a + m.end(), spec)
+            if end > b:
+                continue
+            labels = labels_in_args(t, name, spec, args)
+            if labels:
+                self.res.refs.append(RefEvent(a + m.start(), end, name, labels))
 
     def doc_label(self, i: int, lab: str) -> None:
         tg = self.target
