@@ -268,6 +268,32 @@ def merge_paths(paths) -> list:
     return out
 
 
+def printed(p: dict) -> dict | None:
+    """The path as it prints: a fill or a stroke painted at opacity (nearly) 0 leaves no mark
+    (a table's cells given a colour and alpha 0, a transparent hit area), so it is dropped from
+    the path; None when nothing of the path is left. Read as drawn, such cells were bars under
+    a legend and colours beside its labels."""
+    kind = p.get("type") or ""
+    fo = p.get("fill_opacity")
+    so = p.get("stroke_opacity")
+    no_fill = fo is not None and fo <= INVISIBLE and "f" in kind
+    no_stroke = so is not None and so <= INVISIBLE and "s" in kind
+    if not (no_fill or no_stroke):
+        return p
+    if no_fill:
+        kind = kind.replace("f", "")
+    if no_stroke:
+        kind = kind.replace("s", "")
+    if not kind:
+        return None
+    q = dict(p)
+    q["type"] = kind
+    return q
+
+
+INVISIBLE = 0.01  # opacity at or below which paint leaves no visible mark
+
+
 def clipped_drawings(paths: list[dict], ox: float = 0.0, oy: float = 0.0) -> list:
     """Vector paths (`page.get_cdrawings(extended=True)`) as the PDF route reads them: boxes
     cut to the clip in force, consecutive paths of one style merged (merge_paths). A figure
@@ -288,6 +314,9 @@ def clipped_drawings(paths: list[dict], ox: float = 0.0, oy: float = 0.0) -> lis
                     cb = clips[-1][1]
                     box = (max(box[0], cb[0]), max(box[1], cb[1]), min(box[2], cb[2]), min(box[3], cb[3]))
                 clips.append((level, box))
+            continue
+        d = printed(d)
+        if d is None:
             continue
         x0, y0, x1, y1 = d["rect"]
         if clips:

@@ -11,7 +11,7 @@ for the hidden-text check (pdf_hidden), which needs their segments.
 
 from __future__ import annotations
 
-from figlint.ingest.paths import PathRecord
+from figlint.ingest.paths import INVISIBLE, PathRecord, printed
 from figlint.ingest.pdf_hidden import _opaque_fill
 
 BBox = tuple[float, float, float, float]
@@ -51,6 +51,12 @@ def read_paths(page, limit: int | None = None, matrix=None) -> tuple[list[PathRe
     failed: list[Exception] = []
 
     def keep(p: dict) -> None:
+        fo = p.get("fill_opacity")
+        so = p.get("stroke_opacity")
+        if (fo is not None and fo <= INVISIBLE) or (so is not None and so <= INVISIBLE):
+            p = printed(p)  # paint at opacity 0 leaves no mark
+            if p is None:
+                return
         x0, y0, x1, y1 = p["rect"]
         if clips:
             # max() and min() spelled out (this runs once per path): max(a, b) is a unless b > a
