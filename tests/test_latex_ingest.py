@@ -622,6 +622,8 @@ def test_caption_text_without_macro_internals():
     assert r.latex_to_text(r"\csentence{Energy potential.} Over time.") == "Energy potential. Over time."
     assert r.latex_to_text(r"the \SIunits{3.7}{\micro\meter} channel") == "the 3.7µm channel"
     assert r.latex_to_text(r"\SI{3.7}{\micro\metre} channel") == "3.7 µm channel"
+    # mathtools' defining relations print as their glyphs do, not as nothing
+    assert r.latex_to_text(r"$A\coloneqq\textit{word}$ and $x \eqqcolon y$") == "A := word and x =: y"
 
 
 def test_document_environment_inside_a_preamble_definition_is_not_the_document(tmp_path):

@@ -849,7 +849,9 @@ def typesetting(body: str) -> bool:
 # unknown macro prints nothing (_L2T.macro_node_to_text).
 _SYMBOLS = {"|": "‖", "Vert": "‖", "lVert": "‖", "rVert": "‖", "vert": "|", "lvert": "|", "rvert": "|",
             "Re": "ℜ", "Im": "ℑ", "langle": "⟨", "rangle": "⟩", "lceil": "⌈", "rceil": "⌉",
-            "lfloor": "⌊", "rfloor": "⌋"}
+            "lfloor": "⌊", "rfloor": "⌋",
+            # mathtools' relations (printed ":=" in a PDF's text layer, as its glyphs are)
+            "coloneqq": " := ", "Coloneqq": " ::= ", "eqqcolon": " =: ", "coloneq": " :− ", "vcentcolon": ":"}
 
 
 class _L2T(l2t.LatexNodes2Text):
