@@ -179,7 +179,8 @@ def _build(paper: Paper, pages: list[PageData], names: dict[str, dict], path: st
             if c.region:
                 _claim_lines(pd, c.region, "figure" if c.kind == "figure" else c.kind)
         boxes = [b for b in R.uncaptioned(pr, pd, lay)
-                 if not _text_wraps_beside(pd, b, lay)]  # an inline picture (an author's photo, a logo)
+                 if not _text_wraps_beside(pd, b, lay)  # an inline picture (an author's photo, a logo)
+                 and not _page_furniture(pd, b, lay)]
         # parts of a float whose rows are set far apart, row by row away from the caption: each
         # pass decides against the regions as the last one left them (the two pictures of a
         # row join together), until no part joins
@@ -294,6 +295,22 @@ def _float_part(box: BBox, pr: R.PageRegions, pd: PageData) -> CaptionBlock | No
             continue
         best, best_gap = c, gap
     return best
+
+
+def _page_furniture(pd: PageData, box: BBox, layout: Layout) -> bool:
+    """A captionless graphic the template sets, not the author: wholly above the text block
+    (a running head's emblem) or below it (a footer's badge), or on the document's first page
+    above its running text (a journal's masthead logo, a side panel of article data drawn as
+    an image, a thesis title page's crest: the running text is the first line of prose set in
+    a text column, so a title page has none and a full-width abstract is not it). Floats are
+    set inside the text block; a first page's figure has its caption."""
+    if box[3] <= layout.text_top - 1.0 or box[1] >= layout.text_bottom + 1.0:
+        return True
+    if pd.index == 0:
+        tops = [ln.bbox[1] for ln in pd.lines if ln.horizontal and R._prose(ln, layout)
+                and layout.column_of(ln.bbox[0], ln.bbox[2]) is not None]
+        return not tops or box[3] <= min(tops) + 1.0
+    return False
 
 
 def _text_wraps_beside(pd: PageData, box: BBox, layout: Layout) -> bool:

@@ -1,0 +1,69 @@
+"""Graphics the template sets are not figures (issue 12: what is and is not a figure).
+
+A journal's masthead logo above the title, a side panel of article data drawn as an image, a
+thesis title page's crest, an emblem in every page's running head: the PDF route read each as a
+figure without a caption (FL201, false on five field-audit papers: Elsevier Procedia, RSC, two
+university theses, a biochemistry assignment's seal). A captionless graphic in the running text
+is still reported (the negative case). Compiled with pdflatex.
+"""
+
+from __future__ import annotations
+
+import subprocess
+
+import pytest
+
+from figlint.config import Config
+from figlint.engine import lint_path
+from figlint.ingest.pdf import read_pdf
+
+PARA = ("The measurements were repeated on every run with the same window and the same filter, "
+        "and the results of each run were written to a separate file for later analysis. ") * 4
+
+
+def _compile(folder, tex: str) -> str:
+    from PIL import Image
+
+    Image.new("RGB", (300, 200), (90, 140, 200)).save(folder / "logo.png")
+    Image.new("RGB", (400, 300), (200, 120, 60)).save(folder / "plot.png")
+    (folder / "main.tex").write_text(tex)
+    for _ in range(2):
+        subprocess.run(["pdflatex", "-interaction=batchmode", "main.tex"], cwd=folder, capture_output=True, timeout=180)
+    assert (folder / "main.pdf").exists()
+    return str(folder / "main.pdf")
+
+
+def _article(inline_plot: bool) -> str:
+    return ("\\documentclass{article}\n\\usepackage{graphicx}\n\\usepackage{fancyhdr}\n"
+            "\\pagestyle{fancy}\\fancyhead[R]{\\includegraphics[height=0.9cm]{logo.png}}\n"
+            "\\setlength{\\headheight}{30pt}\n\\begin{document}\n\\thispagestyle{fancy}\n"
+            "\\noindent\\includegraphics[width=3.5cm]{logo.png}\\hfill\\includegraphics[width=3.5cm]{logo.png}\n\n"
+            "\\begin{center}{\\LARGE A Study of Repeated Measurements}\\\\[1ex] A. Author\\end{center}\n"
+            "\\section{Introduction}\n" + PARA + "\n\n" + PARA + "\n\\newpage\n\\section{Results}\n" + PARA + "\n\n"
+            + ("\\begin{center}\\includegraphics[width=6cm]{plot.png}\\end{center}\n" if inline_plot else "")
+            + PARA + "\n\n" + PARA + "\n\\end{document}\n")
+
+
+@pytest.mark.parametrize("inline_plot", [False, True])
+def test_masthead_and_running_head_graphics_are_not_figures(tmp_path, pdflatex, inline_plot):
+    pdf = _compile(tmp_path, _article(inline_plot))
+    paper = read_pdf(pdf)
+    loose = [f for f in paper.figures if not f.number]
+    codes = [f.code for f in lint_path(pdf, Config(preview=True)).findings]
+    if inline_plot:  # a captionless plot in the running text is still a figure without a caption
+        assert len(loose) == 1 and loose[0].page == 2
+        assert codes.count("FL201") == 1
+    else:
+        assert loose == []
+        assert "FL201" not in codes
+
+
+def test_title_page_crest_is_not_a_figure(tmp_path, pdflatex):
+    tex = ("\\documentclass{report}\n\\usepackage{graphicx}\n\\begin{document}\n"
+           "\\begin{titlepage}\\centering{\\Huge A Thesis on Measurements}\\\\[2cm]"
+           "\\includegraphics[width=4cm]{logo.png}\\\\[2cm]{\\Large A. Author}\\\\ University of Somewhere\n"
+           "\\end{titlepage}\n\\chapter{Introduction}\n" + PARA + "\n\n" + PARA + "\n"
+           "\\begin{figure}[h]\\centering\\includegraphics[width=5cm]{plot.png}\\caption{The runs.}\\end{figure}\n"
+           + PARA + "\n\\end{document}\n")
+    paper = read_pdf(_compile(tmp_path, tex))
+    assert [f.number for f in paper.figures] == ["1.1"]
