@@ -659,3 +659,18 @@ def test_reference_in_a_citation_note_is_a_citing_site(tmp_path):
     sites = fig(paper, "1").sites
     assert len(sites) == 1
     assert "FL304" not in codes(paper)
+
+
+def test_captionsetup_type_makes_a_figure_environment_caption_another_floats(tmp_path):
+    # caption package: \captionsetup{type=table} inside a figure environment makes its caption a
+    # table's ("Table 1"), so it takes no figure number; other keys leave the type alone
+    tab = ("\\begin{figure}[h]\n\\captionsetup*{type=table}\n\\caption{Some statistics.}\\label{tbl:s}\n"
+           "\\begin{tabular}{cc}a & b\\\\\\end{tabular}\n\\end{figure}\n")
+    styled = ("\\begin{figure}\n\\captionsetup{font=small}\n\\includegraphics{a.png}\n"
+              "\\caption{Styled.}\\label{fig:b}\n\\end{figure}\n")
+    body = tab + SIMPLE_FIG % ("one", "a") + styled + "See Figure~\\ref{fig:a}, \\ref{fig:b} and Table~\\ref{tbl:s}."
+    write(tmp_path, {"main.tex": doc(body, "\\usepackage{caption}\n"), "a.png": b"x"})
+    paper = read_latex(str(tmp_path / "main.tex"))
+    assert [f.number for f in paper.figures] == ["1", "2"]
+    assert fig(paper, "1").caption.text.startswith("Cap one")
+    assert fig(paper, "2").caption.text.startswith("Styled")

@@ -78,7 +78,7 @@ _WALKER_MACROS = {
     "subfloat": "[[{", "subfigure": "[[{", "sidesubfloat": "[[{", "label": "{",
     "includegraphics": "*[[{", "includesvg": "[{", "includestandalone": "[{",
     "includepdf": "[{", "includetikz": "[{", "input": "{", "graphicspath": "{",
-    "crefname": "{{{", "Crefname": "{{{", "captionsetup": "[{", "url": "{", "href": "[{{",
+    "crefname": "{{{", "Crefname": "{{{", "captionsetup": "*[{", "url": "{", "href": "[{{",
     "textcolor": "[{{", "colorbox": "[{{", "fcolorbox": "[{{{", "color": "[{",
     "hspace": "*{", "vspace": "*{", "resizebox": "*{{{", "scalebox": "{[{", "rotatebox": "[{{",
     "raisebox": "{[[{", "adjustbox": "{{", "makebox": "[[{", "framebox": "[[{",
@@ -483,17 +483,20 @@ class FloatInfo:
     tikz: bool = False
     starred: list[CapEvent] = field(default_factory=list)  # \caption*{...}: text without a number
     trouble: str = ""  # why the float was parsed only in part (reported as FL006), else ""
+    # captions of another float type (\captionsetup{type=table} in a figure): (position, type)
+    others: list[tuple[int, str]] = field(default_factory=list)
 
 
 class _Scope:
-    __slots__ = ("target", "sub_env")
+    __slots__ = ("target", "sub_env", "ctype")
 
-    def __init__(self, target=None, sub_env=None) -> None:
+    def __init__(self, target=None, sub_env=None, ctype=None) -> None:
         self.target = target
         self.sub_env = sub_env
+        self.ctype = ctype  # the caption type \captionsetup{type=..} set in this group (None: the float's)
 
     def child(self) -> "_Scope":
-        return _Scope(self.target, self.sub_env)
+        return _Scope(self.target, self.sub_env, self.ctype)
 
 
 class _FloatWalker:
@@ -556,6 +559,20 @@ class _FloatWalker:
     def macro(self, node, sc: _Scope, override) -> None:
         name = node.macroname
         args = margs(node)
+        if name == "captionsetup":
+            # \captionsetup{type=table} inside a figure makes its captions a table's (caption
+            # package): "Table B1", no figure number taken, until the group ends
+            m = re.search(r"\btype\s*=\s*([A-Za-z*]+)", arg_text(args[-1]) if args and args[-1] is not None else "")
+            if m:
+                sc.ctype = m.group(1)
+            return
+        if name == "caption" and sc.ctype not in (None, "figure", "subfigure"):
+            # another float type's caption: not this figure's; labels after it name it
+            if not (args and args[0] is not None):  # \caption* takes no number
+                self.info.others.append((self.pos(node, override), sc.ctype))
+                sc.target = ("other", len(self.info.others) - 1)
+            self.args(node, sc.child(), override)
+            return
         if name in ("caption", "captionof"):
             if name == "captionof":
                 ctype = arg_text(args[1]).strip() if len(args) > 1 else ""

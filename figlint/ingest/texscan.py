@@ -922,6 +922,14 @@ class _Scanner:
             self.res.problems.append(Problem(code="FL006", message=f"\\begin{{{env}}} {info.trouble}",
                                              location=self.doc.locate(i)))
         figs: list[int] = []
+        # captions the float gives another type (\captionsetup{type=table}): that type's number
+        others = []
+        for _pos, ctype in info.others:
+            if ctype == "table":
+                self.counters.step("table")
+                others.append(("table", self.counters.the("table")))
+            else:
+                others.append(("other", ""))
         cont = self._continued(i, end, info)
         for k, cap in enumerate(info.mains):
             continues = cont if k == 0 and not cap.number else None
@@ -963,7 +971,7 @@ class _Scanner:
                 sub.parent = 0
                 rec.subs.append(sub)
             self._letter_subs(rec)
-        if not figs and i >= self.doc.body_start:
+        if not figs and i >= self.doc.body_start and not others:
             # no numbered caption: still a figure (rules report it), with no number
             rec = FigRec(index=len(self.res.figures), number="", env=env, begin_pos=i,
                          caption=info.starred[0] if info.starred else None,
@@ -987,6 +995,9 @@ class _Scanner:
             elif target[0] == "main":
                 fig = figs[target[1]]
                 self.res.labels.append(LabelDef(lpos, lab, "figure", fig, self.res.figures[fig].number))
+            elif target[0] == "other":
+                kind, printed = others[target[1]]
+                self.res.labels.append(LabelDef(lpos, lab, kind, None, printed))
             else:
                 sub = info.subs[target[1]]
                 if sub.parent is None:
