@@ -674,3 +674,33 @@ def test_captionsetup_type_makes_a_figure_environment_caption_another_floats(tmp
     assert [f.number for f in paper.figures] == ["1", "2"]
     assert fig(paper, "1").caption.text.startswith("Cap one")
     assert fig(paper, "2").caption.text.startswith("Styled")
+
+
+def test_kernel_font_sizes_redefined_in_the_preamble_print_nothing(tmp_path):
+    # a template pasted into the main file (RSC's) redefines the font sizes with LaTeX internals:
+    # \footnotesize in a caption prints no text, as the kernel's does
+    pre = ("\\makeatletter\n\\renewcommand\\footnotesize{\\@setfontsize\\footnotesize{7pt}{10}}\n"
+           "\\renewcommand\\large{\\@setfontsize\\large{10pt}{12}}\n\\makeatother\n"
+           "\\newcommand{\\sample}{sample}\n")
+    body = ("\\begin{figure}\n\\includegraphics{a.png}\n"
+            "\\caption{\\footnotesize The spectrum of the \\sample{} in water.}\\label{fig:a}\n\\end{figure}\n")
+    write(tmp_path, {"main.tex": doc(body, pre), "a.png": b"x"})
+    paper = read_latex(str(tmp_path / "main.tex"))
+    assert fig(paper, "1").caption.text.strip() == "The spectrum of the sample in water."
+
+
+def test_label_of_an_equation_set_in_a_figure_float_names_the_equation(tmp_path):
+    # an author floats two displayed equations in a figure environment (no graphic, no caption):
+    # each \label names its equation, not a figure missing its caption
+    body = ("Windows (equation \\ref{eq:a}) and (equation \\ref{eq:b}).\n\\begin{figure}[h]\n"
+            "\\begin{equation}\nI = e^{-t}\\label{eq:a}\n\\end{equation}\n"
+            "\\begin{equation}\\label{eq:b}\nJ = e^{-t^2}\n\\end{equation}\n\\end{figure}\n"
+            + SIMPLE_FIG % ("one", "c") + "See Figure~\\ref{fig:c}.")
+    write(tmp_path, {"main.tex": doc(body), "a.png": b"x"})
+    from figlint.config import Config
+    from figlint.engine import lint_path
+
+    paper = read_latex(str(tmp_path / "main.tex"))
+    assert [f.number for f in paper.figures] == ["", "1"]  # the equations' float: no number
+    found = [f.code for f in lint_path(str(tmp_path / "main.tex"), Config(select=["FL306", "FL304"])).findings]
+    assert found == []

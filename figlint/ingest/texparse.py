@@ -59,6 +59,8 @@ CITE_MACROS = {
     "Textcite", "autocite", "Autocite", "footcite", "footcitetext", "smartcite", "supercite",
     "citenum", "nocite", "fullcite", "citetitle", "cites", "shortcite", "citeN", "citeA",
 }
+EQUATION_ENVS = {"equation", "equation*", "align", "align*", "gather", "gather*", "multline",
+                 "multline*", "eqnarray", "eqnarray*", "flalign", "alignat", "subequations", "dmath"}
 GRAPHICS_MACROS = {"includegraphics", "includesvg", "includestandalone", "includepdf", "includetikz"}
 # builtin names a paper may not re-spec through \renewcommand (we keep our reading)
 # (\figref & co. are often the paper's own macros: those stay redefinable)
@@ -692,6 +694,8 @@ class _FloatWalker:
             inner.sub_env = self.sub_envs
         elif name in _TIKZ_ENVS:
             self.info.tikz = True
+        elif name in EQUATION_ENVS:
+            inner.target = ("equation", None)  # a \label in a displayed equation names the equation
         for a in margs(node):
             if a is not None and a.isNodeType(lw.LatexGroupNode):
                 self.walk(a.nodelist, inner.child(), override)

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pylatexenc import latexwalker as lw
 
 from figlint.ingest.texparse import (
-    CITE_MACROS, FIGURE_ENVS, NON_FIGURE_REFS, REF_MACROS, TABLE_ENVS, CapEvent, FloatInfo,
+    CITE_MACROS, EQUATION_ENVS, FIGURE_ENVS, NON_FIGURE_REFS, REF_MACROS, TABLE_ENVS, CapEvent, FloatInfo,
     GraphicEvent, MacroDef, MacroTable, _alph, margs, numbered_caption_args, parse_float, split_labels,
     walker_context, xparse_kinds,
 )
@@ -127,8 +127,6 @@ DEF_XPARSE = {"NewDocumentCommand", "RenewDocumentCommand", "ProvideDocumentComm
               "DeclareDocumentCommand", "NewExpandableDocumentCommand", "DeclareExpandableDocumentCommand"}
 DEF_ENV = {"newenvironment", "renewenvironment", "NewDocumentEnvironment", "RenewDocumentEnvironment",
            "DeclareDocumentEnvironment", "newtheorem"}
-EQUATION_ENVS = {"equation", "equation*", "align", "align*", "gather", "gather*", "multline",
-                 "multline*", "eqnarray", "eqnarray*", "flalign", "alignat", "subequations", "dmath"}
 MASK_ARG_CMDS = {
     "url", "href", "bibliography", "bibliographystyle", "addbibresource", "input", "include",
     "usepackage", "RequirePackage", "documentclass", "graphicspath", "hypersetup", "setlength",
@@ -483,6 +481,8 @@ class _Scanner:
             if d is not None:
                 if d.name in ("thefigure", "thesection", "thechapter", "thetable", "thesubsection"):
                     self.counters.fmt[d.name[3:]] = d.body
+                elif d.name in _KERNEL_COMMANDS:
+                    pass  # a template's font size or sectioning set by hand: prints what the kernel's does
                 elif not (name == "providecommand" and self.table.defs.get(d.name)):
                     d.pos = i
                     self.table.add(d)
@@ -995,6 +995,8 @@ class _Scanner:
             elif target[0] == "main":
                 fig = figs[target[1]]
                 self.res.labels.append(LabelDef(lpos, lab, "figure", fig, self.res.figures[fig].number))
+            elif target[0] == "equation":
+                self.res.labels.append(LabelDef(lpos, lab, "equation", None, "?"))
             elif target[0] == "other":
                 kind, printed = others[target[1]]
                 self.res.labels.append(LabelDef(lpos, lab, kind, None, printed))
