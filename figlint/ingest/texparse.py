@@ -38,6 +38,8 @@ FIGURE_ENVS = {
     "figwindow", "cutwin",
 }
 TABLE_ENVS = {"table", "table*", "sidewaystable", "sidewaystable*", "wraptable", "SCtable", "margintable"}
+# floats of other kinds whose captions number themselves (algorithm2e, algorithm, minted, listings)
+OTHER_FLOAT_ENVS = {"algorithm", "algorithm*", "algorithm2e", "procedure", "function", "listing", "listing*"}
 # reference commands: name -> argspec; the label(s) are in the mandatory
 # argument(s) (for \hyperref in the optional one)
 REF_MACROS: dict[str, str] = {
@@ -696,6 +698,10 @@ class _FloatWalker:
             self.info.tikz = True
         elif name in EQUATION_ENVS:
             inner.target = ("equation", None)  # a \label in a displayed equation names the equation
+        elif name in TABLE_ENVS or name in OTHER_FLOAT_ENVS:
+            # an algorithm or a table set inside a figure ([H], in a minipage): its \caption is
+            # its own ("Algorithm 2.1"), and takes no figure number
+            inner.ctype = "table" if name in TABLE_ENVS else "algorithm"
         for a in margs(node):
             if a is not None and a.isNodeType(lw.LatexGroupNode):
                 self.walk(a.nodelist, inner.child(), override)
