@@ -341,6 +341,33 @@ def make_axis(orient: str, toks: list[Token], align: str = "", _dropping: bool =
     return ax
 
 
+def oblique(ax: Axis, unit: float) -> bool:
+    """Whether the labels run along a slanted line: the receding edge of a 3D plot's box.
+
+    A tick column (row) on a flat chart shares one edge or its centres; labels along a
+    box edge drawn in perspective ("250000, 251000, ... 257000" climbing to the right)
+    all drift sideways with their position, and only chain into a "column" because
+    each is a few pixels from the next. Measured on the least drifting anchor (left,
+    right or centre), which a flat column keeps within a fraction of a label's height.
+    """
+    if len(ax.ticks) < 3 or ax.hi - ax.lo <= 0:
+        return False
+    if ax.orient == "y":
+        anchors = ([t.bbox[0] for t in ax.ticks], [t.bbox[2] for t in ax.ticks],
+                   [(t.bbox[0] + t.bbox[2]) / 2 for t in ax.ticks])
+    else:
+        anchors = ([t.bbox[1] for t in ax.ticks], [t.bbox[3] for t in ax.ticks],
+                   [(t.bbox[1] + t.bbox[3]) / 2 for t in ax.ticks])
+    pos = [t.pos for t in ax.ticks]
+    for a in anchors:
+        _, slope, res = _fit(pos, a)
+        # every anchor drifts, steadily (a fit within a fifth of the drift), at least 1 px
+        # sideways per 6 px along, and by more than a label's height over the run
+        if max(a) - min(a) <= unit or abs(slope) < 0.15 or res > 0.2:
+            return False
+    return True
+
+
 def _cluster(items: list[tuple[float, Token]], tol: float) -> list[list[Token]]:
     items = sorted(items, key=lambda it: it[0])
     groups: list[list[tuple[float, Token]]] = []

@@ -284,6 +284,12 @@ def _label_conflicts(an) -> list[tuple[Token, Token]]:
     u = an.unit_size
     ys = [a for a in an.y_axes if not a.index_like and a.scale == "linear" and a.nice]
     bottom = [a for a in an.x_axes if a.side == "bottom"]
+    if ys:
+        # The x axis' labels stand below the value axis' lowest tick. A row of numbers
+        # inside the value axis' span is the bars' or points' value labels (12.7, 12.1,
+        # 11.3 over a bar row), not the plot's lower edge: taking it for one cut the
+        # labels above it off from those in the row.
+        bottom = [a for a in bottom if a.cross > ys[0].hi - 0.5 * u]
     if not ys and not bottom:
         return []
     bars = list(an.bars.boxes) if an.bars is not None else []
@@ -301,6 +307,8 @@ def _label_conflicts(an) -> list[tuple[Token, Token]]:
     # Rows of horizontal tick labels: one standing between two labels separates two panels
     # stacked in one picture (each with its own scale), not two series of one plot.
     rows = [a.box for a in an.axes if a.orient == "x" and len(a.ticks) >= 3]
+    # the rows of the value axis' ticks, where its gridlines run (labels already lie within its span)
+    grid = [t.pos for t in ys[0].ticks] if ys else []
     conflicts, natural = [], 0
     for a in labels:
         for b in labels:
@@ -312,7 +320,7 @@ def _label_conflicts(an) -> list[tuple[Token, Token]]:
             if any(a.cy < (r[1] + r[3]) / 2 < b.cy and r[0] <= max(a.bbox[2], b.bbox[2]) + 3 * u
                    and r[2] >= min(a.bbox[0], b.bbox[0]) - 3 * u for r in rows):
                 continue
-            if _other_plot_areas(an, a, b, labels, u):
+            if _other_plot_areas(an, a, b, labels, u, grid):
                 continue
             diff = b.value - a.value
             big = max(abs(a.value), abs(b.value))
@@ -330,7 +338,7 @@ def _label_conflicts(an) -> list[tuple[Token, Token]]:
     return conflicts
 
 
-def _other_plot_areas(an, a: Token, b: Token, labels: list[Token], u: float) -> bool:
+def _other_plot_areas(an, a: Token, b: Token, labels: list[Token], u: float, grid: list[float] = ()) -> bool:
     """Whether labels a (upper) and b (lower) stand in different plot areas, not in one plot.
 
     Stacked panels each with their own scale put a small value above a large one in the
@@ -340,11 +348,16 @@ def _other_plot_areas(an, a: Token, b: Token, labels: list[Token], u: float) -> 
     frame, not labels in a plot), a row of tick or category labels, each label being
     one of a column of tick labels of its own (two panels' value axes stacked), or a 0 above or
     between them in the column (one axis whose minus signs were lost: 0.5 above 0 above 0.5).
+    `grid`: rows of the ticks of the value axis beside both labels; a line on such a row is
+    that plot's gridline, not the edge between two panels (each panel's edges stand at its
+    own axis' rows, and one axis does not span two panels).
     """
     lo_x = min(a.bbox[0], b.bbox[0])
     hi_x = max(a.bbox[2], b.bbox[2])
     # a frame edge or axis line crossing the column between (or through) the two labels
-    for _, x0, x1 in an.h_lines(a.bbox[1], b.bbox[3], an.x0, an.x1, 0.2):
+    for y, x0, x1 in an.h_lines(a.bbox[1], b.bbox[3], an.x0, an.x1, 0.2):
+        if any(abs(y - g) <= 0.35 * u for g in grid):
+            continue
         if x0 <= hi_x + 3 * u and x1 >= lo_x - 3 * u:
             return True
     # tick labels outside a frame: the panel's spine runs beside both, from one to the other

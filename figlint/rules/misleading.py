@@ -16,7 +16,7 @@ import re
 
 from figlint.features import FigureAnalysis, analyses, year_like
 from figlint.features import second_axis
-from figlint.features.axes import Axis
+from figlint.features.axes import Axis, oblique
 from figlint.features.numbers import parse_number
 from figlint.features.shapes import Circle, circles, oblique_faces, size_classes
 from figlint.features.titles import rotated_title
@@ -157,8 +157,17 @@ def _mirrored(a: Axis, b: Axis) -> bool:
     return True
 
 
+def _perspective(an: FigureAnalysis) -> bool:
+    """A 3D plot: a scale of at least four labels runs along a slanted box edge.
+
+    The tick columns at the left and right of a 3D box are the edges of different
+    dimensions (or of one seen at two depths), not two scales of one plot.
+    """
+    return any(a.clean and len(a.ticks) >= 4 and oblique(a, an.unit_size) for a in an.axes)
+
+
 def _dual_pair(an: FigureAnalysis) -> tuple[Axis, Axis, dict] | None:
-    if an.chart_type in ("heatmap", "photo"):
+    if an.chart_type in ("heatmap", "photo") or _perspective(an):
         return None
     ys = [a for a in an.y_axes if not a.index_like and (a.nice or a.scale == "log")]
     for i, left in enumerate(ys):
@@ -189,8 +198,9 @@ def _dual_pair(an: FigureAnalysis) -> tuple[Axis, Axis, dict] | None:
 
 
 def _label_conflict(an: FigureAnalysis) -> tuple[dict, dict] | None:
-    """Value labels that contradict one shared scale (features/second_axis.py), when no axis pair did."""
-    if an.chart_type in ("heatmap", "photo"):
+    """Value labels that contradict one shared scale (features/second_axis.py), when no axis pair did.
+    Not in a 3D plot, where a mark further back stands higher whatever its value."""
+    if an.chart_type in ("heatmap", "photo") or _perspective(an):
         return None
     pairs = second_axis.label_conflicts(an)
     if not pairs:
