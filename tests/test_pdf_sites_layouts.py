@@ -169,3 +169,16 @@ def test_text_inside_floats_cites_figures(tmp_path, pdflatex):
     assert len(b.sites) == 3, [s.sentence for s in b.sites]
     assert any(s.sentence.startswith("Note: the runs of Figure 2") for s in b.sites)
     assert any("single contacts (see Fig. 2)" in s.sentence for s in b.sites)
+
+
+def test_stacked_scripts_do_not_split_a_line(tmp_path, pdflatex):
+    """A superscript with a subscript stacked under it ($\\eta^{x}_{m}$) overlaps the script
+    before or after it, and pymupdf may set the rest of the line apart as text of its own:
+    that piece did not start right of the line's end, so it was read as a new paragraph."""
+    words = "holds the pattern $\\eta^{x}_{m}$ with nothing new in it, as the pattern before it did"
+    tex = ("\\documentclass{article}\n\\usepackage{graphicx}\n\\begin{document}\n" + FIG
+           + _long_sentence(0, 30, words=words) + "\n\n" + _long_sentence(1, 3) + "\n\\end{document}\n")
+    pdf = _compile(tmp_path, tex)
+    (fig,) = read_pdf(pdf).figures
+    assert len(fig.sites) == 33 and _cut(fig) == [], _cut(fig)[:2]
+    assert _starts(pdf) == ["Sentence 0", "Sentence 1"]

@@ -267,8 +267,11 @@ def _breaks(prev: Line, ln: Line, layout: Layout, floats: list[BBox] = (),
         # bold inside a paragraph, or a run-in heading's line, which the paragraph continues)
         return True
     same_page_col = prev.page == ln.page and pcol == col
-    if same_page_col and abs(ln.bbox[1] - prev.bbox[1]) <= 2 and ln.bbox[0] >= prev.bbox[2] - 1:
-        return False  # the rest of the same printed line (pymupdf split it at a gap or a link)
+    if same_page_col and abs(ln.bbox[1] - prev.bbox[1]) <= 2 \
+            and ln.bbox[0] >= prev.bbox[2] - 1 - max(_script_width(prev, -1), _script_width(ln, 0)):
+        # the rest of the same printed line (pymupdf split it at a gap or a link, or between
+        # a superscript and the subscript stacked under it, x^-_m, which overlap)
+        return False
     indented = c0 + 0.5 * ln.size < ln.bbox[0] < c0 + 3 * ln.size
     if indented and same_page_col and ((_LIST_ITEM.match(prev.text) and c0 + 0.5 * prev.size < prev.bbox[0] <= ln.bbox[0] + 1)
                                        or ln.bbox[0] - prev.bbox[0] < 0.5 * ln.size):
@@ -322,6 +325,15 @@ def _text_end(ln: Line) -> float:
     the margin may have been joined to it (PLOS)."""
     ends = [sp["bbox"][2] for sp in ln.spans if sp["text"].strip() and sp["size"] >= ln.size - 1.0]
     return max(ends) if ends else ln.bbox[2]
+
+
+def _script_width(ln: Line, k: int) -> float:
+    """Width of the line's first (k=0) or last (k=-1) piece of text when it is set smaller than
+    the line, as a sub- or superscript is; else 0."""
+    spans = [sp for sp in ln.spans if sp["text"].strip()]
+    if not spans or spans[k]["size"] >= ln.size - 1.0:
+        return 0.0
+    return spans[k]["bbox"][2] - spans[k]["bbox"][0]
 
 
 def _room_for(prev: Line, ln: Line, right: float) -> bool:
