@@ -94,14 +94,20 @@ class Mention:
     items: list[tuple[int, int, str, list[str]]] = field(default_factory=list)
 
 
+# a number as its series' prefix and its serial: "A2" (an appendix), "3.7" (chapter 3),
+# "SI 4" (a prefix set off by a space), "OA-2"
+_SERIAL = re.compile(r"((?:[A-Z]{1,3}[ \u00a0\u2009\u202f.-]?)?(?:\d+\.)?)(\d+)")
+
+
 def _expand(first: str, last: str) -> list[str]:
-    """Numbers from first to last inclusive when both share a prefix; else just the ends."""
-    m1 = re.fullmatch(r"([A-Z]\.?)?(\d+)", first)
-    m2 = re.fullmatch(r"([A-Z]\.?)?(\d+)", last)
-    if m1 and m2 and (m1.group(1) or "") == (m2.group(1) or ""):
+    """Numbers from first to last inclusive when both share a prefix ("Figures 3.6 to 3.8"
+    names 3.7 too, "Figs. SI 4–SI 6" SI 5); else just the ends."""
+    m1 = _SERIAL.fullmatch(first)
+    m2 = _SERIAL.fullmatch(last)
+    if m1 and m2 and re.sub(r"\s", "", m1.group(1)) == re.sub(r"\s", "", m2.group(1)):
         lo, hi = int(m1.group(2)), int(m2.group(2))
         if lo < hi and hi - lo <= 50:
-            prefix = m1.group(1) or ""
+            prefix = m1.group(1)
             return [f"{prefix}{n}" for n in range(lo, hi + 1)]
     return [first, last] if first != last else [first]
 
@@ -160,6 +166,10 @@ def _parse_item(text: str, pos: int, known=None) -> tuple[int, list[str], dict[s
         rm = _RANGE_RE.match(text, end)
         if rm:
             m2 = _NUM_RE.match(text, rm.end())
+            if known and m is not None and m.re is _PREFIXED_NUM_RE:
+                # the range's end printed as its start is, prefix and all: "SI 4–SI 5"
+                pm2 = _PREFIXED_NUM_RE.match(text, rm.end())
+                m2 = pm2 if pm2 and normalize_number(pm2.group(1)) in known else m2
             joined = f"{num}-{m2.group(1)}" if m2 and known and re.fullmatch(_DASH, rm.group(0)) else ""
             if joined and normalize_number(joined) in known:
                 numbers = [joined]
@@ -289,7 +299,8 @@ _SUPP_AFTER = re.compile(
     r"^\s*\)?\s*,?\s*(?:in|of|from)\s+the\s+(?:online\s+)?"
     r"(?:SI\b|(?i:supplement|supporting\s+information|electronic\s+supplementary))"
 )
-_SUPP_NUMBER = re.compile(r"S\d")
+# the supplement's own series: "S1", "S.1", "SI 4" (a prefix set off by a thin space)
+_SUPP_NUMBER = re.compile(r"S[A-Z]?[ \u00a0\u2009\u202f.]?\d")
 
 
 def external_mention(text: str, start: int, end: int, numbers=(), known=None) -> bool:

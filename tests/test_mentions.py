@@ -91,6 +91,17 @@ def test_a_prefix_set_off_by_a_space_when_the_paper_prints_such_numbers():
     assert find_mentions("as in Fig. SI 6 we see", {"1"}) == []
 
 
+def test_a_range_of_chapter_or_prefixed_numbers_names_every_figure_in_it():
+    # field audit: a thesis's "figures 3.6 to 3.8" (cleveref) named 3.6 and 3.8 only, and
+    # "Figs. SI 4–SI 6" lost its end; numbers of two series are still just the two ends
+    known = {"3.6", "3.7", "3.8", "SI4", "SI5", "SI6"}
+    assert [m.numbers for m in find_mentions("figures 3.6 to 3.8 show it", known)] == [["3.6", "3.7", "3.8"]]
+    assert [m.numbers for m in find_mentions("Figs. SI 4\u2013SI 6 show it", known)] == [["SI 4", "SI 5", "SI 6"]]
+    assert [m.numbers for m in find_mentions("Figs. A1-A3 show it")] == [["A1", "A2", "A3"]]
+    assert [m.numbers for m in find_mentions("Figures 3.6 to 4.2 show it")] == [["3.6", "4.2"]]
+    assert [m.numbers for m in find_mentions("Figures 3.6 and 3.8 show it", known)] == [["3.6", "3.8"]]
+
+
 def test_the_supplements_figures_are_this_papers_when_it_prints_them():
     from figlint.mentions import external_mention
 
@@ -101,6 +112,9 @@ def test_the_supplements_figures_are_this_papers_when_it_prints_them():
     # a supplement appended to the same PDF: its S-numbered figures are the paper's own
     assert ext("Supplementary Fig. S1 shows the raw counts", {"1", "2", "S1"}) is False
     assert ext("see Figure S2 in the Supplementary Material", {"1", "S2"}) is False
+    # a prefix set off by a thin space (`SI\\,\\arabic{figure}`)
+    assert ext("in the Supporting Information Figs. SI 4\u2013SI 5.", {"1", "SI4", "SI5"}) is False
+    assert ext("in the Supporting Information Fig. 4.", {"4", "SI4"}) is True
     # a supplement printed elsewhere, or a number of the main series under a supplement's name
     assert ext("Supplementary Fig. S1 shows the raw counts", {"1", "2"}) is True
     assert ext("see Figure 2 in the Supplementary Material", {"2", "S2"}) is True

@@ -219,7 +219,7 @@ def _build(paper: Paper, pages: list[PageData], names: dict[str, dict], path: st
             fig.extra["text_beside"] = _text_beside(pages[fig.page - 1], fig.bbox, own[fig.page - 1])
     _number_gaps(paper, pages, layout, spanning)
 
-    paras = S.paragraphs(pages, layout, spanning) + S.caption_paragraphs(caps)
+    paras = S.paragraphs(pages, layout, spanning) + S.caption_paragraphs(caps) + S.float_paragraphs(pages, caps)
     _mark_appendix(paper, pages, layout)
     from figlint.mentions import normalize_number
 

@@ -15,6 +15,7 @@ lists of figures are skipped.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 
 from figlint.ingest.pdf_layout import BBox, Layout, Line, PageData
@@ -84,15 +85,37 @@ def reading_order(pd: PageData, layout: Layout, spanning: list[BBox], roles: tup
     """Body lines of a page: full-width lines and float regions cut the page into bands."""
     lines = [ln for ln in pd.lines if ln.role in roles and ln.horizontal and ln.text.strip()]
     if len(layout.columns) == 1:
-        return _left_to_right(sorted(lines, key=lambda l: (round(l.bbox[1]), l.bbox[0])), layout)
-    cuts = sorted([b[1] for b in spanning] + [l.bbox[1] for l in lines if not l.role and layout.column_of(l.bbox[0], l.bbox[2]) is None])
+        c0, c1 = layout.columns[0]
+        # a line wholly beside the text block is a margin note (a thesis's sidenotes): after the
+        # page's text, not between two of its lines, where it cut the paragraph it stands by
+        return _left_to_right(sorted(lines, key=lambda l: (l.bbox[0] >= c1 - 1 or l.bbox[2] <= c0 + 1,
+                                                           round(l.bbox[1]), l.bbox[0])), layout)
+    cols = {id(l): layout.column_of(l.bbox[0], l.bbox[2]) for l in lines}
+    wide = [l for l in lines if not l.role and cols[id(l)] is None]
+    cuts = sorted([b[1] for b in spanning] + [l.bbox[1] for l in wide])
+    # a heading that fits in a column's width, over full-width text: read with that text
+    heads = {id(l): y for l in lines if cols[id(l)] is not None and not l.role and heading_like(l, layout)
+             for y in [_wide_text_under(l, lines, wide, cols)] if y is not None}
 
     def key(l: Line):
-        col = layout.column_of(l.bbox[0], l.bbox[2])
-        band = sum(1 for y in cuts if y < l.bbox[1] - 0.5)
+        col = None if id(l) in heads else cols[id(l)]
+        # a full-width line opens its own band: the columns' lines above it come first (a
+        # section set in one column after two-column text)
+        top = heads.get(id(l), l.bbox[1]) + 0.5 if col is None else l.bbox[1] - 0.5
+        band = sum(1 for y in cuts if y < top)
         return (band, -1 if col is None else col, l.bbox[1], l.bbox[0])
 
     return _left_to_right(sorted(lines, key=key), layout)
+
+
+def _wide_text_under(head: Line, lines: list[Line], wide: list[Line], cols: dict) -> float | None:
+    """The top of the full-width text right below a heading set within a column's width, with no
+    line of the heading's column between them: the heading's section is set full width."""
+    below = [w.bbox[1] for w in wide if head.bbox[3] - 1 <= w.bbox[1] < head.bbox[3] + 3 * head.size]
+    if not below or any(cols[id(l)] == cols[id(head)] and head.bbox[3] - 1 <= l.bbox[1] < min(below)
+                        for l in lines if l is not head):
+        return None
+    return min(below)
 
 
 def _left_to_right(lines: list[Line], layout: Layout) -> list[Line]:
@@ -125,6 +148,7 @@ def paragraphs(pages: list[PageData], layout: Layout, spanning: dict[int, list[B
     prev: Line | None = None
     held: Para | None = None  # the paragraph a footnote or foot line interrupted
     in_refs, refs_size = False, 0.0
+    ragged = ragged_right(pages, layout)
     # what stands beside the text on each page: float lines, graphics (a wrapfigure)
     beside = {pd.index: [l.bbox for l in pd.lines if l.role in _FLOAT_ROLES]
               + [tuple(im["bbox"]) for im in pd.images] + list(pd.frames) for pd in pages}
@@ -142,13 +166,13 @@ def paragraphs(pages: list[PageData], layout: Layout, spanning: dict[int, list[B
                 # as large as the bibliography's own: the next chapter of a book whose chapters
                 # each end with their references (svmult), a section after a mid-paper bibliography
                 in_refs = False
-            if prev is not None and held is not None and held.lines and _resumes(held.lines[-1], ln, layout, beside):
+            if prev is not None and held is not None and held.lines and _resumes(held.lines[-1], ln, layout, beside, ragged):
                 # the interrupted paragraph goes on in the next column or page
                 if cur.text:
                     paras.append(cur)
                 cur, held = held, None
-            elif prev is None or _breaks(prev, ln, layout, floats, beside):
-                if held is not None and not ln.size < held.lines[-1].size - 1.0:
+            elif prev is None or _breaks(prev, ln, layout, floats, beside, ragged):
+                if held is not None and not _smaller(ln, held.lines[-1]):
                     paras.append(held)  # the asides are over and ln does not continue it
                     held = None
                 if held is None and prev is not None and cur.text and _aside(prev, ln, layout):
@@ -170,10 +194,17 @@ def _aside(prev: Line, ln: Line, layout: Layout) -> bool:
     """ln, set smaller than the line of running text before it, may be a footnote or a page's
     foot line ("Preprint submitted to ...") that a paragraph runs past into the next column
     or page."""
-    return abs(prev.size - layout.body_size) <= 0.6 and ln.size < prev.size - 1.0 and ln.page == prev.page
+    return abs(prev.size - layout.body_size) <= 0.6 and _smaller(ln, prev) and ln.page == prev.page
 
 
-def _resumes(last: Line, ln: Line, layout: Layout, beside: dict[int, list[BBox]] | None = None) -> bool:
+def _smaller(ln: Line, ref: Line) -> bool:
+    """ln is set in smaller type than ref, as a footnote is: a point smaller at least (a 9 pt
+    class sets its footnotes in 8 pt: mnras), allowing for sizes read a little off."""
+    return ln.size < ref.size - 0.9
+
+
+def _resumes(last: Line, ln: Line, layout: Layout, beside: dict[int, list[BBox]] | None = None,
+             ragged: list[float] | None = None) -> bool:
     """After such an aside, ln continues the paragraph whose last line was `last`: the same
     size, in another column or on a later page, not indented, and `last` filled its column
     (what _breaks asks of any line that follows across a column or page break)."""
@@ -181,7 +212,7 @@ def _resumes(last: Line, ln: Line, layout: Layout, beside: dict[int, list[BBox]]
         return False
     if last.page == ln.page and _col_bounds(last, layout)[0] == _col_bounds(ln, layout)[0]:
         return False
-    return not _breaks(last, ln, layout, beside=beside)
+    return not _breaks(last, ln, layout, beside=beside, ragged=ragged)
 
 
 def caption_paragraphs(captions) -> list[Para]:
@@ -196,19 +227,51 @@ def caption_paragraphs(captions) -> list[Para]:
     return out
 
 
+def float_paragraphs(pages: list[PageData], captions) -> list[Para]:
+    """Text a float prints besides its caption, one paragraph per text block: a table's
+    cells, the notes under a figure's graphic, its sub-captions. They cite figures too ("see
+    Fig. 9" in a table's cell, "(b) ... marked in Figure 7"); the float's own figure number is
+    not a citation of itself. Each is read where its caption is, in reading order."""
+    out = []
+    for cap in captions:
+        if cap.region is None or not cap.lines:
+            continue
+        role = "figure" if cap.kind == "figure" else cap.kind
+        mine = [ln for ln in pages[cap.page].lines if ln.role == role and ln.horizontal and ln.text.strip()
+                and cap.region[0] - 1 <= ln.bbox[0] and ln.bbox[2] <= cap.region[2] + 1
+                and cap.region[1] - 1 <= ln.bbox[1] and ln.bbox[3] <= cap.region[3] + 1]
+        blocks: dict[int, list[Line]] = {}
+        for ln in mine:
+            blocks.setdefault(ln.block, []).append(ln)
+        order = cap.lines[0].order
+        for lines in blocks.values():
+            para = Para(owner=normalize_number(cap.number) if cap.kind == "figure" else None)
+            for ln in sorted(lines, key=lambda l: (round(l.bbox[1]), l.bbox[0])):
+                ln.order = order  # read with the float's caption
+                _append(para, ln)
+                para.lines.append(ln)
+            out.append(para)
+    return out
+
+
 def _breaks(prev: Line, ln: Line, layout: Layout, floats: list[BBox] = (),
-            beside: dict[int, list[BBox]] | None = None) -> bool:
+            beside: dict[int, list[BBox]] | None = None, ragged: list[float] | None = None) -> bool:
     """Does ln open a new paragraph? A size change (footnotes), a heading before it, a vertical
     gap, an indent, or a short line before it; across a column or page break only the last two."""
     if abs(prev.size - ln.size) > 1.0:
         return True
-    if heading_like(prev, layout) and len(prev.text) < 80 and prev.bold:
-        return True
     pcol, p0, p1 = _col_bounds(prev, layout)
     col, c0, c1 = _col_bounds(ln, layout)
+    if heading_like(prev, layout) and len(prev.text) < 80 and prev.bold and prev.bbox[2] < p1 - 1.5:
+        # (a bold line set out to the column's right edge is justified running text: words in
+        # bold inside a paragraph, or a run-in heading's line, which the paragraph continues)
+        return True
     same_page_col = prev.page == ln.page and pcol == col
-    if same_page_col and abs(ln.bbox[1] - prev.bbox[1]) <= 2 and ln.bbox[0] >= prev.bbox[2] - 1:
-        return False  # the rest of the same printed line (pymupdf split it at a gap or a link)
+    if same_page_col and abs(ln.bbox[1] - prev.bbox[1]) <= 2 \
+            and ln.bbox[0] >= prev.bbox[2] - 1 - max(_script_width(prev, -1), _script_width(ln, 0)):
+        # the rest of the same printed line (pymupdf split it at a gap or a link, or between
+        # a superscript and the subscript stacked under it, x^-_m, which overlap)
+        return False
     indented = c0 + 0.5 * ln.size < ln.bbox[0] < c0 + 3 * ln.size
     if indented and same_page_col and ((_LIST_ITEM.match(prev.text) and c0 + 0.5 * prev.size < prev.bbox[0] <= ln.bbox[0] + 1)
                                        or ln.bbox[0] - prev.bbox[0] < 0.5 * ln.size):
@@ -219,7 +282,7 @@ def _breaks(prev: Line, ln: Line, layout: Layout, floats: list[BBox] = (),
     # Short against the column, or against the next line when both end early: text set
     # around a wrapfigure ends every line at the figure's edge, not at the column's.
     right = min(p1, max(prev.bbox[2], ln.bbox[2])) if same_page_col else p1
-    short_prev = prev.bbox[2] < right - 2 * prev.size
+    short_prev = prev.bbox[2] < right - 2 * prev.size and (not ragged or _room_for(prev, ln, ragged[pcol] if pcol >= 0 else p1))
     if short_prev and beside and _float_beside(prev, beside.get(prev.page, []), p1):
         short_prev = False  # it ends where a float set beside the text (a wrapfigure) begins
     if not same_page_col or ln.bbox[1] < prev.bbox[1] - 2:
@@ -229,6 +292,61 @@ def _breaks(prev: Line, ln: Line, layout: Layout, floats: list[BBox] = (),
             and not _float_between(prev, ln, floats, c0, c1):
         return True
     return indented or short_prev
+
+
+def ragged_right(pages: list[PageData], layout: Layout) -> list[float] | None:
+    """Where each column's lines end at most, when the running text is set ragged right (fewer
+    than half of its long lines end within a point of where most end; justified text ends all
+    but each paragraph's last there); None for justified text."""
+    ends: dict[int, list[float]] = {}
+    for pd in pages:
+        for ln in pd.lines:
+            if ln.role or not ln.horizontal or abs(ln.size - layout.body_size) > 0.6 or len(ln.text) < 40:
+                continue
+            col = layout.column_of(ln.bbox[0], ln.bbox[2])
+            if col is not None:
+                ends.setdefault(col, []).append(_text_end(ln))
+    total = sum(len(v) for v in ends.values())
+    if total < 20:
+        return None
+    flush = 0
+    for v in ends.values():
+        mode = Counter(round(x) for x in v).most_common(1)[0][0]
+        flush += sum(1 for x in v if abs(x - mode) <= 1.5)
+    if flush >= 0.5 * total:
+        return None
+    # the column's measure: the end of its longest lines (the 95th percentile, past a stray one)
+    return [sorted(ends[c])[int(0.95 * (len(ends[c]) - 1))] if ends.get(c) else c1
+            for c, (_c0, c1) in enumerate(layout.columns)]
+
+
+def _text_end(ln: Line) -> float:
+    """Where the line's text in its own size ends: a review line number in small type set in
+    the margin may have been joined to it (PLOS)."""
+    ends = [sp["bbox"][2] for sp in ln.spans if sp["text"].strip() and sp["size"] >= ln.size - 1.0]
+    return max(ends) if ends else ln.bbox[2]
+
+
+def _script_width(ln: Line, k: int) -> float:
+    """Width of the line's first (k=0) or last (k=-1) piece of text when it is set smaller than
+    the line, as a sub- or superscript is; else 0."""
+    spans = [sp for sp in ln.spans if sp["text"].strip()]
+    if not spans or spans[k]["size"] >= ln.size - 1.0:
+        return 0.0
+    return spans[k]["bbox"][2] - spans[k]["bbox"][0]
+
+
+def _room_for(prev: Line, ln: Line, right: float) -> bool:
+    """ln's first word would have fit after prev, before the column's right edge: prev was
+    ended on purpose. Text set ragged right (\\raggedright: PLOS, APA manuscripts) ends every
+    line short where the next word did not fit, which is no paragraph's end. The word's width
+    is estimated from ln's mean character width."""
+    text = ln.text.strip()
+    if not text:
+        return True
+    word = text.split(None, 1)[0]
+    width = (ln.bbox[2] - ln.bbox[0]) * len(word) / len(text)
+    return _text_end(prev) + 0.2 * ln.size + width <= right + 1
 
 
 # a list item's first line: a bullet, or an enumerator "1.", "(a)", "ii)"
