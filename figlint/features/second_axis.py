@@ -307,8 +307,10 @@ def _label_conflicts(an) -> list[tuple[Token, Token]]:
     # Rows of horizontal tick labels: one standing between two labels separates two panels
     # stacked in one picture (each with its own scale), not two series of one plot.
     rows = [a.box for a in an.axes if a.orient == "x" and len(a.ticks) >= 3]
-    # the rows of the value axis' ticks, where its gridlines run (labels already lie within its span)
-    grid = [t.pos for t in ys[0].ticks] if ys else []
+    # the rows of the value axis' inner ticks, where its gridlines run (labels already lie within
+    # its span); its first and last rows carry the plot's frame or axis line, which a label
+    # beyond it (a tick label of the x axis) stands outside of
+    grid = sorted(t.pos for t in ys[0].ticks)[1:-1] if ys else []
     conflicts, natural = [], 0
     for a in labels:
         for b in labels:
@@ -348,9 +350,9 @@ def _other_plot_areas(an, a: Token, b: Token, labels: list[Token], u: float, gri
     frame, not labels in a plot), a row of tick or category labels, each label being
     one of a column of tick labels of its own (two panels' value axes stacked), or a 0 above or
     between them in the column (one axis whose minus signs were lost: 0.5 above 0 above 0.5).
-    `grid`: rows of the ticks of the value axis beside both labels; a line on such a row is
-    that plot's gridline, not the edge between two panels (each panel's edges stand at its
-    own axis' rows, and one axis does not span two panels).
+    `grid`: rows of the inner ticks of the value axis beside both labels; a line on such a
+    row is that plot's gridline, not the edge between two stacked panels (one axis does not
+    span two panels, and a panel's own edges stand at its first and last tick rows).
     """
     lo_x = min(a.bbox[0], b.bbox[0])
     hi_x = max(a.bbox[2], b.bbox[2])

@@ -309,8 +309,9 @@ def dual_value_axes(fig: Figure, ctx: Context):
     height, with different values at the same heights. Both must bound one plot
     area: where frame edges or axis lines are drawn, one of them runs unbroken
     from the left axis to the right one. Mirrored tick labels (the same scale
-    repeated on the right), colour-bar scales, marginal histograms and
-    side-by-side or stacked panels (each with its own frame) are not reported.
+    repeated on the right), colour-bar scales, marginal histograms,
+    side-by-side or stacked panels (each with its own frame) and 3D plots (tick
+    labels running along a slanted box edge) are not reported.
 
     Why is this bad?
     Where two series cross, and how steep each looks, depends only on how the two
