@@ -182,3 +182,23 @@ def test_stacked_scripts_do_not_split_a_line(tmp_path, pdflatex):
     (fig,) = read_pdf(pdf).figures
     assert len(fig.sites) == 33 and _cut(fig) == [], _cut(fig)[:2]
     assert _starts(pdf) == ["Sentence 0", "Sentence 1"]
+
+
+def test_a_note_set_smaller_under_a_caption_is_not_the_caption(tmp_path, pdflatex):
+    """A float that prints a note a point smaller under its caption ({\\small This figure
+    gives ...} after \\caption): the caption ran on into the note. A caption of two sentences
+    over several lines in its own size is read whole."""
+    short_caption = ("Two example functions for obtaining the predicates of the runs of the system, one "
+                     "general and one specific, over two lines.")
+    long_caption = ("Two example functions of the runs. The second sentence of the same caption goes on "
+                    "over a further line or two of text in the same size as the first, as long captions do.")
+    tex = ("\\documentclass{article}\n\\usepackage{graphicx}\n\\begin{document}\n"
+           "Figure~\\ref{fig:a} and Figure~\\ref{fig:b} are the results.\n\n"
+           "\\begin{figure}[h]\\centering\\includegraphics[width=4cm]{plot.png}\\caption{" + short_caption + "}"
+           "\\label{fig:a}\n\n{\\small\\noindent This figure gives two functions for obtaining the predicates of "
+           "the runs, the first of them general and the second one specific to a system.}\\end{figure}\n"
+           "\\begin{figure}[h]\\centering\\includegraphics[width=4cm]{plot.png}\\caption{" + long_caption + "}"
+           "\\label{fig:b}\\end{figure}\nMore words.\n\\end{document}\n")
+    paper = read_pdf(_compile(tmp_path, tex))
+    assert paper.figure("1").caption.text == short_caption
+    assert paper.figure("2").caption.text == long_caption

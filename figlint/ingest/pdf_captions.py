@@ -335,6 +335,11 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphic
         small_caps = bare and not out and _capitals(ln.text)
         if not same_row and abs(ln.size - ref) > 1.3 and len(ln.text) > 12 and not small_caps:
             break
+        if not same_row and ln.size < ref - 0.9 and len(ln.text) > 12 and not small_caps \
+                and re.search(r"[.!?]\s*$", (out[-1] if out else first).text) and ln.text[:1].isupper():
+            # a note set a point smaller under the caption, after the caption's sentence ended
+            # (\caption{..} then {\small This figure gives ...} in the float): not the caption's
+            break
         if small_caps:
             ref = ln.size  # the caption's text goes on at its own size
         if parse_float_label(ln.text) and (not out or re.search(r"[.:;!?)\]]\s*$", out[-1].text)):
