@@ -69,7 +69,11 @@ Notes (inspected by hand):
   taken as two panels; FL406 flagged a bar chart whose heading says "(nats)" until the
   chart's own text counted like the caption.
 - The one FL403 "false positive" on the real charts (003090) is a 3D geological chart
-  whose depth axis does grow downward; the gallery labels it only as area encoding.
+  whose depth axis does grow downward; the gallery labels it only as area encoding. It was
+  FL402's one false positive too (a northing column on the box's slanted left edge against the
+  depth column on its right) until labels drifting sideways along their column, a 3D box's
+  receding edge, were taken to mark a 3D plot, whose left and right columns are different
+  dimensions (features/axes.py `oblique`; fixture box_3d).
 - FL402 misses (4 of 27): a phone screenshot of a poster photo (000242) and a 206 px web image
   (003196) whose tick labels OCR cannot read even at 4-6x; a magazine cover with no axes (004729);
   four staggered log-scale series whose columns barely overlap (001711). Found since the last
@@ -78,6 +82,10 @@ Notes (inspected by hand):
   column misread on a 250 px image but standing on the right axis' rows with other values
   (005991); value labels of two series stacked against one scale (003470: 327,000 printed
   above 935,573; 005378: "-26.8%" above "15.6", far from where the 0-40 axis puts it).
+  005378 was missed on main 72d0e4d (empty cache): its bars' value labels (12.7, 12.1, ...) read as a
+  bottom axis row cut the labels above them off, and its gridlines were taken for the edges of
+  stacked panels. A numeric row inside the value axis' span is no longer the bottom axis, and a
+  line on a row of that axis' ticks is a gridline (fixtures value_labels_two_scales/one_scale).
 - FL401 misses (16 of 44): bars not found as solid rectangles (3D, gradient or textured
   bars, photographs), value-axis labels not read, composite images of two charts. Zoomed
   line charts (4 in the synthetic set) are deliberately not flagged.
