@@ -710,7 +710,7 @@ def test_algorithm_inside_a_figure_float_keeps_its_own_caption(tmp_path):
     # algorithm2e's algorithm set with [H] in a minipage of a figure* beside a sub-figure: its
     # \caption is the algorithm's, and only the figure's caption takes a figure number
     body = ("\\begin{figure*}\n\\begin{minipage}{0.6\\textwidth}\n\\begin{algorithm}[H]\n"
-            "Init the matrix\\;\n\\caption{Needleman-Wunsch}\\label{alg:nw}\n\\end{algorithm}\n"
+            "Init the matrix\\label{step:init}\\;\n\\caption{Needleman-Wunsch}\\label{alg:nw}\n\\end{algorithm}\n"
             "\\end{minipage}\\begin{minipage}{0.35\\textwidth}\n\\includegraphics{a.png}\n"
             "\\caption{The score matrix.}\\label{fig:m}\n\\end{minipage}\n\\end{figure*}\n"
             "See Figure~\\ref{fig:m} and Algorithm~\\ref{alg:nw}.")
@@ -719,3 +719,8 @@ def test_algorithm_inside_a_figure_float_keeps_its_own_caption(tmp_path):
     assert [f.number for f in paper.figures] == ["1"]
     assert fig(paper, "1").caption.text.startswith("The score matrix")
     assert len(fig(paper, "1").sites) == 1
+    # a line's \label inside the algorithm names that line: no figure label out of place
+    from figlint.config import Config
+    from figlint.engine import lint_path
+
+    assert [f.code for f in lint_path(str(tmp_path / "main.tex"), Config(select=["FL306"])).findings] == []

@@ -702,6 +702,7 @@ class _FloatWalker:
             # an algorithm or a table set inside a figure ([H], in a minipage): its \caption is
             # its own ("Algorithm 2.1"), and takes no figure number
             inner.ctype = "table" if name in TABLE_ENVS else "algorithm"
+            inner.target = ("other-env", None)  # its \label names its lines or itself, not a figure
         for a in margs(node):
             if a is not None and a.isNodeType(lw.LatexGroupNode):
                 self.walk(a.nodelist, inner.child(), override)

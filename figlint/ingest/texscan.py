@@ -997,6 +997,8 @@ class _Scanner:
                 self.res.labels.append(LabelDef(lpos, lab, "figure", fig, self.res.figures[fig].number))
             elif target[0] == "equation":
                 self.res.labels.append(LabelDef(lpos, lab, "equation", None, "?"))
+            elif target[0] == "other-env":
+                self.res.labels.append(LabelDef(lpos, lab, "other", None, ""))
             elif target[0] == "other":
                 kind, printed = others[target[1]]
                 self.res.labels.append(LabelDef(lpos, lab, kind, None, printed))
