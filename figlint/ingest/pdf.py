@@ -179,8 +179,7 @@ def _build(paper: Paper, pages: list[PageData], names: dict[str, dict], path: st
             if c.region:
                 _claim_lines(pd, c.region, "figure" if c.kind == "figure" else c.kind)
         boxes = [b for b in R.uncaptioned(pr, pd, lay)
-                 if not _text_wraps_beside(pd, b, lay)  # an inline picture (an author's photo, a logo)
-                 and not _page_furniture(pd, b, lay)]
+                 if not _text_wraps_beside(pd, b, lay)]  # an inline picture (an author's photo, a logo)
         # parts of a float whose rows are set far apart, row by row away from the caption: each
         # pass decides against the regions as the last one left them (the two pictures of a
         # row join together), until no part joins
@@ -196,6 +195,8 @@ def _build(paper: Paper, pages: list[PageData], names: dict[str, dict], path: st
                         spanning.setdefault(pd.index, []).append(union([owner.bbox, owner.region]))
             boxes = [b for b, o in zip(boxes, owners) if o is None]
         for box in boxes:
+            if _page_furniture(pd, box, lay):
+                continue  # what is left after the floats took their parts: a template's own graphics
             loose.append((pd.index, box))
             _claim_lines(pd, box, "figure")
             if lay.column_of(box[0], box[2]) is None and len(lay.columns) > 1:
