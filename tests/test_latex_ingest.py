@@ -701,7 +701,7 @@ def test_label_of_an_equation_set_in_a_figure_float_names_the_equation(tmp_path)
     from figlint.engine import lint_path
 
     paper = read_latex(str(tmp_path / "main.tex"))
-    assert [f.number for f in paper.figures] == ["", "1"]  # the equations' float: no number
+    assert [f.number for f in paper.figures] == ["1"]  # the equations' float is no figure
     found = [f.code for f in lint_path(str(tmp_path / "main.tex"), Config(select=["FL306", "FL304"])).findings]
     assert found == []
 

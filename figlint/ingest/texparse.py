@@ -489,6 +489,7 @@ class FloatInfo:
     trouble: str = ""  # why the float was parsed only in part (reported as FL006), else ""
     # captions of another float type (\captionsetup{type=table} in a figure): (position, type)
     others: list[tuple[int, str]] = field(default_factory=list)
+    equations: int = 0  # displayed equations set in the float
 
 
 class _Scope:
@@ -698,6 +699,7 @@ class _FloatWalker:
             self.info.tikz = True
         elif name in EQUATION_ENVS:
             inner.target = ("equation", None)  # a \label in a displayed equation names the equation
+            self.info.equations += 1
         elif name in TABLE_ENVS or name in OTHER_FLOAT_ENVS:
             # an algorithm or a table set inside a figure ([H], in a minipage): its \caption is
             # its own ("Algorithm 2.1"), and takes no figure number

@@ -971,8 +971,10 @@ class _Scanner:
                 sub.parent = 0
                 rec.subs.append(sub)
             self._letter_subs(rec)
-        if not figs and i >= self.doc.body_start and not others:
-            # no numbered caption: still a figure (rules report it), with no number
+        equations_only = info.equations and not (info.graphics or info.tikz or info.subs or info.starred)
+        if not figs and i >= self.doc.body_start and not others and not equations_only:
+            # no numbered caption: still a figure (rules report it), with no number; a float
+            # holding only displayed equations (an author floating them) is no figure
             rec = FigRec(index=len(self.res.figures), number="", env=env, begin_pos=i,
                          caption=info.starred[0] if info.starred else None,
                          float_info=info, in_appendix=self.in_appendix(i),
