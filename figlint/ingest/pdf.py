@@ -168,6 +168,7 @@ def _build(paper: Paper, pages: list[PageData], names: dict[str, dict], path: st
     _anchor_captions(caps, names, pages)
     spanning: dict[int, list[BBox]] = {}
     loose: list[tuple[int, BBox]] = []
+    block = _text_block_reach(pages, layout, caps)
     for pd in pages:
         pr = regions[pd.index]
         lay = own[pd.index]
@@ -195,7 +196,7 @@ def _build(paper: Paper, pages: list[PageData], names: dict[str, dict], path: st
                         spanning.setdefault(pd.index, []).append(union([owner.bbox, owner.region]))
             boxes = [b for b, o in zip(boxes, owners) if o is None]
         for box in boxes:
-            if _page_furniture(pd, box, lay):
+            if _page_furniture(pd, box, lay, block):
                 continue  # what is left after the floats took their parts: a template's own graphics
             loose.append((pd.index, box))
             _claim_lines(pd, box, "figure")
@@ -298,14 +299,32 @@ def _float_part(box: BBox, pr: R.PageRegions, pd: PageData) -> CaptionBlock | No
     return best
 
 
-def _page_furniture(pd: PageData, box: BBox, layout: Layout) -> bool:
-    """A captionless graphic the template sets, not the author: wholly above the text block
-    (a running head's emblem) or below it (a footer's badge), or on the document's first page
-    above its running text (a journal's masthead logo, a side panel of article data drawn as
-    an image, a thesis title page's crest: the running text is the first line of prose set in
-    a text column, so a title page has none and a full-width abstract is not it). Floats are
-    set inside the text block; a first page's figure has its caption."""
-    if box[3] <= layout.text_top - 1.0 or box[1] >= layout.text_bottom + 1.0:
+def _text_block_reach(pages: list[PageData], layout: Layout, caps: list[CaptionBlock]) -> tuple[float, float]:
+    """The highest top and lowest bottom that any page's running text or any captioned float
+    reaches. Layout's text block is a typical page's (a low percentile), which floats set at
+    the top of most pages push down; floats are set inside the text block, so theirs count
+    (a paper whose every page opens with a float has no running text up there)."""
+    top, bottom = layout.text_top, layout.text_bottom
+    for pd in pages:
+        for ln in pd.lines:
+            if ln.horizontal and R._prose(ln, layout):
+                top = min(top, ln.bbox[1])
+                bottom = max(bottom, ln.bbox[3])
+    for c in caps:
+        box = union([c.bbox] + ([c.region] if c.region else []))
+        top, bottom = min(top, box[1]), max(bottom, box[3])
+    return top, bottom
+
+
+def _page_furniture(pd: PageData, box: BBox, layout: Layout, block: tuple[float, float]) -> bool:
+    """A captionless graphic the template sets, not the author: wholly above the highest or
+    below the lowest running text of any page (a running head's emblem, a footer's badge), or
+    on the document's first page above its running text (a journal's masthead logo, a side
+    panel of article data drawn as an image, a thesis title page's crest: the running text is
+    the first line of prose set in a text column, so a title page has none and a full-width
+    abstract is not it). Floats are set inside the text block; a first page's figure has its
+    caption."""
+    if box[3] <= block[0] - 1.0 or box[1] >= block[1] + 1.0:
         return True
     if pd.index == 0:
         tops = [ln.bbox[1] for ln in pd.lines if ln.horizontal and R._prose(ln, layout)
