@@ -9,28 +9,22 @@ is still reported (the negative case). Compiled with pdflatex.
 
 from __future__ import annotations
 
-import subprocess
 
 import pytest
 
 from figlint.config import Config
 from figlint.engine import lint_path
 from figlint.ingest.pdf import read_pdf
+from fixtures.pdf_build import compile_tex
 
-PARA = ("The measurements were repeated on every run with the same window and the same filter, "
-        "and the results of each run were written to a separate file for later analysis. ") * 4
+IMAGES = {"logo.png": ((300, 200), (90, 140, 200)), "plot.png": ((400, 300), (200, 120, 60))}
 
 
 def _compile(folder, tex: str) -> str:
-    from PIL import Image
+    return compile_tex(folder, tex, IMAGES)
 
-    Image.new("RGB", (300, 200), (90, 140, 200)).save(folder / "logo.png")
-    Image.new("RGB", (400, 300), (200, 120, 60)).save(folder / "plot.png")
-    (folder / "main.tex").write_text(tex)
-    for _ in range(2):
-        subprocess.run(["pdflatex", "-interaction=batchmode", "main.tex"], cwd=folder, capture_output=True, timeout=180)
-    assert (folder / "main.pdf").exists()
-    return str(folder / "main.pdf")
+PARA = ("The measurements were repeated on every run with the same window and the same filter, "
+        "and the results of each run were written to a separate file for later analysis. ") * 4
 
 
 def _article(inline_plot: bool) -> str:

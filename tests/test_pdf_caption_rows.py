@@ -14,9 +14,15 @@ negative cases keep the body text after the caption out of it.
 
 from __future__ import annotations
 
-import subprocess
 
 from figlint.ingest.pdf import read_pdf
+from fixtures.pdf_build import compile_tex
+
+IMAGES = {"p.png": ((300, 200), (90, 140, 200))}
+
+
+def _compile(folder, tex: str) -> str:
+    return compile_tex(folder, tex, IMAGES)
 
 TEXT = ("The measurements were repeated on each of the four runs and the periodograms were "
         "computed with the same window for every run of the campaign. ")
@@ -27,17 +33,6 @@ AFTER = "Here we present what the participants did with the artifacts during the
 # long words: a ragged-right line ends well short of the text block's edge
 LONG = ("Interdisciplinary characterisations of electrophysiological measurements notwithstanding "
         "thermoregulatory counterbalancing mechanisms demonstrate incomprehensibilities. ")
-
-
-def _compile(folder, tex: str) -> str:
-    from PIL import Image
-
-    Image.new("RGB", (300, 200), (90, 140, 200)).save(folder / "p.png")
-    (folder / "main.tex").write_text(tex)
-    for _ in range(2):
-        subprocess.run(["pdflatex", "-interaction=batchmode", "main.tex"], cwd=folder, capture_output=True, timeout=180)
-    assert (folder / "main.pdf").exists(), (folder / "main.log").read_text(errors="replace")[-2000:]
-    return str(folder / "main.pdf")
 
 
 def _paper(preamble: str, caption: str, body_setup: str = "", text: str = TEXT) -> str:

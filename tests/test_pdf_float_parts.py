@@ -10,11 +10,17 @@ running text above a figure, apart.
 
 from __future__ import annotations
 
-import subprocess
 
 import pytest
 
 from figlint.ingest.pdf import read_pdf
+from fixtures.pdf_build import compile_tex
+
+IMAGES = {f"p{k}.png": ((300, 200), (40 * k, 120, 200)) for k in range(1, 5)}
+
+
+def _compile(folder, tex: str) -> str:
+    return compile_tex(folder, tex, IMAGES)
 
 PREAMBLE = r"""\documentclass{article}
 \usepackage{graphicx}
@@ -23,18 +29,6 @@ PREAMBLE = r"""\documentclass{article}
 
 TEXT = ("The measurements were repeated on each of the four runs and the periodograms were "
         "computed with the same window for every run of the campaign. ")
-
-
-def _compile(folder, tex: str) -> str:
-    from PIL import Image
-
-    for k in range(1, 5):
-        Image.new("RGB", (300, 200), (40 * k, 120, 200)).save(folder / f"p{k}.png")
-    (folder / "main.tex").write_text(tex)
-    for _ in range(2):
-        subprocess.run(["pdflatex", "-interaction=batchmode", "main.tex"], cwd=folder, capture_output=True, timeout=180)
-    assert (folder / "main.pdf").exists(), (folder / "main.log").read_text(errors="replace")[-2000:]
-    return str(folder / "main.pdf")
 
 
 def _grid(gap: str) -> str:

@@ -18,6 +18,7 @@ import subprocess
 import pytest
 
 from figlint.ingest.pdf import read_pdf
+from fixtures.pdf_build import cut_sentences, long_sentence, paragraphs_read
 
 
 def _compile(folder, runs: int = 2):
@@ -47,36 +48,6 @@ def _sentence(k: int, fig: str = "fig:a") -> str:
     return f"Sentence {k} of this part of the text says that Figure~\\ref{{{fig}}} holds nothing new at all. "
 
 
-def _long_sentence(k: int, parts: int, fig: str = "fig:a") -> str:
-    """One sentence over many lines: a paragraph break anywhere inside it cuts it."""
-    return f"Sentence {k} " + "; ".join(f"part {i} of it says that Figure~\\ref{{{fig}}} holds nothing new"
-                                        for i in range(parts)) + " at all. "
-
-
-def _complete(fig) -> list[str]:
-    """The figure's citing sentences that are not whole sentences of the source."""
-    return [s.sentence for s in fig.sites if not (s.sentence.startswith("Sentence ") and s.sentence.endswith("at all."))]
-
-
-def _paragraphs(pdf: str) -> list[str]:
-    from figlint.ingest import pdf as P
-    from figlint.ingest import pdf_sites as S
-
-    got: list[str] = []
-    orig = S.paragraphs
-
-    def spy(*a):
-        out = orig(*a)
-        got.extend(p.text for p in out)
-        return out
-    S.paragraphs = spy
-    try:
-        P.read_pdf(pdf)
-    finally:
-        S.paragraphs = orig
-    return got
-
-
 def test_a_column_with_two_lines_of_text_is_a_column(tmp_path, pdflatex):
     """Two columns, the second holding a figure and two lines of text: it was not seen as a
     column (too few lines of its own), so the figure took the whole page width and the left
@@ -95,7 +66,7 @@ def test_a_column_with_two_lines_of_text_is_a_column(tmp_path, pdflatex):
     assert paper.extra["columns"] == 2
     (fig,) = paper.figures
     assert fig.bbox[0] > 0.45 * paper.page_size[0], fig.bbox  # in the right column only
-    assert len(fig.sites) == 8 and _complete(fig) == []
+    assert len(fig.sites) == 8 and cut_sentences(fig) == []
 
     (tmp_path / "one").mkdir()
     one = tmp_path / "one"
@@ -122,7 +93,7 @@ def test_a_short_line_over_the_gutter_is_not_the_head_of_a_column(tmp_path, pdfl
     paper = read_pdf(str(tmp_path / "main.pdf"))
     assert paper.extra["columns"] == 2
     (fig,) = paper.figures
-    assert len(fig.sites) == 60 and _complete(fig) == []
+    assert len(fig.sites) == 60 and cut_sentences(fig) == []
     from figlint.ingest.pdf_layout import Layout
 
     lay = paper.extra["layout"]
@@ -144,16 +115,16 @@ def test_a_paragraph_runs_on_past_a_footnote_and_a_float(tmp_path, pdflatex):
     _plot_png(tmp_path)
     (tmp_path / "main.tex").write_text(
         "\\documentclass{article}\n\\usepackage{graphicx}\n\\begin{document}\n"
-        + _long_sentence(0, 90).replace("part 0 of it", "part 0\\footnote{The footnote, in smaller type at the foot of the page.} of it")
-        + "\n\n" + _sentence(40) + "\n\n" + _long_sentence(50, 3)
+        + long_sentence(0, 90).replace("part 0 of it", "part 0\\footnote{The footnote, in smaller type at the foot of the page.} of it")
+        + "\n\n" + _sentence(40) + "\n\n" + long_sentence(50, 3)
         + "\\begin{figure}[h]\\centering\\includegraphics[width=5cm]{plot.png}\\caption{A plot set inside a "
-        "paragraph.}\\label{fig:a}\\end{figure}" + _long_sentence(51, 6) + "\n\n" + _sentence(60) + "\n\\end{document}\n")
+        "paragraph.}\\label{fig:a}\\end{figure}" + long_sentence(51, 6) + "\n\n" + _sentence(60) + "\n\\end{document}\n")
     _compile(tmp_path)
     paper = read_pdf(str(tmp_path / "main.pdf"))
     (fig,) = paper.figures
     assert paper.pages >= 2 and fig.page >= 2
-    assert len(fig.sites) == 90 + 1 + 3 + 6 + 1 and _complete(fig) == [], _complete(fig)[:2]
-    starts = [p.split(" part")[0].split(" of this")[0] for p in _paragraphs(str(tmp_path / "main.pdf")) if p.startswith("Sentence ")]
+    assert len(fig.sites) == 90 + 1 + 3 + 6 + 1 and cut_sentences(fig) == [], cut_sentences(fig)[:2]
+    starts = [p.split(" part")[0].split(" of this")[0] for p in paragraphs_read(str(tmp_path / "main.pdf")) if p.startswith("Sentence ")]
     assert starts == ["Sentence 0", "Sentence 40", "Sentence 50", "Sentence 60"], starts
 
 
@@ -253,14 +224,14 @@ def test_a_paragraph_beside_a_wrapfigure_runs_on_over_the_page(tmp_path, pdflate
             "\\caption{A tall plot.}\\label{fig:a}\\end{wrapfigure}\n")
     (tmp_path / "main.tex").write_text(
         "\\documentclass{article}\n\\usepackage{graphicx}\n\\usepackage{wrapfig}\n\\begin{document}\n"
-        + _long_sentence(0, 40) + "\n\n" + wrap + _long_sentence(1, 20) + "\n\n" + _sentence(2) + "\n\n"
+        + long_sentence(0, 40) + "\n\n" + wrap + long_sentence(1, 20) + "\n\n" + _sentence(2) + "\n\n"
         + "\\newpage\\noindent " + _sentence(4) + "\n\\end{document}\n")
     _compile(tmp_path)
     paper = read_pdf(str(tmp_path / "main.pdf"))
     fig = next(f for f in paper.figures if f.number == "1")
     assert paper.pages >= 3
-    assert len(fig.sites) == 40 + 20 + 1 + 1 and _complete(fig) == [], _complete(fig)[:2]
-    starts = [p.split(" part")[0].split(" of this")[0] for p in _paragraphs(str(tmp_path / "main.pdf")) if p.startswith("Sentence ")]
+    assert len(fig.sites) == 40 + 20 + 1 + 1 and cut_sentences(fig) == [], cut_sentences(fig)[:2]
+    starts = [p.split(" part")[0].split(" of this")[0] for p in paragraphs_read(str(tmp_path / "main.pdf")) if p.startswith("Sentence ")]
     assert starts == ["Sentence 0", "Sentence 1", "Sentence 2", "Sentence 4"], starts
 
 
@@ -272,21 +243,21 @@ def test_a_running_head_on_the_folio_s_row_is_a_running_head(tmp_path, pdflatex)
     (tmp_path / "main.tex").write_text(
         "\\documentclass{amsart}\n\\usepackage{graphicx}\n\\title{A Title Long Enough}\\author{A. Author}\n"
         "\\begin{document}\n\\maketitle\n\\begin{figure}[h]\\centering\\rule{3cm}{2cm}\\caption{A box.}\\label{fig:a}\\end{figure}\n"
-        + "".join(_long_sentence(k, 25) + "\n\n" for k in range(6)) + "\\end{document}\n")
+        + "".join(long_sentence(k, 25) + "\n\n" for k in range(6)) + "\\end{document}\n")
     _compile(tmp_path)
     paper = read_pdf(str(tmp_path / "main.pdf"))
     (fig,) = paper.figures
     assert paper.pages >= 3
-    assert len(fig.sites) == 6 * 25 and _complete(fig) == [], _complete(fig)[:2]
-    paras = _paragraphs(str(tmp_path / "main.pdf"))
+    assert len(fig.sites) == 6 * 25 and cut_sentences(fig) == [], cut_sentences(fig)[:2]
+    paras = paragraphs_read(str(tmp_path / "main.pdf"))
     heads = [p for p in paras if "AUTHOR" in p or "TITLE" in p]
     assert heads == ["A TITLE LONG ENOUGH", "A. AUTHOR"], heads  # the title page's own, not the running heads
     # a paper whose folio is at the foot: a line at that height at the top is a line of text
     (tmp_path / "main.tex").write_text(
         "\\documentclass{article}\n\\usepackage[top=1.2in]{geometry}\n\\begin{document}\n"
-        + "".join(_long_sentence(k, 25) + "\n\n" for k in range(4)) + "\\end{document}\n")
+        + "".join(long_sentence(k, 25) + "\n\n" for k in range(4)) + "\\end{document}\n")
     _compile(tmp_path)
-    starts = [p.split(" part")[0] for p in _paragraphs(str(tmp_path / "main.pdf")) if p.startswith("Sentence ")]
+    starts = [p.split(" part")[0] for p in paragraphs_read(str(tmp_path / "main.pdf")) if p.startswith("Sentence ")]
     assert starts == [f"Sentence {k}" for k in range(4)], starts
 
 

@@ -9,21 +9,17 @@ lost the same way. Compiled with pdflatex; the bibliography's own entries stay s
 
 from __future__ import annotations
 
-import subprocess
 
 from figlint.ingest.pdf import read_pdf
+from fixtures.pdf_build import compile_tex
 
-TEXT = "The measurements were repeated on every run with the same window and the same filter. "
+IMAGES = {"plot.png": ((300, 200), (90, 140, 200))}
 
 
 def _compile(folder, tex: str) -> str:
-    from PIL import Image
+    return compile_tex(folder, tex, IMAGES)
 
-    Image.new("RGB", (300, 200), (90, 140, 200)).save(folder / "plot.png")
-    (folder / "main.tex").write_text(tex)
-    for _ in range(2):
-        subprocess.run(["pdflatex", "-interaction=batchmode", "main.tex"], cwd=folder, capture_output=True, timeout=180)
-    return str(folder / "main.pdf")
+TEXT = "The measurements were repeated on every run with the same window and the same filter. "
 
 
 def _fig(label: str, what: str) -> str:

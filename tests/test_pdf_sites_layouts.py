@@ -13,58 +13,22 @@ figures too, and a float's own number in its note is no citation of itself.
 
 from __future__ import annotations
 
-import subprocess
-
 from figlint.ingest.pdf import read_pdf
+from fixtures.pdf_build import compile_tex, cut_sentences, long_sentence, paragraphs_read
+
+PLOT = {"plot.png": ((300, 200), (90, 140, 200))}
 
 
 def _compile(folder, tex: str) -> str:
-    from PIL import Image
-
-    Image.new("RGB", (300, 200), (90, 140, 200)).save(folder / "plot.png")
-    (folder / "main.tex").write_text(tex)
-    for _ in range(2):
-        subprocess.run(["pdflatex", "-interaction=batchmode", "main.tex"], cwd=folder, capture_output=True, timeout=180)
-    assert (folder / "main.pdf").exists(), (folder / "main.log").read_text(errors="replace")[-2000:]
-    return str(folder / "main.pdf")
-
-
-def _long_sentence(k: int, parts: int, fig: str = "fig:a", words: str = "holds nothing new") -> str:
-    """One sentence over many lines: a paragraph break anywhere inside it cuts it."""
-    return f"Sentence {k} " + "; ".join(f"part {i} of it says that Figure~\\ref{{{fig}}} {words}"
-                                        for i in range(parts)) + " at all. "
+    return compile_tex(folder, tex, PLOT)
 
 
 # long words leave wide gaps at the ends of lines set ragged right
 RAGGED = "holds incomprehensibilities notwithstanding characteristically"
 
 
-def _cut(fig) -> list[str]:
-    """The figure's citing sentences that are not whole sentences of the source."""
-    return [s.sentence for s in fig.sites if not (s.sentence.startswith("Sentence ") and s.sentence.endswith("at all."))]
-
-
-def _paragraphs(pdf: str) -> list[str]:
-    from figlint.ingest import pdf as P
-    from figlint.ingest import pdf_sites as S
-
-    got: list[str] = []
-    orig = S.paragraphs
-
-    def spy(*a):
-        out = orig(*a)
-        got.extend(p.text for p in out)
-        return out
-    S.paragraphs = spy
-    try:
-        P.read_pdf(pdf)
-    finally:
-        S.paragraphs = orig
-    return got
-
-
 def _starts(pdf: str) -> list[str]:
-    return [p.split(" part")[0].split(" says")[0] for p in _paragraphs(pdf) if p.startswith(("Sentence ", "Heading"))]
+    return [p.split(" part")[0].split(" says")[0] for p in paragraphs_read(pdf) if p.startswith(("Sentence ", "Heading"))]
 
 
 # running text over two more pages, so that the folio is a running foot, not a line of text
@@ -78,12 +42,12 @@ def test_ragged_right_lines_are_one_paragraph(tmp_path, pdflatex):
     line end was taken for a paragraph's end when the line was two ems short, which cut the
     sentence there. Its paragraphs, indented (an APA manuscript), still end where they do."""
     tex = ("\\documentclass{article}\n\\usepackage{graphicx}\n\\begin{document}\n\\raggedright\\setlength{\\parindent}{1.5em}\n"
-           + FIG + _long_sentence(0, 30, words=RAGGED) + "\n\n" + _long_sentence(1, 12, words=RAGGED) + "\n\n"
-           + _long_sentence(2, 12, words=RAGGED)
+           + FIG + long_sentence(0, 30, words=RAGGED) + "\n\n" + long_sentence(1, 12, words=RAGGED) + "\n\n"
+           + long_sentence(2, 12, words=RAGGED)
            + "\n\\end{document}\n")
     pdf = _compile(tmp_path, tex)
     (fig,) = read_pdf(pdf).figures
-    assert len(fig.sites) == 54 and _cut(fig) == [], _cut(fig)[:2]
+    assert len(fig.sites) == 54 and cut_sentences(fig) == [], cut_sentences(fig)[:2]
     assert _starts(pdf) == ["Sentence 0", "Sentence 1", "Sentence 2"]
 
 
@@ -94,14 +58,14 @@ def test_words_in_bold_to_the_column_edge_are_no_heading(tmp_path, pdflatex):
     # long words: a line of them holds fewer than ten, as a heading's line does
     bold = "\\textbf{" + " ".join(["considerably longer emphasised statements stretching comfortably"] * 4) + "}"
     tex = ("\\documentclass{article}\n\\usepackage{graphicx}\n\\begin{document}\n" + FIG
-           + _long_sentence(0, 6).replace("part 3 of it", "part 3 " + bold + " of it") + "\n\n"
+           + long_sentence(0, 6).replace("part 3 of it", "part 3 " + bold + " of it") + "\n\n"
            + "\\textbf{Heading run in with words enough to fill the first line of this paragraph here.} "
-           + _long_sentence(1, 6) + "\n\n"
-           + "\\subsubsection*{Heading alone}\n" + _long_sentence(2, 6) + "\n\\end{document}\n")
+           + long_sentence(1, 6) + "\n\n"
+           + "\\subsubsection*{Heading alone}\n" + long_sentence(2, 6) + "\n\\end{document}\n")
     pdf = _compile(tmp_path, tex)
     (fig,) = read_pdf(pdf).figures
-    assert len(fig.sites) == 18 and _cut(fig) == [], _cut(fig)[:2]
-    assert [p[:12] for p in _paragraphs(pdf) if p[:1] in "SH"] == ["Sentence 0 p", "Heading run ", "Heading alon", "Sentence 2 p"]
+    assert len(fig.sites) == 18 and cut_sentences(fig) == [], cut_sentences(fig)[:2]
+    assert [p[:12] for p in paragraphs_read(pdf) if p[:1] in "SH"] == ["Sentence 0 p", "Heading run ", "Heading alon", "Sentence 2 p"]
 
 
 def test_footnotes_a_point_smaller_than_the_text(tmp_path, pdflatex):
@@ -109,12 +73,12 @@ def test_footnotes_a_point_smaller_than_the_text(tmp_path, pdflatex):
     aside, so a paragraph running past a footnote into the next column ended at it."""
     tex = ("\\documentclass[twocolumn]{article}\n\\usepackage{graphicx}\n"
            "\\renewcommand\\footnotesize{\\fontsize{9}{11}\\selectfont}\n\\begin{document}\n" + FIG
-           + _long_sentence(0, 40).replace("part 1 of it", "part 1\\footnote{The footnote, one point smaller than "
+           + long_sentence(0, 40).replace("part 1 of it", "part 1\\footnote{The footnote, one point smaller than "
                                            "the text, at the foot of the column.} of it")
-           + "\n\n" + _long_sentence(50, 3) + "\n\n" + FILLER + "\n\\end{document}\n")
+           + "\n\n" + long_sentence(50, 3) + "\n\n" + FILLER + "\n\\end{document}\n")
     pdf = _compile(tmp_path, tex)
     (fig,) = read_pdf(pdf).figures
-    assert len(fig.sites) == 43 and _cut(fig) == [], _cut(fig)[:2]
+    assert len(fig.sites) == 43 and cut_sentences(fig) == [], cut_sentences(fig)[:2]
     assert _starts(pdf) == ["Sentence 0", "Sentence 50"]
 
 
@@ -123,11 +87,11 @@ def test_a_full_width_section_after_two_columns_is_read_after_them(tmp_path, pdf
     a full-width line was read before the column lines above it, so a heading that fits in a
     column's width came after the sentence below it and cut it."""
     tex = ("\\documentclass{article}\n\\usepackage{graphicx}\n\\usepackage{multicol}\n\\begin{document}\n"
-           "\\begin{multicols}{2}\n" + _long_sentence(0, 14) + "\n\\end{multicols}\n" + FIG
-           + "\\subsection*{Heading}\n" + _long_sentence(1, 5) + "\n\\end{document}\n")
+           "\\begin{multicols}{2}\n" + long_sentence(0, 14) + "\n\\end{multicols}\n" + FIG
+           + "\\subsection*{Heading}\n" + long_sentence(1, 5) + "\n\\end{document}\n")
     pdf = _compile(tmp_path, tex)
     (fig,) = read_pdf(pdf).figures
-    assert len(fig.sites) == 19 and _cut(fig) == [], _cut(fig)[:2]
+    assert len(fig.sites) == 19 and cut_sentences(fig) == [], cut_sentences(fig)[:2]
     assert _starts(pdf) == ["Sentence 0", "Heading", "Sentence 1"]
 
 
@@ -136,14 +100,14 @@ def test_margin_notes_are_read_after_the_page_s_text(tmp_path, pdflatex):
     came between the paragraph's lines beside it and cut the paragraph. The note is still read."""
     tex = ("\\documentclass{article}\n\\usepackage{graphicx}\n"
            "\\usepackage[textwidth=4in,marginparwidth=1.6in,marginparsep=0.4in,left=1in]{geometry}\n\\begin{document}\n" + FIG
-           + _long_sentence(0, 12).replace("part 2 of it", "part 2\\marginpar{\\footnotesize A margin note set in "
+           + long_sentence(0, 12).replace("part 2 of it", "part 2\\marginpar{\\footnotesize A margin note set in "
                                            "smaller type over four or five lines beside the text, as in Figure~\\ref{fig:a}.} of it")
-           + "\n\n" + _long_sentence(1, 3) + "\n\\end{document}\n")
+           + "\n\n" + long_sentence(1, 3) + "\n\\end{document}\n")
     pdf = _compile(tmp_path, tex)
     (fig,) = read_pdf(pdf).figures
     notes = [s for s in fig.sites if s.sentence.startswith("A margin note")]
     assert len(fig.sites) == 16 and len(notes) == 1
-    assert [s for s in _cut(fig) if s not in {n.sentence for n in notes}] == []
+    assert [s for s in cut_sentences(fig) if s not in {n.sentence for n in notes}] == []
     assert _starts(pdf) == ["Sentence 0", "Sentence 1"]
 
 
@@ -177,10 +141,10 @@ def test_stacked_scripts_do_not_split_a_line(tmp_path, pdflatex):
     that piece did not start right of the line's end, so it was read as a new paragraph."""
     words = "holds the pattern $\\eta^{x}_{m}$ with nothing new in it, as the pattern before it did"
     tex = ("\\documentclass{article}\n\\usepackage{graphicx}\n\\begin{document}\n" + FIG
-           + _long_sentence(0, 30, words=words) + "\n\n" + _long_sentence(1, 3) + "\n\\end{document}\n")
+           + long_sentence(0, 30, words=words) + "\n\n" + long_sentence(1, 3) + "\n\\end{document}\n")
     pdf = _compile(tmp_path, tex)
     (fig,) = read_pdf(pdf).figures
-    assert len(fig.sites) == 33 and _cut(fig) == [], _cut(fig)[:2]
+    assert len(fig.sites) == 33 and cut_sentences(fig) == [], cut_sentences(fig)[:2]
     assert _starts(pdf) == ["Sentence 0", "Sentence 1"]
 
 
