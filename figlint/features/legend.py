@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass
 
 from figlint.features import derived
-from figlint.features.vector import TextIndex
+from figlint.features.vector import TextIndex, is_light
 
 BBox = tuple[float, float, float, float]
 _LETTER = re.compile(r"[A-Za-z\u00c0-\u024f\u0370-\u03ff]")
@@ -133,10 +133,6 @@ def _aligned(entries: list[LegendEntry], u: float, lone: bool = True) -> list[Le
 
 # --- vector ------------------------------------------------------------------------------
 
-def _light(c) -> bool:
-    return c is None or (len(c) >= 3 and min(c[:3]) > 0.93)
-
-
 def _vector_legend(an) -> list[LegendEntry]:
     u = an.unit_size
     from figlint.features.vector import pieces
@@ -156,9 +152,9 @@ def _vector_legend(an) -> list[LegendEntry]:
                 continue
         got = styles.get(id(d))
         if got is None:
-            dark_fill = d.fill is not None and not _light(d.fill)
+            dark_fill = d.fill is not None and not is_light(d.fill)
             colour = d.fill if dark_fill else d.stroke
-            mark = None if colour is None or _light(colour) or (d.fill is None and d.stroke is None) else tuple(colour[:3])
+            mark = None if colour is None or is_light(colour) or (d.fill is None and d.stroke is None) else tuple(colour[:3])
             got = styles[id(d)] = (tuple(d.fill[:3]) if dark_fill else None, mark)
         if got[0] is not None and items <= 5 and 0.3 * u <= w <= 2.5 * u and 0.2 * u <= h <= 1.2 * u:
             cands.append(((x0, y0, x1, y1), "patch", got[0], 1))

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 
 from figlint.features import derived
 from figlint.features.bars import find_bar_groups
-from figlint.features.vector import TextIndex, run_box, run_boxes
+from figlint.features.vector import TextIndex, is_light, run_box, run_boxes
 
 BBox = tuple[float, float, float, float]
 
@@ -183,8 +183,8 @@ def _scatter_entries(an, u: float, known: list) -> list:
         if style in shown:
             colour = shown[style]
         else:
-            colour = d.fill if d.fill is not None and not _light(d.fill) else d.stroke
-            colour = shown[style] = None if colour is None or _light(colour) else colour
+            colour = d.fill if d.fill is not None and not is_light(d.fill) else d.stroke
+            colour = shown[style] = None if colour is None or is_light(colour) else colour
         if colour is not None:
             cands.append((b, colour))
     if not cands:
@@ -228,10 +228,6 @@ class _Points:
     def near(self, c: tuple[float, float]) -> list[int]:
         gx, gy = int(c[0] // self.cell), int(c[1] // self.cell)
         return [i for dx in (-1, 0, 1) for dy in (-1, 0, 1) for i in self.grid.get((gx + dx, gy + dy), ())]
-
-
-def _light(c) -> bool:
-    return c is None or (len(c) >= 3 and min(c[:3]) > 0.93)
 
 
 def _lone_legend(e) -> bool:
@@ -323,12 +319,9 @@ class _Boxes:
                 for gy in range(int(b[1] // self.cell), int(b[3] // self.cell) + 1):
                     self.grid.setdefault((gx, gy), []).append(b)
 
-    def hold(self, c: tuple[float, float]) -> bool:
-        here = self.grid.get((int(c[0] // self.cell), int(c[1] // self.cell)))
-        return here is not None and any(_within(c, b) for b in here)
-
     def held(self, points: list[tuple[float, float]]) -> list[bool]:
-        """hold() of each point, in one loop (called for every marker of a scatter)."""
+        """Whether each point lies in one of the boxes, in one loop (called for every marker
+        of a scatter)."""
         grid, cell = self.grid, self.cell
         out = []
         for c in points:

@@ -19,6 +19,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from figlint.features.vector import is_light
+
 BBox = tuple[float, float, float, float]
 
 
@@ -47,10 +49,6 @@ class Circle:
         return (self.bbox[1] + self.bbox[3]) / 2
 
 
-def _light(c) -> bool:
-    return c is None or (len(c) >= 3 and min(c[:3]) > 0.93)
-
-
 def _angle(p, q) -> float:
     return math.degrees(math.atan2(q[1] - p[1], q[0] - p[0])) % 180.0
 
@@ -76,7 +74,7 @@ def _outlines(an):
     file and its placement from the sources alike), so each of its runs is one outline: one
     bubble of a scatter, one face of a 3D bar."""
     for d in getattr(an, "drawings", None) or []:
-        if d.fill is None or _light(d.fill):
+        if d.fill is None or is_light(d.fill):
             continue
         for run in d.lines:
             yield run, d.fill

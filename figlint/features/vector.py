@@ -113,7 +113,8 @@ class Rect:
         return self.bbox[3] - self.bbox[1]
 
 
-def _is_light(c: tuple[float, ...] | None) -> bool:
+def is_light(c: tuple[float, ...] | None) -> bool:
+    """No colour, or one within 7 % of white on every channel: paper, not ink."""
     return c is None or (len(c) >= 3 and min(c[:3]) > 0.93)
 
 
@@ -278,7 +279,7 @@ def vector_marks(fig: Figure) -> VectorMarks:
             continue
         if d.fill is not None and d.items <= 5 and w > thin and h > thin:
             big = w > 0.6 * fw and h > 0.6 * fh
-            if _is_light(d.fill) or big:
+            if is_light(d.fill) or big:
                 if w > 0.95 * fw and h > 0.95 * fh:
                     continue  # the page/figure background clips nothing
                 # axes patches, legend frames: their edges are rules
@@ -291,7 +292,7 @@ def vector_marks(fig: Figure) -> VectorMarks:
                 continue  # text covers most of it: a highlight or a table cell behind text, not a bar
             rects.append(Rect(d.bbox, d.fill))
             continue
-        if (d.fill is not None and not _is_light(d.fill) and d.items > 5 and w > 0.3 * fw and h > 0.1 * fh
+        if (d.fill is not None and not is_light(d.fill) and d.items > 5 and w > 0.3 * fw and h > 0.1 * fh
                 and d.paths <= 2):
             # fill_between / stackplot: a filled area chart layer is one outline. Many small
             # filled paths of one style merged into one drawing (markers, error bars, dash
