@@ -168,7 +168,7 @@ def _build(paper: Paper, pages: list[PageData], names: dict[str, dict], path: st
     _anchor_captions(caps, names, pages)
     spanning: dict[int, list[BBox]] = {}
     loose: list[tuple[int, BBox]] = []
-    block = _text_block_reach(pages, layout, caps)
+    block: tuple[float, float] | None = None  # the text block's reach, once a loose graphic asks
     for pd in pages:
         pr = regions[pd.index]
         lay = own[pd.index]
@@ -196,6 +196,8 @@ def _build(paper: Paper, pages: list[PageData], names: dict[str, dict], path: st
                         spanning.setdefault(pd.index, []).append(union([owner.bbox, owner.region]))
             boxes = [b for b, o in zip(boxes, owners) if o is None]
         for box in boxes:
+            if block is None:
+                block = _text_block_reach(pages, layout, caps)
             if _page_furniture(pd, box, lay, block):
                 continue  # what is left after the floats took their parts: a template's own graphics
             loose.append((pd.index, box))
