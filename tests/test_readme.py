@@ -26,6 +26,15 @@ def test_first_example_output_is_current():
     assert proc.stdout == expected
 
 
+def test_sources_example_output_is_current():
+    # the same paper read from its sources (with the PDF beside them): the same seven findings
+    expected = console_block("figlint examples/paper/main.tex --preview")
+    proc = subprocess.run([sys.executable, "-m", "figlint", "examples/paper/main.tex", "--preview"],
+                          capture_output=True, text=True, cwd=ROOT)
+    assert proc.returncode == 1
+    assert proc.stdout == expected
+
+
 def test_readme_workflow_is_the_validated_one():
     workflow = (ROOT / "docs" / "figlint-workflow.yml").read_text()
     assert workflow.strip() in README
