@@ -78,6 +78,14 @@ def load_papers(directory: Path = PAPERS) -> list[dict]:
     return out
 
 
+def save_paper(rec: dict, directory: Path = PAPERS) -> None:
+    """Write a paper record back in the files' own layout (one-space indent)."""
+    path = directory / rec["_file"]
+    ends = path.read_text().endswith("\n") if path.exists() else True
+    data = {k: v for k, v in rec.items() if k != "_file"}
+    path.write_text(json.dumps(data, indent=1, ensure_ascii=False) + ("\n" if ends else ""))
+
+
 def check_record(rec: dict, filename: str) -> list[str]:
     """What is wrong with one paper record (empty when it is well formed)."""
     problems = []
@@ -98,6 +106,11 @@ def check_record(rec: dict, filename: str) -> list[str]:
             problems.append(f"verdict {i}: verdict must be one of {', '.join(VERDICTS)}")
         if not v.get("reason", "").strip():
             problems.append(f"verdict {i}: empty reason")
+        at = v.get("at")
+        if at is not None and not (isinstance(at, dict) and (
+                (isinstance(at.get("page"), int) and isinstance(at.get("bbox"), list) and len(at["bbox"]) == 4)
+                or isinstance(at.get("line"), int))):
+            problems.append(f"verdict {i}: 'at' must be {{page, bbox}} or {{file, line}}")
         ident = (v.get("route"), v.get("figure"), v.get("code"), v.get("key"))
         if ident in seen:
             problems.append(f"verdict {i}: duplicate {ident}")
@@ -314,27 +327,106 @@ def dumped_findings(path: Path, rec: dict) -> dict | str:
 
 # ---------------------------------------------------------------- scoring
 
+def anchor(f: dict) -> dict | None:
+    """Where a finding points, to tell it from another of the same code and message on the
+    same figure: its page and box (rounded to 0.1 pt), or its source file's name and line.
+    Coordinates only, no paper content."""
+    loc = f.get("location") or {}
+    if loc.get("page") and loc.get("bbox"):
+        return {"page": loc["page"], "bbox": [round(float(v), 1) for v in loc["bbox"]]}
+    if loc.get("line"):
+        return {"file": Path(str(loc.get("file") or "")).name, "line": loc["line"]}
+    return None
+
+
+def _same_place(a: dict, b: dict | None) -> bool:
+    """Whether two anchors point at the same thing: the same page and boxes overlapping by
+    at least half the smaller (a figure's box grows or shrinks when its reading improves),
+    or the same file and line."""
+    if b is None:
+        return False
+    if "bbox" in a and "bbox" in b:
+        if a["page"] != b["page"]:
+            return False
+        p, q = a["bbox"], b["bbox"]
+        w = min(p[2], q[2]) - max(p[0], q[0])
+        h = min(p[3], q[3]) - max(p[1], q[1])
+        small = min((p[2] - p[0]) * (p[3] - p[1]), (q[2] - q[0]) * (q[3] - q[1]))
+        if small <= 0:
+            return p == q
+        return w > 0 and h > 0 and w * h >= 0.5 * small
+    return a.get("file") == b.get("file") and a.get("line") == b.get("line") and "line" in a
+
+
 def match(rec: dict, current: dict) -> tuple[list[tuple[dict, dict]], list[dict], list[dict]]:
-    """(finding, verdict) pairs, NEW findings without a verdict, verdicts no longer found."""
+    """(finding, verdict) pairs, NEW findings without a verdict, verdicts no longer found.
+
+    A verdict that records where its finding pointed (`at`, see `anchor`) pairs with the
+    finding of its code and message (numbers aside) that points there, whatever its place in
+    the report's order: when a finding before it goes, the keys of those after it shift, and
+    pairing by key alone would give each the verdict of its neighbour. A verdict without
+    `at` pairs by key, as before; one whose `at` points elsewhere pairs by key only with a
+    finding on the same page (or in the same file)."""
     verdicts = {(v["route"], v["figure"] or "", v["code"], v["key"]): v for v in rec["verdicts"]}  # "" or null
     # findings that only the build here causes (a file the snapshot lacks): known, not scored
     unfaithful = {(v["route"], v["figure"] or "", v["code"], v["key"]) for v in rec.get("unfaithful", ())}
-    pairs, new = [], []
+    by_message: dict[tuple, list[tuple]] = defaultdict(list)
+    for ident, v in verdicts.items():
+        if v.get("at"):
+            by_message[ident[:3] + (ident[3].split(":")[0],)].append(ident)
+    found = [(route, f) for route in ROUTES for f in current[route]["findings"]]
+    hits: dict[int, tuple] = {}
     used = set()
-    for route in ROUTES:
-        for f in current[route]["findings"]:
+    # first: findings that point where an anchored verdict of their message points
+    for n, (route, f) in enumerate(found):
+        here = anchor(f)
+        if here is None:
+            continue
+        group = by_message.get((route, f.get("figure") or "", f["code"], f["key"].split(":")[0]), ())
+        hit = next((i for i in group if i not in used and _same_place(verdicts[i]["at"], here)), None)
+        if hit is not None:
+            hits[n] = hit
+            used.add(hit)
+    pairs, new = [], []
+    for n, (route, f) in enumerate(found):
+        hit = hits.get(n)
+        if hit is None:
             ident = (route, f.get("figure") or "", f["code"], f["key"])
             alt = (route, f.get("figure") or "", f["code"], legacy_key(f["message"]))
-            hit = next((i for i in (ident, alt) if i in verdicts and i not in used), None)
+            here = anchor(f)
+            hit = next((i for i in (ident, alt) if i in verdicts and i not in used
+                        and _key_may_pair(verdicts[i].get("at"), here)), None)
             if hit is None and ident in unfaithful:
                 continue
-            if hit:
-                pairs.append((f, verdicts[hit]))
+            if hit is not None:
                 used.add(hit)
-            else:
-                new.append(f)
+        if hit is not None:
+            pairs.append((f, verdicts[hit]))
+        else:
+            new.append(f)
     gone = [v for ident, v in verdicts.items() if ident not in used]
     return pairs, new, gone
+
+
+def _key_may_pair(at: dict | None, here: dict | None) -> bool:
+    """A verdict pairs by key alone when it records no place, or one on the finding's page
+    (or in its file): its box may have moved there, not to another page."""
+    if not at or here is None:
+        return True
+    if "page" in at:
+        return at["page"] == here.get("page")
+    return at.get("file") == here.get("file")
+
+
+def record_anchors(rec: dict, pairs: list[tuple[dict, dict]]) -> bool:
+    """Set `at` on each paired verdict from its finding (`--anchor`); whether any changed."""
+    changed = False
+    for f, v in pairs:
+        here = anchor(f)
+        if here is not None and v.get("at") != here:
+            v["at"] = here
+            changed = True
+    return changed
 
 
 def tally(pairs: list[tuple[dict, dict]]) -> dict[str, dict]:
@@ -470,6 +562,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--from-dump", type=Path, metavar="DIR",
                     help="score the findings a previous run wrote with --dump DIR instead of rebuilding "
                          "and rerunning (same figlint code only)")
+    ap.add_argument("--anchor", action="store_true",
+                    help="record in each paired verdict where its finding points (page and box, or file "
+                         "and line), so later runs pair it by place, not by report order")
     ap.add_argument("--from-verdicts", action="store_true",
                     help="tally the verdict files as recorded, without rebuilding (for --write)")
     args = ap.parse_args(argv)
@@ -509,6 +604,8 @@ def main(argv: list[str] | None = None) -> int:
             if cur[route]["paper"].get("route_error"):
                 skipped.append((f"{name} ({route} route)", cur[route]["paper"]["route_error"]))
         pairs, new, gone = match(rec, cur)
+        if args.anchor and record_anchors(rec, pairs):
+            save_paper(rec)
         all_pairs += pairs
         all_new += [(name, f) for f in new]
         all_gone += [(name, v) for v in gone]
