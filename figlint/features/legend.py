@@ -71,6 +71,38 @@ def _by_height(an) -> tuple[list[float], list[int]]:
     return got
 
 
+def label_windows(an, near: float, far: float, dy: float):
+    """A test of whether a point (the right edge of a shape, the height of its centre) lies
+    where a label could follow it: a token that is not rotated starts between `near` and
+    `far` right of x (near may be negative), its centre line within `dy` of y. The tokens'
+    windows are marked on a coarse grid once; the test is a look-up, so the thousands of
+    markers of a scatter, which have no word beside them, are passed over at the cost of
+    one dict look-up each. It may answer yes where no token is (a marked cell is larger
+    than a window): the callers' own test of the label decides."""
+    cell = max(far - near, 2 * dy, 1.0)
+    cells: set[tuple[int, int]] = set()
+    pad = 1e-3 * cell
+    for t in an.tokens:
+        if t.rotated:
+            continue
+        x0, x1 = t.bbox[0] - far - pad, t.bbox[0] - near + pad
+        y0, y1 = t.cy - dy - pad, t.cy + dy + pad
+        try:
+            xs = range(int(x0 // cell), int(x1 // cell) + 1)
+            ys = range(int(y0 // cell), int(y1 // cell) + 1)
+        except (ValueError, OverflowError):
+            continue  # a non-finite box: no label there
+        cells.update((gx, gy) for gx in xs for gy in ys)
+
+    def test(x: float, y: float) -> bool:
+        try:
+            return (int(x // cell), int(y // cell)) in cells
+        except (ValueError, OverflowError):  # a non-finite coordinate from an odd file
+            return False
+
+    return test
+
+
 def _label_for(an, sw: BBox, u: float, used: set[int]):
     """The text token starting just right of a swatch, on its line, and the rest of that line."""
     cy = (sw[1] + sw[3]) / 2
@@ -143,7 +175,10 @@ def _vector_legend(an) -> list[LegendEntry]:
     line_w = (max(4.0, 0.5 * u), 3.5 * u)
     line_h = max(1.6, 0.12 * u)
     styles: dict[int, tuple] = {}  # per Drawing: its patch and marker colours (a group's pieces share them)
+    beside_label = label_windows(an, -0.15 * u, 1.3 * u, 0.45 * u)
     for (x0, y0, x1, y1), d, items, run in pieces(an):
+        if not beside_label(x1, (y0 + y1) / 2):
+            continue  # no word starts just right of it: no label (_label_for), so no swatch
         w, h = x1 - x0, y1 - y0
         if d.stroke is not None and h <= line_h and line_w[0] <= w <= line_w[1] and items <= 12:
             mid = (y0 + y1) / 2

@@ -22,6 +22,8 @@ line, so what a raster legend covers cannot be measured reliably.
 
 from __future__ import annotations
 
+import math
+from bisect import bisect_left
 from dataclasses import dataclass, field
 
 from figlint.features import derived
@@ -74,6 +76,7 @@ def legend_cover(an) -> list[LegendCover]:
     lines = _data_lines(an, u)
     labels = [_grow(e.bbox, 0.3 * u) for e in entries]
     marks = _markers(an, u, swatches, labels)
+    mark_grid = _Points([c for c, _b, _k in marks], 4 * u)  # a legend's box asks for the few inside it
     bars = _bars(an, u, swatches)
     out = []
     for block in blocks:
@@ -95,7 +98,7 @@ def legend_cover(an) -> list[LegendCover]:
         rows = [((e.swatch or e.bbox)[1] + (e.swatch or e.bbox)[3]) / 2 for e in block]
         beside = [z for e in block for z in ((e.text_x - 2.5 * u, e.bbox[1], e.text_x, e.bbox[3]),
                                              (e.bbox[2], e.bbox[1], e.bbox[2] + 2.5 * u, e.bbox[3]))]
-        for c, b, k in marks:
+        for c, b, k in (marks[j] for j in mark_grid.in_box(core)):
             if not (core[0] <= c[0] <= core[2] and core[1] <= c[1] <= core[3]) or text.covers(b, 0.3):
                 continue  # outside, or a glyph drawn as a path over text
             if frame:
@@ -170,14 +173,15 @@ def _scatter_entries(an, u: float, known: list) -> list:
     stands up to 2.5 text heights left of its label, farther than a line sample's end.
     Only entries that stand in a column of two or more, with different labels, not on the
     line of an entry already read: a data point left of a word is one, not a column."""
-    from figlint.features.legend import LegendEntry, _is_label, _rgb
+    from figlint.features.legend import LegendEntry, _is_label, _rgb, label_windows
 
     cands = []
     shown: dict[tuple, tuple | None] = {}  # (fill, stroke) -> the colour a marker shows, None if light
     drawings = an.drawings
+    beside_label = label_windows(an, 0.2 * u, 2.5 * u, 0.35 * u)
     for b, i in _small_shapes(an, u):
-        if b[2] - b[0] > 1.0 * u or b[3] - b[1] > 1.0 * u:
-            continue
+        if b[2] - b[0] > 1.0 * u or b[3] - b[1] > 1.0 * u or not beside_label(b[2], (b[1] + b[3]) / 2):
+            continue  # too large, or no word starts where its label would
         d = drawings[i]
         style = (d.fill, d.stroke)
         if style in shown:
@@ -223,11 +227,28 @@ class _Points:
         self.cell = max(cell, 1.0)
         self.grid: dict[tuple[int, int], list[int]] = {}
         for i, (x, y) in enumerate(points):
-            self.grid.setdefault((int(x // self.cell), int(y // self.cell)), []).append(i)
+            try:
+                key = (int(x // self.cell), int(y // self.cell))
+            except (ValueError, OverflowError):
+                continue  # a non-finite point is in no box
+            self.grid.setdefault(key, []).append(i)
 
     def near(self, c: tuple[float, float]) -> list[int]:
         gx, gy = int(c[0] // self.cell), int(c[1] // self.cell)
         return [i for dx in (-1, 0, 1) for dy in (-1, 0, 1) for i in self.grid.get((gx + dx, gy + dy), ())]
+
+    def in_box(self, b: BBox) -> list[int]:
+        """The indices of the points in the cells a box overlaps (those in the box and some
+        beside it), in their order."""
+        c = self.cell
+        try:
+            xs = range(int(b[0] // c), int(b[2] // c) + 1)
+            ys = range(int(b[1] // c), int(b[3] // c) + 1)
+        except (ValueError, OverflowError):
+            return []
+        if len(xs) * len(ys) > len(self.grid):
+            return sorted(i for pts in self.grid.values() for i in pts)
+        return sorted(i for gx in xs for gy in ys for i in self.grid.get((gx, gy), ()))
 
 
 def _lone_legend(e) -> bool:
@@ -252,7 +273,12 @@ def _frame(an, inner: BBox, u: float) -> tuple[BBox, int] | None:
     """The smallest box drawn around a legend's entries, at most three text heights wider
     on any side (a legend's frame pads its entries; the axes' own patch is far larger)."""
     best = None
-    for i, d in _frame_shapes(an):
+    shapes = _frame_shapes(an)
+    widths, order = _frame_widths(an, shapes)
+    # a frame is at least as wide as the entries less its allowance on either side: of the
+    # shapes by width, only the wide ones are tested (a scatter's markers are shapes too)
+    for k in sorted(order[bisect_left(widths, inner[2] - inner[0] - 0.6 * u - 1e-9):]):
+        i, d = shapes[k]
         b = d.bbox
         if not (b[0] <= inner[0] + 0.3 * u and b[1] <= inner[1] + 0.3 * u
                 and b[2] >= inner[2] - 0.3 * u and b[3] >= inner[3] - 0.3 * u):
@@ -262,6 +288,17 @@ def _frame(an, inner: BBox, u: float) -> tuple[BBox, int] | None:
         if best is None or _area(b) < _area(best[0]):
             best = (b, i)
     return best
+
+
+def _frame_widths(an, shapes: list) -> tuple[list[float], list[int]]:
+    """The widths of the frame shapes in ascending order, and their places in `shapes`
+    (shapes of no finite width are left out: no frame test passes them)."""
+    got = an.derived.get("_frame_widths")
+    if got is None:
+        pairs = sorted((w, k) for k, (_i, d) in enumerate(shapes)
+                       if math.isfinite(w := d.bbox[2] - d.bbox[0]))
+        got = an.derived["_frame_widths"] = ([w for w, _k in pairs], [k for _w, k in pairs])
+    return got
 
 
 def _frame_shapes(an) -> list:
