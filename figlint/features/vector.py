@@ -11,6 +11,7 @@ path's own box reaches below a truncated axis.
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -21,6 +22,15 @@ from figlint.model import Drawing, Figure, TextSpan
 def _is_rotated(s: TextSpan) -> bool:
     w, h = s.bbox[2] - s.bbox[0], s.bbox[3] - s.bbox[1]
     return len(s.text.strip()) >= 2 and h > 1.5 * w
+
+
+@dataclass
+class _Bar:
+    """A thin image as _drawn_minus reads a drawn bar: its box, filled, not stroked."""
+
+    bbox: tuple[float, float, float, float]
+    fill: tuple = (0.0,)
+    stroke: None = None
 
 
 def _drawn_minus(s: TextSpan, drawings: list[Drawing]) -> float | None:
@@ -54,10 +64,95 @@ def _power_base(text: str) -> bool:
     return base == "10" or base.endswith(("×10", "x10", "\u00d710"))
 
 
+_SIGNS = "-\u2212+\u00b1"
+_NUMBER_PIECE = re.compile(r"^[-\u2212+\u00b1]?[\d.,]*$")
+
+
+def _number_piece(text: str) -> bool:
+    """A piece of a printed number: a sign, digits, a decimal point or separator, or a run
+    of them ("\u2212", "0", ".", "5", "\u22120", "12,")."""
+    return bool(text) and _NUMBER_PIECE.match(text) is not None
+
+
+def _one_line(a, b) -> bool:
+    """Two boxes of glyphs on one line: the middle of the shorter lies within the taller (a
+    symbol font's minus has a box far deeper than the digits beside it)."""
+    short, tall = (a, b) if a[3] - a[1] <= b[3] - b[1] else (b, a)
+    return tall[1] <= (short[1] + short[3]) / 2 <= tall[3]
+
+
+def _joined_numbers(spans: list[TextSpan]) -> list[TextSpan]:
+    """Spans that together print one number, joined into one span. LaTeX sets a number in
+    math mode from several fonts: the minus sign from the symbol font, the digits from the
+    roman one, the decimal point from the italic one (pgfplots' tick labels, matplotlib's
+    usetex labels), and a PDF lists each font's glyphs as a span of its own, so "\u22120.5"
+    is the spans "\u2212", "0", ".", "5". Read apart, the sign is lost and the digits are
+    three labels. Pieces join left to right when they abut on one line in one size (at
+    most a sixth of the size apart: a space between two labels is wider) and the whole is
+    still a number piece, so a dash beside a word, or after a number, stays apart. Pieces
+    are found by the middle of their box on a 4 pt grid: linear in the spans."""
+    pieces = [i for i, s in enumerate(spans) if _number_piece(s.text.strip())]
+    if len(pieces) < 2:
+        return spans
+    chains: list[list[int]] = []
+    texts: list[str] = []
+    ends: dict[int, list[int]] = {}  # baseline cell -> chains whose last piece sits there
+    for i in sorted(pieces, key=lambda i: spans[i].bbox[0]):
+        s = spans[i]
+        t = s.text.strip()
+        try:
+            cell = int((s.bbox[1] + s.bbox[3]) // 8.0)  # the box's centre, on a 4 pt grid
+        except (ValueError, OverflowError):
+            continue  # a non-finite box joins nothing (kept as it is below)
+        best = None
+        for c in (cell - 1, cell, cell + 1):
+            for k in ends.get(c, ()):
+                p = spans[chains[k][-1]]
+                size = max(p.size or 0.0, s.size or 0.0) or max(p.bbox[3] - p.bbox[1], 1.0)
+                gap = s.bbox[0] - p.bbox[2]
+                if not (-0.2 * size <= gap <= size / 6 and _one_line(p.bbox, s.bbox)
+                        and abs((s.size or 0.0) - (p.size or 0.0)) <= 0.15 * size and _number_piece(texts[k] + t)):
+                    continue
+                if best is None or abs(gap) < best[0]:
+                    best = (abs(gap), k, c)
+        if best is None:
+            chains.append([i])
+            texts.append(t)
+            ends.setdefault(cell, []).append(len(chains) - 1)
+            continue
+        _, k, c = best
+        chains[k].append(i)
+        texts[k] += t
+        ends[c].remove(k)
+        ends.setdefault(cell, []).append(k)
+    joined: dict[int, TextSpan] = {}
+    gone: set[int] = set()
+    for chain, text in zip(chains, texts):
+        if len(chain) < 2:
+            continue
+        parts = [spans[i] for i in chain]
+        first = parts[0]
+        # the height of the digits: a symbol font's sign has a box far deeper than theirs, and
+        # an exponent is told raised by where its digits stand
+        digits = [p for p in parts if p.text.strip()[-1:].isdigit()] or parts
+        joined[chain[0]] = TextSpan(text=text, size=first.size, font=first.font,
+                                    bbox=(first.bbox[0], min(p.bbox[1] for p in digits), parts[-1].bbox[2],
+                                          max(p.bbox[3] for p in digits)), color=first.color)
+        gone.update(chain[1:])
+    if not joined:
+        return spans
+    return [joined.get(i, s) for i, s in enumerate(spans) if i not in gone]
+
+
 def span_tokens(fig: Figure) -> list[Token]:
     minus_bars = [d for d in fig.drawings if d.fill is not None and d.stroke is None
                   and d.bbox[3] - d.bbox[1] <= 2.0 and 0 < d.bbox[2] - d.bbox[0] <= 20]
-    spans = [s for s in fig.spans if s.text.strip()]
+    # a minus sign placed as an image: a thin bar a digit wide (an EPS figure converted with
+    # its minus glyphs as image masks)
+    minus_bars += [_Bar(im.bbox) for im in fig.images
+                   if 0 < im.bbox[3] - im.bbox[1] <= 2.0 and 0 < im.bbox[2] - im.bbox[0] <= 20
+                   and im.bbox[2] - im.bbox[0] >= 3 * (im.bbox[3] - im.bbox[1])]
+    spans = _joined_numbers([s for s in fig.spans if s.text.strip()])
     spans.sort(key=lambda s: (round(s.bbox[1]), s.bbox[0]))
     used: set[int] = set()
     found: dict[int, Token] = {}
