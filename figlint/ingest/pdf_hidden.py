@@ -29,11 +29,8 @@ def drop_hidden_text(page, d: dict, drawings: list[dict], matrix=None) -> None:
     the dict and paths are in a turned frame (pdf_turn)."""
     if not any(_opaque_fill(d) for d in drawings):
         return  # nothing paints over text (hidden_span_boxes would find no fills)
-    # horizontal text only: the upright box of a rotated label overlaps its neighbours' by
-    # construction (a chart's slanted tick labels), which would make every chart page with a
-    # white plot background a suspect, and a card laid over another is set upright
-    spans = [s for b in d["blocks"] if b.get("type", 0) == 0 for l in b.get("lines", ()) if _upright(l)
-             for s in l["spans"] if s["text"].strip()]
+    spans = [s for b in d["blocks"] if b.get("type", 0) == 0 for l in b.get("lines", ()) for s in l["spans"]
+             if s["text"].strip()]
     hidden = hidden_span_boxes(page, [(s["text"], tuple(s["bbox"])) for s in spans], drawings, matrix)
     if not hidden:
         return
@@ -41,12 +38,6 @@ def drop_hidden_text(page, d: dict, drawings: list[dict], matrix=None) -> None:
     for b in d["blocks"]:
         for l in b.get("lines", ()):
             l["spans"] = [s for s in l["spans"] if id(s) not in gone]
-
-
-def _upright(line: dict) -> bool:
-    """A line of text written left to right on the page (MuPDF's `dir` (1, 0))."""
-    d = line.get("dir") or (1.0, 0.0)
-    return d[0] > 0.999
 
 
 def hidden_span_boxes(page, spans: list[tuple[str, BBox]], drawings: list[dict], matrix=None) -> set[int]:
