@@ -1234,7 +1234,8 @@ def _literal_sites(printed: str, fig_set: set, numbers: list, out: list, flat: F
         before = printed[max(0, m.start() - 40):m.start()]
         if re.search(r"(?:their|his|her|its|\\cite[a-z]*\{[^}]*\}'?s?|\\citet\{[^}]*\})\s*(?:~|\s)*$", before, re.I):
             continue
-        if re.search(r"\b(?:supp|suppl|supplementary|supporting|extended\s+data|SI)\.?\s*(?:~|\s)*$", before, re.I):
+        if re.search(r"\b(?:supp|suppl|supplementary|supplemental|supporting|extended\s+data|SI)\.?\s*(?:~|\s)*$",
+                     before, re.I):
             continue  # "Supp Fig. 5", "Extended Data Fig. 2": another series than the paper's figures
         if _OTHER_WORK.match(printed[m.end():m.end() + 60]):
             continue
@@ -1297,6 +1298,7 @@ def context_words(printed: str, start: int, end: int, ctx: Context, before: int 
         tail = tail[:m.start()]
 
     def clean(s: str) -> list[str]:
+        s = expand_macros(s, ctx)  # "\\sys's design": the words the paper's own text macros print
         s = re.sub(r"\\(?:[A-Za-z]*cite[A-Za-z]*|[A-Za-z]*ref|autoref|Autoref|cref|Cref|labelcref|crefrange|Crefrange|"
                    r"label|eqref|pageref|footnote|url|href|hyperref)\*?(?:\s*\[[^\]]*\])*(?:\s*\{[^{}]*\})*", " ", s)
         s = re.sub(r"(?<![A-Za-z\\])(?:Figures?|Figs?\.?|FIGS?\.?)(?:\s|~)*[A-Z]?\d+(?:\.\d+)?[a-z]?", " ", s)
