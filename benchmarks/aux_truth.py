@@ -1216,7 +1216,7 @@ _LIT = re.compile(
     r"(?:(?:\s|~|\\,)*(?:,|;|&|\\&|and|or|to|through|--+|\u2013|\u2014|-|\\textendash)(?:\s|~|\\,)*"
     r"(?:[A-Z]?\d+(?:\.\d+)?(?:\s?\(?[a-z]\)?(?![a-z]))?))*)"
     r"(?![\d.]*\d)")
-_OTHER_WORK = re.compile(r"^\s*(?:~|\s)*(?:of|in|from)\s*(?:~|\s)*(?:\\[A-Za-z]*cite|ref\.|refs\.|"
+_OTHER_WORK = re.compile(r"^\s*(?:~|\s)*(?:of|in|from)\s*(?:~|\s)*(?:\\[A-Za-z]*cite|[Rr]efs?\.|"
                          r"\[|paper|the\s+(?:original|cited|paper|article|study|work)|their|"
                          r"[A-Z][a-z]+\s+(?:et\s+al|\(|and\s+[A-Z]|&)|[A-Z][a-z]+(?:~|\s)\\cite)")
 
