@@ -950,8 +950,9 @@ def scan_sources(main: Path, aux: AuxRecord, root: Path | None = None) -> Source
     captions, short_long = _source_captions(printed, envs, env_figs, aux, ctx)
     # sites
     raw: list[Site] = []
-    _ref_sites(printed, ctx, label_fig, fig_numbers, refmacros, raw, flat)
-    _literal_sites(printed, fig_set, fig_numbers, raw, flat)
+    body = _short_captions_blanked(printed)
+    _ref_sites(body, ctx, label_fig, fig_numbers, refmacros, raw, flat)
+    _literal_sites(body, fig_set, fig_numbers, raw, flat)
     sites = []
     for s in raw:
         if any(a <= s.start < z and s.figure in figs for a, z, figs in env_figs):
@@ -1219,6 +1220,25 @@ _LIT = re.compile(
 _OTHER_WORK = re.compile(r"^\s*(?:~|\s)*(?:of|in|from)\s*(?:~|\s)*(?:\\[A-Za-z]*cite|[Rr]efs?\.|"
                          r"\[|paper|the\s+(?:original|cited|paper|article|study|work)|their|"
                          r"[A-Z][a-z]+\s+(?:et\s+al|\(|and\s+[A-Z]|&)|[A-Z][a-z]+(?:~|\s)\\cite)")
+
+
+def _short_captions_blanked(printed: str) -> str:
+    """printed with each \\caption[short]'s short form blanked: it prints only in the list of
+    figures, so a figure it names is cited there, not in the paper's text."""
+    out = printed
+    for m in re.finditer(r"\\caption\*?\s*\[", printed):
+        depth, k = 0, m.end()
+        while k < len(printed):
+            c = printed[k]
+            if c == "{":
+                depth += 1
+            elif c == "}":
+                depth -= 1
+            elif c == "]" and depth <= 0:
+                out = _blank(out, m.end() - 1, k + 1)
+                break
+            k += 1
+    return out
 
 
 def _literal_sites(printed: str, fig_set: set, numbers: list, out: list, flat: Flat) -> None:
