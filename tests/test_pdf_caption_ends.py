@@ -11,7 +11,11 @@ cut short or running on:
 - an image box reaching down behind the caption (set over the graphic's lower part) ended
   the caption at its first line whose middle lay inside that box;
 - "2-" at a line's end before "element" is a compound's own hyphen (TeX breaks no number):
-  it was joined as "2- element".
+  it was joined as "2- element";
+- a tall formula (a hat) makes a caption line's box reach into the next line's: the two were
+  read as one row and sorted by where they start, a fraction of a point apart, so the next
+  line's words came first;
+- eLife's "Figure 1–Figure supplement 2." captions an item attached to Figure 1, not Figure 1.
 Each case is compiled with pdflatex; the negative cases keep what is not the caption out.
 """
 
@@ -99,3 +103,41 @@ def test_a_number_hyphen_at_a_line_end_is_kept_with_its_word(tmp_path, pdflatex)
     got = _caption(tmp_path / "b", _paper(_float(
         graphic, "Waves calculated using model 2\\protect\\newline element by element and the 3-element model.")))
     assert "model 2 element by element" in got
+
+
+def test_a_figure_supplement_caption_is_not_its_figure_s(tmp_path, pdflatex):
+    """eLife captions each figure supplement "Figure 1–Figure supplement 2. ..." under its own
+    graphic: that is an item attached to Figure 1, not Figure 1's caption (the field paper set
+    this way reported Figure 1 twice). Negative: the same typed style with a plain label
+    ("Figure 2. ...") is a figure's caption."""
+    graphic = "\\centering\\includegraphics[width=0.4\\textwidth]{p.png}\\par\n"
+    supp = ("\\begin{figure}[h]\n" + graphic + "{\\small\\textbf{Figure 1--Figure supplement 1.} " + BAND
+            + "}\n\\end{figure}\n")
+    typed = ("\\begin{figure}[h]\n" + graphic + "{\\small\\textbf{Figure 2.} " + BAND + "}\n\\end{figure}\n")
+    tex = _paper(_float(graphic, "The main figure of the paper. " + BAND) + "\n" + supp + typed)
+    (tmp_path / "a").mkdir()
+    figs = read_pdf(compile_tex(tmp_path / "a", tex, IMAGES)).figures
+    numbered = sorted(f.number for f in figs if f.number)
+    assert numbered == ["1", "2"], numbered
+    (one,) = [f for f in figs if f.number == "1"]
+    assert one.caption.text.startswith("The main figure of the paper.")
+
+
+def test_a_tall_formula_does_not_merge_two_caption_lines(tmp_path, pdflatex):
+    """The line under a line with a hat set over a formula starts a hair left of it (math
+    italic; here a point, by hand): read as one row with it, it was put first. Negative: a
+    formula's sub- and superscript pieces, stacked in one row, stay in the row's order."""
+    cap = ("Example of a complete recovery of the angles. The loss converges to zero when the "
+           "estimated distance is exact, that is when $\\widehat{d_p}(p_i, p_j) =$\\protect\\\\[-5pt]"
+           "\\hspace*{-1pt}$d_q(q_i, q_j)$ for every pair of the set.")
+    narrow = "\\begin{minipage}{0.3\\textwidth}\\includegraphics[width=\\linewidth]{p.png}"
+    tex = _paper("\\begin{figure}[h]\\centering" + narrow + "\\caption{" + cap + "}\\label{fig:a}"
+                 "\\end{minipage}\\end{figure}", "\\usepackage{amsmath}\n")
+    got = _caption(tmp_path / "a", tex)
+    assert got.index("(pi, pj) =") < got.index("dq(qi, qj) for every pair"), got
+    cap = ("Example of a complete recovery of the angles, with the loss $L^{a}_{b}$ and the "
+           "estimate $x^{2}_{k}$ set in the same line of the caption text.")
+    tex = _paper("\\begin{figure}[h]\\centering" + narrow + "\\caption{" + cap + "}\\label{fig:a}"
+                 "\\end{minipage}\\end{figure}")
+    got = _caption(tmp_path / "b", tex)
+    assert got.startswith("Example of a complete recovery") and got.endswith("the caption text."), got

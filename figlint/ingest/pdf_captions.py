@@ -383,7 +383,11 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphic
     for ln in out:
         last = rows[-1][-1] if rows else first
         h = min(ln.bbox[3] - ln.bbox[1], last.bbox[3] - last.bbox[1])
-        if rows and h > 0 and min(ln.bbox[3], last.bbox[3]) - max(ln.bbox[1], last.bbox[1]) > 0.5 * h:
+        # two lines of words one above the other are two rows, however much a tall formula
+        # (a hat, a fraction) makes their boxes overlap; only a script's narrow piece stacks
+        w = min(ln.bbox[2] - ln.bbox[0], last.bbox[2] - last.bbox[0])
+        stacked = w > 2 * size and _hoverlap(ln.bbox[0], ln.bbox[2], last.bbox[0], last.bbox[2]) > 0.5 * w
+        if rows and h > 0 and min(ln.bbox[3], last.bbox[3]) - max(ln.bbox[1], last.bbox[1]) > 0.5 * h and not stacked:
             rows[-1].append(ln)
         else:
             rows.append([ln])
