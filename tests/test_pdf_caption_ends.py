@@ -121,6 +121,11 @@ def test_a_figure_supplement_caption_is_not_its_figure_s(tmp_path, pdflatex):
     assert numbered == ["1", "2"], numbered
     (one,) = [f for f in figs if f.number == "1"]
     assert one.caption.text.startswith("The main figure of the paper.")
+    # the supplement's caption set right under the figure's own ends that caption
+    close = _float(graphic, "The main figure of the paper. " + BAND)[:-len("\\end{figure}")]
+    close += "\\par\\vspace{-6pt}\\textbf{Figure 1--Figure supplement 1.} Another view of the runs.\\end{figure}"
+    got = _caption(tmp_path / "b", _paper(close))
+    assert got.endswith("month of the record.") and "supplement" not in got, got
 
 
 def test_a_tall_formula_does_not_merge_two_caption_lines(tmp_path, pdflatex):

@@ -236,6 +236,12 @@ def _past_the_foot(ln: Line, first: Line) -> bool:
 _FOLIO = re.compile(r"^(?:page\s*)?(?:\d{1,4}|[ivxlc]{1,6})(?:\s*(?:/|of)\s*\d{1,4})?$", re.I)
 
 
+# the label of an item attached to a figure (eLife's "Figure 1–Figure supplement 2."): no
+# caption of the figure's own (mentions.parse_float_label), but the end of the caption above it
+_ITEM_LABEL = re.compile(r"(?i)\s*(?:figure|fig\.)\s*[A-Z]?\d+(?:\.\d+)?\s*[-\u2013\u2014]\s*"
+                         r"(?:figure\s+supplement|source\s+(?:data|code)|video)\s+\d")
+
+
 # a line that ends a sentence or clause, closing quotes after its stop included ("... 25 cm.”)
 _ENDS = re.compile(r"[.:;!?)\]][\u201d\u2019\"']*\s*$")
 
@@ -369,7 +375,7 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphic
             break
         if small_caps:
             ref = ln.size  # the caption's text goes on at its own size
-        if parse_float_label(ln.text) and (not out or _ENDS.search(out[-1].text)):
+        if (parse_float_label(ln.text) or _ITEM_LABEL.match(ln.text)) and (not out or _ENDS.search(out[-1].text)):
             break  # the next caption; "Figure 4" wrapped to a line's start mid-sentence is a mention
         out.append(ln)
         if not same_row:
