@@ -950,8 +950,9 @@ def scan_sources(main: Path, aux: AuxRecord, root: Path | None = None) -> Source
     captions, short_long = _source_captions(printed, envs, env_figs, aux, ctx)
     # sites
     raw: list[Site] = []
-    _ref_sites(printed, ctx, label_fig, fig_numbers, refmacros, raw, flat)
-    _literal_sites(printed, fig_set, fig_numbers, raw, flat)
+    body = _short_captions_blanked(printed)
+    _ref_sites(body, ctx, label_fig, fig_numbers, refmacros, raw, flat)
+    _literal_sites(body, fig_set, fig_numbers, raw, flat)
     sites = []
     for s in raw:
         if any(a <= s.start < z and s.figure in figs for a, z, figs in env_figs):
@@ -1216,9 +1217,28 @@ _LIT = re.compile(
     r"(?:(?:\s|~|\\,)*(?:,|;|&|\\&|and|or|to|through|--+|\u2013|\u2014|-|\\textendash)(?:\s|~|\\,)*"
     r"(?:[A-Z]?\d+(?:\.\d+)?(?:\s?\(?[a-z]\)?(?![a-z]))?))*)"
     r"(?![\d.]*\d)")
-_OTHER_WORK = re.compile(r"^\s*(?:~|\s)*(?:of|in|from)\s*(?:~|\s)*(?:\\[A-Za-z]*cite|ref\.|refs\.|"
+_OTHER_WORK = re.compile(r"^\s*(?:~|\s)*(?:of|in|from)\s*(?:~|\s)*(?:\\[A-Za-z]*cite|[Rr]efs?\.|"
                          r"\[|paper|the\s+(?:original|cited|paper|article|study|work)|their|"
                          r"[A-Z][a-z]+\s+(?:et\s+al|\(|and\s+[A-Z]|&)|[A-Z][a-z]+(?:~|\s)\\cite)")
+
+
+def _short_captions_blanked(printed: str) -> str:
+    """printed with each \\caption[short]'s short form blanked: it prints only in the list of
+    figures, so a figure it names is cited there, not in the paper's text."""
+    out = printed
+    for m in re.finditer(r"\\caption\*?\s*\[", printed):
+        depth, k = 0, m.end()
+        while k < len(printed):
+            c = printed[k]
+            if c == "{":
+                depth += 1
+            elif c == "}":
+                depth -= 1
+            elif c == "]" and depth <= 0:
+                out = _blank(out, m.end() - 1, k + 1)
+                break
+            k += 1
+    return out
 
 
 def _literal_sites(printed: str, fig_set: set, numbers: list, out: list, flat: Flat) -> None:
@@ -1234,7 +1254,8 @@ def _literal_sites(printed: str, fig_set: set, numbers: list, out: list, flat: F
         before = printed[max(0, m.start() - 40):m.start()]
         if re.search(r"(?:their|his|her|its|\\cite[a-z]*\{[^}]*\}'?s?|\\citet\{[^}]*\})\s*(?:~|\s)*$", before, re.I):
             continue
-        if re.search(r"\b(?:supp|suppl|supplementary|supporting|extended\s+data|SI)\.?\s*(?:~|\s)*$", before, re.I):
+        if re.search(r"\b(?:supp|suppl|supplementary|supplemental|supporting|extended\s+data|SI)\.?\s*(?:~|\s)*$",
+                     before, re.I):
             continue  # "Supp Fig. 5", "Extended Data Fig. 2": another series than the paper's figures
         if _OTHER_WORK.match(printed[m.end():m.end() + 60]):
             continue
@@ -1297,6 +1318,7 @@ def context_words(printed: str, start: int, end: int, ctx: Context, before: int 
         tail = tail[:m.start()]
 
     def clean(s: str) -> list[str]:
+        s = expand_macros(s, ctx)  # "\\sys's design": the words the paper's own text macros print
         s = re.sub(r"\\(?:[A-Za-z]*cite[A-Za-z]*|[A-Za-z]*ref|autoref|Autoref|cref|Cref|labelcref|crefrange|Crefrange|"
                    r"label|eqref|pageref|footnote|url|href|hyperref)\*?(?:\s*\[[^\]]*\])*(?:\s*\{[^{}]*\})*", " ", s)
         s = re.sub(r"(?<![A-Za-z\\])(?:Figures?|Figs?\.?|FIGS?\.?)(?:\s|~)*[A-Z]?\d+(?:\.\d+)?[a-z]?", " ", s)

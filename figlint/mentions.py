@@ -248,9 +248,15 @@ def parse_float_label(text: str) -> tuple[str, str, str, str] | None:
         # line counts; "Figure 3 shows ..." is running text.
         if not has_delim and rest and not word.isupper():
             continue
+        if delim.strip(" \t\u00a0\u2009\u202f~") in ("-", "\u2013", "\u2014") and _ITEM_OF_A_FIGURE.match(rest):
+            return None  # eLife's "Figure 1–Figure supplement 2." captions an item of Figure 1, not Figure 1
         label = re.sub(r"\s+", " ", f"{word.strip()} {num}")
         return kind, label, num, rest
     return None
+
+
+# what follows "Figure 1–" when the label names an item attached to the figure (eLife)
+_ITEM_OF_A_FIGURE = re.compile(r"(?i)(?:figure\s+supplement|source\s+(?:data|code)|video)\s+\d")
 
 
 def parse_caption_label(text: str) -> tuple[str, str, str] | None:

@@ -166,3 +166,23 @@ def test_a_note_set_smaller_under_a_caption_is_not_the_caption(tmp_path, pdflate
     paper = read_pdf(_compile(tmp_path, tex))
     assert paper.figure("1").caption.text == short_caption
     assert paper.figure("2").caption.text == long_caption
+
+
+def test_a_folio_read_with_its_running_head_is_page_furniture(tmp_path, pdflatex):
+    """The folio and the running head set on one row a little inside the page ("16 G. Author
+    et al.", mnras's even pages) read as one line, no lone page number: it was taken for the
+    next page's first line of text, so every paragraph running onto such a page was cut there.
+    Negative: a number that does not count with the pages (the same "7" on each) is no folio,
+    so the line it heads is not taken for one."""
+    head = ("\\usepackage[top=1.5in,headsep=0.3in]{geometry}\n\\usepackage{fancyhdr}\n\\pagestyle{fancy}\n"
+            "\\fancyhf{}\n\\renewcommand{\\headrulewidth}{0pt}\n"
+            "\\fancyhead[L]{\\large\\thepage\\quad A. Author et al.}\n")
+    tex = ("\\documentclass{article}\n\\usepackage{graphicx}\n" + head + "\\begin{document}\n" + FIG
+           + "\n\n".join(long_sentence(k, 8) for k in range(12)) + "\n\n" + FILLER + "\n\\end{document}\n")
+    pdf = _compile(tmp_path, tex)
+    (fig,) = read_pdf(pdf).figures
+    assert len(fig.sites) == 96 and cut_sentences(fig) == [], cut_sentences(fig)[:2]
+    assert not any("A. Author" in p for p in paragraphs_read(pdf))
+    (tmp_path / "n").mkdir()
+    pdf = _compile(tmp_path / "n", tex.replace("\\thepage\\quad", "7\\quad"))
+    assert any("7 A. Author" in p for p in paragraphs_read(pdf))

@@ -76,9 +76,11 @@ def join_lines(texts: list[str]) -> str:
             word = re.search(r"(\S+)$", out).group(1)
             # "state-of-the-" + "art": a hyphen inside a compound is kept.
             out = out + t if "-" in word[:-1] else out[:-1] + t
-        elif out.endswith("-") and len(out) > 1 and out[-2].isalpha() and t[:1].isupper():
-            # "CI-" + "FAR" (TeX's hyphenation of an upper-case word) or "non-" + "English"
-            # (a compound's own hyphen): one word either way, the hyphen kept as printed
+        elif out.endswith("-") and len(out) > 1 and (out[-2].isalpha() and t[:1].isupper()
+                                                      or out[-2].isdigit() and t[:1].isalnum()):
+            # "CI-" + "FAR" (TeX's hyphenation of an upper-case word), "non-" + "English" or
+            # "2-" + "element" (a compound's own hyphen: TeX breaks no number): one word, the
+            # hyphen kept as printed
             out += t
         elif out:
             out += " " + t
@@ -220,7 +222,28 @@ def _runs_on(prev: Line, layout: Layout) -> bool:
     col = layout.column_of(prev.bbox[0], prev.bbox[2])
     c0, c1 = layout.columns[col] if col is not None else (layout.columns[0][0], layout.columns[-1][1])
     wide = prev.bbox[2] - prev.bbox[0] >= 0.6 * (c1 - c0)
-    return wide and is_body_size(prev.size, layout.body_size) and not re.search(r"[.:;!?)\]]\s*$", prev.text)
+    return wide and is_body_size(prev.size, layout.body_size) and not _ENDS.search(prev.text)
+
+
+def _past_the_foot(ln: Line, first: Line) -> bool:
+    """A line the page's foot zone holds that may still be the caption's: a long caption at a
+    page's bottom runs on past the text block, over the folio's row and into the page's outer
+    strip (mark_margins calls those lines footers). Set in the caption's size and no page
+    number; the caption's own rhythm (gap, alignment) decides the rest."""
+    return ln.role == "footer" and abs(ln.size - first.size) <= 0.3 and not _FOLIO.match(ln.text.strip())
+
+
+_FOLIO = re.compile(r"^(?:page\s*)?(?:\d{1,4}|[ivxlc]{1,6})(?:\s*(?:/|of)\s*\d{1,4})?$", re.I)
+
+
+# the label of an item attached to a figure (eLife's "Figure 1–Figure supplement 2."): no
+# caption of the figure's own (mentions.parse_float_label), but the end of the caption above it
+_ITEM_LABEL = re.compile(r"(?i)\s*(?:figure|fig\.)\s*[A-Z]?\d+(?:\.\d+)?\s*[-\u2013\u2014]\s*"
+                         r"(?:figure\s+supplement|source\s+(?:data|code)|video)\s+\d")
+
+
+# a line that ends a sentence or clause, closing quotes after its stop included ("... 25 cm.”)
+_ENDS = re.compile(r"[.:;!?)\]][\u201d\u2019\"']*\s*$")
 
 
 def _graphic_boxes(pd: PageData) -> list[tuple]:
@@ -254,7 +277,10 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphic
     next figure's frame ("TC2 TC3 VM2") are that figure's text, not this caption's. `marks`:
     the boxes of the page's vector paths, for rows stretched by small drawings in them."""
     first = lines[i]
-    graphics = [b for b in graphics if not _inside(first.bbox, b)]
+    # A graphic that begins below the label line's top is what may follow the caption; one
+    # that begins above it and reaches down past it (an image box larger than what the
+    # float shows of it, the caption set over its hidden part) does not end the caption.
+    graphics = [b for b in graphics if not _inside(first.bbox, b) and b[1] >= first.bbox[1] - 1]
     # The rest of the label line, when the text reader split it at a formula (a subscript
     # set as a line of its own: "... up to O(α" | "S). Note ..."): pieces on its row that
     # follow it closer than a word space (text wrapped beside a narrow float keeps
@@ -265,7 +291,13 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphic
     for ln in sorted((l for l in lines if l is not first and l.horizontal and not l.role
                       and l.bbox[0] >= first.bbox[0] + 1), key=lambda l: l.bbox[0]):
         h = min(ln.bbox[3] - ln.bbox[1], first.bbox[3] - first.bbox[1])
-        if h <= 0 or min(ln.bbox[3], first.bbox[3]) - max(ln.bbox[1], first.bbox[1]) <= 0.5 * h:
+        over = min(ln.bbox[3], first.bbox[3]) - max(ln.bbox[1], first.bbox[1])
+        if h <= 0 or over <= 0.5 * h:
+            if h > 0 and over > 0 and abs(ln.bbox[0] - row_box[2]) <= 0.5 * first.size \
+                    and ln.bbox[2] - ln.bbox[0] <= 1.5 * first.size:
+                # a formula's raised sign that touches the row's end (a radical, \sqrt M):
+                # the row goes on past it
+                row_box = (row_box[0], row_box[1], max(row_box[2], ln.bbox[2]), row_box[3])
             continue
         if ln.bbox[2] <= row_box[2] + 1 or ln.bbox[0] < row_box[2] - 1.5 * first.size:
             continue  # within what the row already holds (a sub- or superscript's own line)
@@ -300,8 +332,9 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphic
         x0, x1 = min(x0, layout.columns[col][0]), max(x1, layout.columns[col][1])
     out: list[Line] = list(pieces)
     taken = {id(p) for p in pieces}
-    cands = sorted((l for l in lines if l is not first and id(l) not in taken and l.horizontal and not l.role
-                    and l.bbox[1] >= first.bbox[1] + 2), key=lambda l: l.bbox[1])
+    cands = sorted((l for l in lines if l is not first and id(l) not in taken and l.horizontal
+                    and (not l.role or _past_the_foot(l, first)) and l.bbox[1] >= first.bbox[1] + 2),
+                   key=lambda l: l.bbox[1])
     # Double-spaced manuscripts leave a body line's height between the lines of a caption too.
     lead = max(0.6 * max(first.size, 6), 1.2 * layout.line_gap * first.size / max(layout.body_size, 1.0))
     row = first.bbox  # the label line's own text: a formula piece beside it is taller
@@ -342,7 +375,7 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphic
             break
         if small_caps:
             ref = ln.size  # the caption's text goes on at its own size
-        if parse_float_label(ln.text) and (not out or re.search(r"[.:;!?)\]]\s*$", out[-1].text)):
+        if (parse_float_label(ln.text) or _ITEM_LABEL.match(ln.text)) and (not out or _ENDS.search(out[-1].text)):
             break  # the next caption; "Figure 4" wrapped to a line's start mid-sentence is a mention
         out.append(ln)
         if not same_row:
@@ -356,7 +389,11 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphic
     for ln in out:
         last = rows[-1][-1] if rows else first
         h = min(ln.bbox[3] - ln.bbox[1], last.bbox[3] - last.bbox[1])
-        if rows and h > 0 and min(ln.bbox[3], last.bbox[3]) - max(ln.bbox[1], last.bbox[1]) > 0.5 * h:
+        # two lines of words one above the other are two rows, however much a tall formula
+        # (a hat, a fraction) makes their boxes overlap; only a script's narrow piece stacks
+        w = min(ln.bbox[2] - ln.bbox[0], last.bbox[2] - last.bbox[0])
+        stacked = w > 2 * size and _hoverlap(ln.bbox[0], ln.bbox[2], last.bbox[0], last.bbox[2]) > 0.5 * w
+        if rows and h > 0 and min(ln.bbox[3], last.bbox[3]) - max(ln.bbox[1], last.bbox[1]) > 0.5 * h and not stacked:
             rows[-1].append(ln)
         else:
             rows.append([ln])

@@ -657,11 +657,18 @@ def _folios(zone: list[tuple[PageData, Line, str]]) -> set[int]:
     """Page numbers outside the outer strip (article prints them 1.2 in above the page's
     foot): lone numbers at one height on several pages that count up with the pages.
     Otherwise the number ran into the paragraph continued at the top of the next column."""
-    rows: dict[tuple[str, int], list[tuple[int, int, Line]]] = {}
+    rows: dict[tuple[str, int, str], list[tuple[int, int, Line]]] = {}
     for pd, ln, role in zone:
         t = ln.text.strip()
         if t.isdigit() and len(t) <= 4:
-            rows.setdefault((role, round(ln.bbox[1])), []).append((pd.index, int(t), ln))
+            rows.setdefault((role, round(ln.bbox[1]), ""), []).append((pd.index, int(t), ln))
+            continue
+        # the folio and the running head read as one line ("16 G. Author et al."): the same
+        # head on each page of the row, the number counting with the pages
+        m = re.match(r"^(\d{1,4})\s+(\D.*)$", t) or re.match(r"^(\D.*?)\s+(\d{1,4})$", t)
+        if m:
+            num, head = (m.group(1), m.group(2)) if m.group(1).isdigit() else (m.group(2), m.group(1))
+            rows.setdefault((role, round(ln.bbox[1]), head), []).append((pd.index, int(num), ln))
     out: set[int] = set()
     for row in rows.values():
         row.sort(key=lambda r: r[0])

@@ -271,7 +271,7 @@ def _xranges(caps: list[CaptionBlock], layout: Layout) -> None:
         # label on a line of its own over a one-line title (APA: "Figure 2" in bold, the
         # title under it) is no paragraph that wrapped, and says nothing of the float's width.
         text_lines = c.lines[1:] if _label_alone(c) else c.lines
-        if len(text_lines) >= 2 and b[2] - b[0] < 0.85 * (hi - lo):
+        if _rows(text_lines) >= 2 and b[2] - b[0] < 0.85 * (hi - lo):
             lo, hi = b[0] - 8, b[2] + 8
         c.xrange = (lo, hi)
     for c in caps:
@@ -287,6 +287,17 @@ def _xranges(caps: list[CaptionBlock], layout: Layout) -> None:
             elif ob[0] >= b[2]:
                 hi = min(hi, (b[2] + ob[0]) / 2)
         c.xrange = (lo, hi)
+
+
+def _rows(lines) -> int:
+    """Printed rows of a caption's lines: a row the text reader split at a formula (its rest
+    read as a line of its own) is one row, not a wrapped paragraph."""
+    rows: list[tuple[float, float]] = []
+    for ln in lines:
+        y0, y1 = ln.bbox[1], ln.bbox[3]
+        if not any(min(y1, b) - max(y0, a) > 0.5 * min(y1 - y0, b - a) for a, b in rows):
+            rows.append((y0, y1))
+    return len(rows)
 
 
 def _label_alone(c: CaptionBlock) -> bool:

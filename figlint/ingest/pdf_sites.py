@@ -378,8 +378,9 @@ def _append(para: Para, ln: Line) -> None:
             word = para.text.rsplit(None, 1)[-1]  # its last word (a search for \S+$ scanned the whole paragraph)
             if "-" not in word[:-1]:
                 para.text = para.text[:-1]
-        elif para.text.endswith("-") and len(para.text) > 1 and para.text[-2].isalpha() and ln.text[:1].isupper():
-            pass  # "CI-" + "FAR", "non-" + "English": one word, the hyphen as printed (pdf_captions.join_lines)
+        elif para.text.endswith("-") and len(para.text) > 1 and (para.text[-2].isalpha() and ln.text[:1].isupper()
+                                                                  or para.text[-2].isdigit() and ln.text[:1].isalnum()):
+            pass  # "CI-" + "FAR", "non-" + "English", "2-" + "element": one word, the hyphen as printed (pdf_captions.join_lines)
         else:
             para.text += " "
     last_x1 = None

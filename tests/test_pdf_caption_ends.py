@@ -1,0 +1,166 @@
+"""PDF route: where a caption ends, as LaTeX set it.
+
+Binding against the field papers' .aux (issue 12) found five general causes of captions read
+cut short or running on:
+- a long caption at a page's foot runs past the text block, over the folio's row and into
+  the page's outer strip, where its lines were taken for the running foot (two papers);
+- a caption ending in a closing quote ("... 25 cm.”) did not read as ended, so the table
+  caption set right under it was read as its next line;
+- a formula's raised sign right after the label ("Rate-√M ...") stood between the label
+  line and the rest of its row, so the caption was read as "Rate-";
+- an image box reaching down behind the caption (set over the graphic's lower part) ended
+  the caption at its first line whose middle lay inside that box;
+- "2-" at a line's end before "element" is a compound's own hyphen (TeX breaks no number):
+  it was joined as "2- element";
+- a tall formula (a hat) makes a caption line's box reach into the next line's: the two were
+  read as one row and sorted by where they start, a fraction of a point apart, so the next
+  line's words came first;
+- eLife's "Figure 1–Figure supplement 2." captions an item attached to Figure 1, not Figure 1.
+Each case is compiled with pdflatex; the negative cases keep what is not the caption out.
+"""
+
+from __future__ import annotations
+
+from figlint.ingest.pdf import read_pdf
+from fixtures.pdf_build import compile_tex
+
+IMAGES = {"p.png": ((300, 200), (90, 140, 200)), "t.png": ((300, 600), (90, 140, 200))}
+BAND = "The shaded band marks the spread of the ensemble around its mean for every month of the record. "
+AFTER = "More text after the figure closes the section on the ensemble. "
+
+
+def _paper(fig: str, preamble: str = "") -> str:
+    return ("\\documentclass{article}\n\\usepackage{graphicx}\n" + preamble + "\\begin{document}\n"
+            + "Some text before the figure. " * 40 + "See Figure~\\ref{fig:a}.\n" + fig + "\n"
+            + AFTER * 30 + "\n\\end{document}\n")
+
+
+def _float(body: str, caption: str, where: str = "h") -> str:
+    return (f"\\begin{{figure}}[{where}]\n{body}\n\\caption{{{caption}}}\\label{{fig:a}}\n\\end{{figure}}")
+
+
+def _caption(folder, tex: str) -> str:
+    folder.mkdir()
+    figs = [f for f in read_pdf(compile_tex(folder, tex, IMAGES)).figures if f.number == "1"]
+    assert len(figs) == 1
+    return figs[0].caption.text
+
+
+def test_a_caption_run_past_the_page_foot_keeps_its_last_lines(tmp_path, pdflatex):
+    # a float taller than the text block: its caption runs over the folio and into the foot strip
+    got = _caption(tmp_path / "a", _paper(_float(
+        "\\centering\\includegraphics[width=0.5\\textwidth,height=0.8\\textheight]{p.png}",
+        BAND * 12 + "Last words here.", "p")))
+    assert got.endswith("Last words here.")
+    # negative: a running foot set in the caption's size under a caption at the page's bottom
+    foot = "\\usepackage{fancyhdr}\n\\pagestyle{fancy}\n\\cfoot{Preprint submitted to the journal}\n"
+    got = _caption(tmp_path / "b", _paper(_float("\\centering\\includegraphics[width=0.5\\textwidth]{p.png}",
+                                                 BAND * 3 + "Last words here.", "b"), foot))
+    assert got.endswith("Last words here.") and "Preprint" not in got
+
+
+def test_a_caption_ending_in_a_closing_quote_is_over(tmp_path, pdflatex):
+    graphic = "\\centering\\includegraphics[width=0.5\\textwidth]{p.png}"
+    quoted = ("Histogram of the maximum point estimation error for two contacts with different random "
+              "contact configurations. Read: ``34\\% lie between 15 and 25 cm.''")
+    table = "\\par\\vspace{-8pt}\\captionof{table}{Possibilities of detection with different numbers of sensors.}"
+    got = _caption(tmp_path / "a", _paper(_float(graphic, quoted)[:-len("\\end{figure}")] + table + "\\end{figure}",
+                                         "\\usepackage{caption}\n"))
+    assert got.endswith("25 cm.\u201d") and "Possibilities" not in got
+    # negative: "Table 2" opening a line mid-sentence is a mention inside the caption
+    mention = ("Histogram of the maximum point estimation error for two contacts, as listed in\\protect\\newline "
+               "Table~2 of the appendix together with the random contact configurations.")
+    got = _caption(tmp_path / "b", _paper(_float(graphic, mention), "\\usepackage{caption}\n"))
+    assert got.endswith("random contact configurations.") and "Table 2 of the appendix" in got
+
+
+def test_a_raised_sign_after_the_label_keeps_the_row(tmp_path, pdflatex):
+    graphic = "\\centering\\includegraphics[width=0.5\\textwidth]{p.png}"
+    got = _caption(tmp_path / "a", _paper(_float(graphic, "Rate-$\\sqrt{M}$ with guard interval $\\tau = T_s$ and $L = 10$")))
+    assert "with guard interval" in got and got.rstrip().endswith("10")
+    assert AFTER[:20] not in got
+
+
+def test_an_image_box_behind_the_caption_does_not_end_it(tmp_path, pdflatex):
+    # the graphic's box reaches down behind the caption (set over its lower part)
+    got = _caption(tmp_path / "a", _paper(_float(
+        "\\includegraphics[width=0.3\\textwidth]{t.png}\\par\\vspace{-4cm}", BAND * 3 + "Last words here.")))
+    assert got.endswith("Last words here.") and AFTER[:20] not in got
+    # negative: a graphic set below the caption still ends it (its text is not the caption's)
+    below = ("\\centering\\includegraphics[width=0.5\\textwidth]{p.png}\n\\caption{" + BAND + "Last words here.}"
+             "\\label{fig:a}\n\\par\\includegraphics[width=0.5\\textwidth]{p.png}\\par{\\small Notes set below the "
+             "second graphic.}")
+    got = _caption(tmp_path / "b", _paper("\\begin{figure}[h]\n" + below + "\n\\end{figure}"))
+    assert got.endswith("Last words here.") and "Notes set below" not in got
+
+
+def test_a_number_hyphen_at_a_line_end_is_kept_with_its_word(tmp_path, pdflatex):
+    graphic = "\\centering\\includegraphics[width=0.5\\textwidth]{p.png}"
+    got = _caption(tmp_path / "a", _paper(_float(
+        graphic, "Waves calculated using the 2-\\protect\\newline element model and the 3-element model.")))
+    assert "the 2-element model" in got
+    # negative: a number ending a line without a hyphen stays a word of its own
+    got = _caption(tmp_path / "b", _paper(_float(
+        graphic, "Waves calculated using model 2\\protect\\newline element by element and the 3-element model.")))
+    assert "model 2 element by element" in got
+
+
+def test_a_figure_supplement_caption_is_not_its_figure_s(tmp_path, pdflatex):
+    """eLife captions each figure supplement "Figure 1–Figure supplement 2. ..." under its own
+    graphic: that is an item attached to Figure 1, not Figure 1's caption (the field paper set
+    this way reported Figure 1 twice). Negative: the same typed style with a plain label
+    ("Figure 2. ...") is a figure's caption."""
+    graphic = "\\centering\\includegraphics[width=0.4\\textwidth]{p.png}\\par\n"
+    supp = ("\\begin{figure}[h]\n" + graphic + "{\\small\\textbf{Figure 1--Figure supplement 1.} " + BAND
+            + "}\n\\end{figure}\n")
+    typed = ("\\begin{figure}[h]\n" + graphic + "{\\small\\textbf{Figure 2.} " + BAND + "}\n\\end{figure}\n")
+    tex = _paper(_float(graphic, "The main figure of the paper. " + BAND) + "\n" + supp + typed)
+    (tmp_path / "a").mkdir()
+    figs = read_pdf(compile_tex(tmp_path / "a", tex, IMAGES)).figures
+    numbered = sorted(f.number for f in figs if f.number)
+    assert numbered == ["1", "2"], numbered
+    (one,) = [f for f in figs if f.number == "1"]
+    assert one.caption.text.startswith("The main figure of the paper.")
+    # the supplement's caption set right under the figure's own ends that caption
+    close = _float(graphic, "The main figure of the paper. " + BAND)[:-len("\\end{figure}")]
+    close += "\\par\\vspace{-6pt}\\textbf{Figure 1--Figure supplement 1.} Another view of the runs.\\end{figure}"
+    got = _caption(tmp_path / "b", _paper(close))
+    assert got.endswith("month of the record.") and "supplement" not in got, got
+
+
+def test_a_tall_formula_does_not_merge_two_caption_lines(tmp_path, pdflatex):
+    """The line under a line with a hat set over a formula starts a hair left of it (math
+    italic; here a point, by hand): read as one row with it, it was put first. Negative: a
+    formula's sub- and superscript pieces, stacked in one row, stay in the row's order."""
+    cap = ("Example of a complete recovery of the angles. The loss converges to zero when the "
+           "estimated distance is exact, that is when $\\widehat{d_p}(p_i, p_j) =$\\protect\\\\[-5pt]"
+           "\\hspace*{-1pt}$d_q(q_i, q_j)$ for every pair of the set.")
+    narrow = "\\begin{minipage}{0.3\\textwidth}\\includegraphics[width=\\linewidth]{p.png}"
+    tex = _paper("\\begin{figure}[h]\\centering" + narrow + "\\caption{" + cap + "}\\label{fig:a}"
+                 "\\end{minipage}\\end{figure}", "\\usepackage{amsmath}\n")
+    got = _caption(tmp_path / "a", tex)
+    assert got.index("(pi, pj) =") < got.index("dq(qi, qj) for every pair"), got
+    cap = ("Example of a complete recovery of the angles, with the loss $L^{a}_{b}$ and the "
+           "estimate $x^{2}_{k}$ set in the same line of the caption text.")
+    tex = _paper("\\begin{figure}[h]\\centering" + narrow + "\\caption{" + cap + "}\\label{fig:a}"
+                 "\\end{minipage}\\end{figure}")
+    got = _caption(tmp_path / "b", tex)
+    assert got.startswith("Example of a complete recovery") and got.endswith("the caption text."), got
+
+
+def test_a_row_split_at_a_formula_is_one_row_of_the_caption(tmp_path, pdflatex):
+    """The label line's row read as two lines (split at a formula's raised sign) is one printed
+    row: taken for a caption wrapped in a narrow box, it narrowed the float's horizontal range,
+    and the hyperref anchor at the column's edge no longer found the figure, so a citation
+    only the link shows ("the Fig. (11)") was lost. Negative: a text link to a section is no
+    figure's citation."""
+    graphic = "\\centering\\includegraphics[width=0.5\\textwidth]{p.png}"
+    fig = _float(graphic, "Rate-$\\sqrt{M}$ with guard interval $\\tau = T_s$ and $L = 10$")
+    tex = ("\\documentclass{article}\n\\usepackage{graphicx}\n\\usepackage{caption}\n\\usepackage{hyperref}\n\\begin{document}\n"
+           "\\section{Results}\\label{sec:r}\n" + "Some text before the figure. " * 40 + "\n" + fig + "\n\\clearpage\n"
+           "The Fig. (\\ref{fig:a}) shows that the rate grows with the number of elements, as Section~\\ref{sec:r} "
+           "said. " + AFTER * 10 + "\n\\end{document}\n")
+    (tmp_path / "a").mkdir()
+    figs = [f for f in read_pdf(compile_tex(tmp_path / "a", tex, IMAGES)).figures if f.number == "1"]
+    assert len(figs) == 1 and "with guard interval" in figs[0].caption.text
+    assert [s.via for s in figs[0].sites] == ["link"], [(s.via, s.sentence) for s in figs[0].sites]
