@@ -164,3 +164,24 @@ def test_a_row_split_at_a_formula_is_one_row_of_the_caption(tmp_path, pdflatex):
     figs = [f for f in read_pdf(compile_tex(tmp_path / "a", tex, IMAGES)).figures if f.number == "1"]
     assert len(figs) == 1 and "with guard interval" in figs[0].caption.text
     assert [s.via for s in figs[0].sites] == ["link"], [(s.via, s.sentence) for s in figs[0].sites]
+
+
+def test_a_notes_paragraph_under_a_title_caption_is_not_the_caption(tmp_path, pdflatex):
+    """Economics and social-science papers give a figure a title-style caption (no stop) and
+    a smaller paragraph of notes under it that opens with "Notes:" (here as such a working
+    paper sets it: 11 pt, captions \\small, notes \\footnotesize in a minipage): the caption
+    ran on into the notes, which are not the caption LaTeX records (field audit: 8 captions
+    of one paper). A "Notes:" written inside the caption itself is the caption's."""
+    pre = "\\usepackage[font=small,labelfont=bf]{caption}\n\\usepackage{float}\n"
+    notes = ("\\begin{minipage}{0.85\\textwidth}\\footnotesize \\textit{Notes:} Each line shows the share of the "
+             "units in a group that meet the rule of the indicated design, computed from the joint distribution "
+             "of the scores of all units.\\end{minipage}")
+    body = "\\centering\\includegraphics[width=0.5\\textwidth]{p.png}"
+    title = "Decomposition of the Response: How Each Part of the Design Narrows the Set of Outcomes Seen"
+    fig = ("\\begin{figure}[H]\n" + body + "\n\\caption{" + title + "}\\label{fig:a}\n"
+           "\\vspace{1mm}\n" + notes + "\n\\end{figure}")
+    tex = _paper(fig, pre).replace("\\documentclass{article}", "\\documentclass[11pt]{article}")
+    assert _caption(tmp_path / "a", tex) == title
+    inside = "Eligibility Rates by Group and Design. Notes: each line shows the share of the units in a group"
+    tex = _paper(_float(body, inside), pre).replace("\\documentclass{article}", "\\documentclass[11pt]{article}")
+    assert _caption(tmp_path / "b", tex) == inside

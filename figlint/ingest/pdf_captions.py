@@ -19,6 +19,9 @@ from figlint.ingest.pdf_layout import BBox, Layout, Line, PageData, is_body_size
 from figlint.mentions import parse_float_label
 from figlint.model import union
 
+# a float's note under its caption opens with one of these ("Notes: ...", "Source. ...")
+_NOTE_LEAD = re.compile(r"(?:Notes?|Sources?)\s*[:.]\s")
+
 
 @dataclass
 class CaptionBlock:
@@ -369,9 +372,12 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphic
         if not same_row and abs(ln.size - ref) > 1.3 and len(ln.text) > 12 and not small_caps:
             break
         if not same_row and ln.size < ref - 0.9 and len(ln.text) > 12 and not small_caps \
-                and re.search(r"[.!?]\s*$", (out[-1] if out else first).text) and ln.text[:1].isupper():
+                and (re.search(r"[.!?]\s*$", (out[-1] if out else first).text) and ln.text[:1].isupper()
+                     or _NOTE_LEAD.match(ln.text)):
             # a note set a point smaller under the caption, after the caption's sentence ended
-            # (\caption{..} then {\small This figure gives ...} in the float): not the caption's
+            # (\caption{..} then {\small This figure gives ...} in the float), or opening with
+            # "Notes:" / "Source:" under a title-style caption that ends with no stop (the
+            # economics and social-science convention): not the caption's
             break
         if small_caps:
             ref = ln.size  # the caption's text goes on at its own size
