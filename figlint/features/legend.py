@@ -19,7 +19,7 @@ import re
 from dataclasses import dataclass
 
 from figlint.features import derived
-from figlint.features.vector import TextIndex, is_light
+from figlint.features.vector import Boxes, TextIndex, is_light
 
 BBox = tuple[float, float, float, float]
 _LETTER = re.compile(r"[A-Za-z\u00c0-\u024f\u0370-\u03ff]")
@@ -75,32 +75,13 @@ def label_windows(an, near: float, far: float, dy: float):
     """A test of whether a point (the right edge of a shape, the height of its centre) lies
     where a label could follow it: a token that is not rotated starts between `near` and
     `far` right of x (near may be negative), its centre line within `dy` of y. The tokens'
-    windows are marked on a coarse grid once; the test is a look-up, so the thousands of
-    markers of a scatter, which have no word beside them, are passed over at the cost of
-    one dict look-up each. It may answer yes where no token is (a marked cell is larger
-    than a window): the callers' own test of the label decides."""
-    cell = max(far - near, 2 * dy, 1.0)
-    cells: set[tuple[int, int]] = set()
-    pad = 1e-3 * cell
-    for t in an.tokens:
-        if t.rotated:
-            continue
-        x0, x1 = t.bbox[0] - far - pad, t.bbox[0] - near + pad
-        y0, y1 = t.cy - dy - pad, t.cy + dy + pad
-        try:
-            xs = range(int(x0 // cell), int(x1 // cell) + 1)
-            ys = range(int(y0 // cell), int(y1 // cell) + 1)
-        except (ValueError, OverflowError):
-            continue  # a non-finite box: no label there
-        cells.update((gx, gy) for gx in xs for gy in ys)
-
-    def test(x: float, y: float) -> bool:
-        try:
-            return (int(x // cell), int(y // cell)) in cells
-        except (ValueError, OverflowError):  # a non-finite coordinate from an odd file
-            return False
-
-    return test
+    windows are put on a grid once (vector.Boxes); the test is a look-up, so the thousands
+    of markers of a scatter, which have no word beside them, are passed over cheaply. The
+    windows are a hair larger than the callers' own test of the label, which decides."""
+    pad = 1e-3 * max(far - near, 2 * dy, 1.0)
+    windows = [(t.bbox[0] - far - pad, t.cy - dy - pad, t.bbox[0] - near + pad, t.cy + dy + pad)
+               for t in an.tokens if not t.rotated]
+    return Boxes(windows, max(far - near, 2 * dy, 1.0)).hold
 
 
 def _label_for(an, sw: BBox, u: float, used: set[int]):

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 
 from figlint.features import derived
 from figlint.features.bars import find_bar_groups
-from figlint.features.vector import TextIndex, is_light, run_box, run_boxes
+from figlint.features.vector import Boxes, TextIndex, is_light, run_box, run_boxes
 
 BBox = tuple[float, float, float, float]
 
@@ -344,29 +344,6 @@ def _data_lines(an, u: float) -> list[tuple[list[tuple[float, float]], BBox]]:
     return out
 
 
-class _Boxes:
-    """Boxes on a coarse grid, for asking which of them hold a point (thousands of markers
-    against a figure's legend samples and labels)."""
-
-    def __init__(self, boxes: list[BBox], cell: float) -> None:
-        self.cell = max(cell, 1.0)
-        self.grid: dict[tuple[int, int], list[BBox]] = {}
-        for b in boxes:
-            for gx in range(int(b[0] // self.cell), int(b[2] // self.cell) + 1):
-                for gy in range(int(b[1] // self.cell), int(b[3] // self.cell) + 1):
-                    self.grid.setdefault((gx, gy), []).append(b)
-
-    def held(self, points: list[tuple[float, float]]) -> list[bool]:
-        """Whether each point lies in one of the boxes, in one loop (called for every marker
-        of a scatter)."""
-        grid, cell = self.grid, self.cell
-        out = []
-        for c in points:
-            here = grid.get((int(c[0] // cell), int(c[1] // cell)))
-            out.append(here is not None and any(_within(c, b) for b in here))
-        return out
-
-
 def _small_shapes(an, u: float) -> list[tuple[BBox, int]]:
     """Marker-sized shapes, each as (box, paint index): the pieces of the paths (a merged
     group of markers gives one per vertex run), between 0.15 and 1.2 text heights. Read
@@ -405,8 +382,8 @@ def _markers(an, u: float, swatches: list[BBox], labels: list[BBox]) -> list[tup
             key = rounded[colour] = tuple(round(c, 2) for c in colour[:3])
         key = key + (round(b[2] - b[0], 1), round(b[3] - b[1], 1))
         groups.setdefault(key, []).append((b, i))
-    in_labels = _Boxes(labels, 4 * u)
-    in_samples = _Boxes(swatches, 4 * u)
+    in_labels = Boxes(labels, 4 * u)
+    in_samples = Boxes(swatches, 4 * u)
     out = []
     for bs in groups.values():
         if len(bs) < 5:

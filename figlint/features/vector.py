@@ -24,27 +24,17 @@ def _is_rotated(s: TextSpan) -> bool:
     return len(s.text.strip()) >= 2 and h > 1.5 * w
 
 
-@dataclass
-class _Bar:
-    """A thin image as _drawn_minus reads a drawn bar: its box, filled, not stroked."""
-
-    bbox: tuple[float, float, float, float]
-    fill: tuple = (0.0,)
-    stroke: None = None
-
-
-def _drawn_minus(s: TextSpan, drawings: list[Drawing]) -> float | None:
-    """Whether a minus sign is drawn as a path just left of span `s`: a thin bar about a
-    digit wide at the middle of the line (matplotlib writes "−" as a filled rectangle when
-    the font has no such glyph; the span then reads "5" for -5). Returns the bar's left
-    edge, where the printed label starts."""
+def _drawn_minus(s: TextSpan, bars: list[tuple[float, float, float, float]]) -> float | None:
+    """Whether a minus sign is drawn just left of span `s`: a thin bar (the box of a filled,
+    unstroked path, or of a thin image) about a digit wide at the middle of the line
+    (matplotlib writes "−" as a filled rectangle when the font has no such glyph; the span
+    then reads "5" for -5). Returns the bar's left edge, where the printed label starts."""
     fs = s.size or (s.bbox[3] - s.bbox[1])
     x0, y0, _x1, y1 = s.bbox
-    for d in drawings:
-        b = d.bbox
+    for b in bars:
         w, h = b[2] - b[0], b[3] - b[1]
-        # a glyph is filled, not stroked, and wider than a tick mark (3.5 pt against 10 pt labels)
-        if d.fill is None or d.stroke is not None or not (0.4 * fs <= w <= 0.9 * fs and h <= max(0.12 * fs, 0.5)):
+        # wider than a tick mark (3.5 pt against 10 pt labels)
+        if not (0.4 * fs <= w <= 0.9 * fs and h <= max(0.12 * fs, 0.5)):
             continue
         if not (x0 - 0.45 * fs <= b[2] <= x0 + 0.2):
             continue
@@ -64,7 +54,6 @@ def _power_base(text: str) -> bool:
     return base == "10" or base.endswith(("×10", "x10", "\u00d710"))
 
 
-_SIGNS = "-\u2212+\u00b1"
 _NUMBER_PIECE = re.compile(r"^[-\u2212+\u00b1]?[\d.,]*$")
 
 
@@ -145,11 +134,11 @@ def _joined_numbers(spans: list[TextSpan]) -> list[TextSpan]:
 
 
 def span_tokens(fig: Figure) -> list[Token]:
-    minus_bars = [d for d in fig.drawings if d.fill is not None and d.stroke is None
+    minus_bars = [d.bbox for d in fig.drawings if d.fill is not None and d.stroke is None
                   and d.bbox[3] - d.bbox[1] <= 2.0 and 0 < d.bbox[2] - d.bbox[0] <= 20]
     # a minus sign placed as an image: a thin bar a digit wide (an EPS figure converted with
     # its minus glyphs as image masks)
-    minus_bars += [_Bar(im.bbox) for im in fig.images
+    minus_bars += [im.bbox for im in fig.images
                    if 0 < im.bbox[3] - im.bbox[1] <= 2.0 and 0 < im.bbox[2] - im.bbox[0] <= 20
                    and im.bbox[2] - im.bbox[0] >= 3 * (im.bbox[3] - im.bbox[1])]
     spans = _joined_numbers([s for s in fig.spans if s.text.strip()])
@@ -260,6 +249,43 @@ class TextIndex:
                         if covered >= share * area:
                             return True
         return False
+
+
+class Boxes:
+    """Boxes on a coarse grid, for asking whether a point lies in one of them (thousands of
+    markers against a figure's legend samples and labels). A box with a coordinate that is
+    not finite holds nothing."""
+
+    def __init__(self, boxes, cell: float) -> None:
+        self.cell = max(cell, 1.0)
+        self.grid: dict[tuple[int, int], list] = {}
+        for b in boxes:
+            try:
+                xs = range(int(b[0] // self.cell), int(b[2] // self.cell) + 1)
+                ys = range(int(b[1] // self.cell), int(b[3] // self.cell) + 1)
+            except (ValueError, OverflowError):
+                continue
+            for gx in xs:
+                for gy in ys:
+                    self.grid.setdefault((gx, gy), []).append(b)
+
+    def hold(self, x: float, y: float) -> bool:
+        """Whether the point (x, y) lies in one of the boxes."""
+        try:
+            here = self.grid.get((int(x // self.cell), int(y // self.cell)))
+        except (ValueError, OverflowError):  # a non-finite coordinate from an odd file
+            return False
+        return here is not None and any(b[0] <= x <= b[2] and b[1] <= y <= b[3] for b in here)
+
+    def held(self, points: list[tuple[float, float]]) -> list[bool]:
+        """Whether each point lies in one of the boxes, in one loop (called for every marker
+        of a scatter)."""
+        grid, cell = self.grid, self.cell
+        out = []
+        for c in points:
+            here = grid.get((int(c[0] // cell), int(c[1] // cell)))
+            out.append(here is not None and any(b[0] <= c[0] <= b[2] and b[1] <= c[1] <= b[3] for b in here))
+        return out
 
 
 def run_box(run) -> tuple[float, float, float, float]:
