@@ -255,8 +255,10 @@ def parse_float_label(text: str) -> tuple[str, str, str, str] | None:
     return None
 
 
-# what follows "Figure 1–" when the label names an item attached to the figure (eLife)
-_ITEM_OF_A_FIGURE = re.compile(r"(?i)(?:figure\s+supplement|source\s+(?:data|code)|video)\s+\d")
+# what follows "Figure 1–" when the label names an item attached to the figure (eLife);
+# pdf_captions ends a caption at such a label too
+ITEM_OF_A_FIGURE = r"(?:figure\s+supplement|source\s+(?:data|code)|video)\s+\d"
+_ITEM_OF_A_FIGURE = re.compile(ITEM_OF_A_FIGURE, re.I)
 
 
 def parse_caption_label(text: str) -> tuple[str, str, str] | None:

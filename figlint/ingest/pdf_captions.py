@@ -15,8 +15,8 @@ import functools
 import re
 from dataclasses import dataclass, field
 
-from figlint.ingest.pdf_layout import BBox, Layout, Line, PageData, is_body_size, is_bold
-from figlint.mentions import parse_float_label
+from figlint.ingest.pdf_layout import BBox, Layout, Line, PageData, break_joiner, is_body_size, is_bold
+from figlint.mentions import ITEM_OF_A_FIGURE, parse_float_label
 from figlint.model import union
 
 # a float's note under its caption opens with one of these ("Notes: ...", "Source. ...")
@@ -75,20 +75,11 @@ def join_lines(texts: list[str]) -> str:
         t = t.strip()
         if not t:
             continue
-        if out.endswith("-") and len(out) > 1 and out[-2].isalpha() and t[:1].islower():
-            word = re.search(r"(\S+)$", out).group(1)
-            # "state-of-the-" + "art": a hyphen inside a compound is kept.
-            out = out + t if "-" in word[:-1] else out[:-1] + t
-        elif out.endswith("-") and len(out) > 1 and (out[-2].isalpha() and t[:1].isupper()
-                                                      or out[-2].isdigit() and t[:1].isalnum()):
-            # "CI-" + "FAR" (TeX's hyphenation of an upper-case word), "non-" + "English" or
-            # "2-" + "element" (a compound's own hyphen: TeX breaks no number): one word, the
-            # hyphen kept as printed
-            out += t
-        elif out:
-            out += " " + t
-        else:
+        if not out:
             out = t
+            continue
+        joiner = break_joiner(out, t)
+        out = out[:-1] + t if joiner == "-" else out + joiner + t
     return out
 
 
@@ -241,8 +232,7 @@ _FOLIO = re.compile(r"^(?:page\s*)?(?:\d{1,4}|[ivxlc]{1,6})(?:\s*(?:/|of)\s*\d{1
 
 # the label of an item attached to a figure (eLife's "Figure 1–Figure supplement 2."): no
 # caption of the figure's own (mentions.parse_float_label), but the end of the caption above it
-_ITEM_LABEL = re.compile(r"(?i)\s*(?:figure|fig\.)\s*[A-Z]?\d+(?:\.\d+)?\s*[-\u2013\u2014]\s*"
-                         r"(?:figure\s+supplement|source\s+(?:data|code)|video)\s+\d")
+_ITEM_LABEL = re.compile(r"\s*(?:figure|fig\.)\s*[A-Z]?\d+(?:\.\d+)?\s*[-\u2013\u2014]\s*" + ITEM_OF_A_FIGURE, re.I)
 
 
 # a line that ends a sentence or clause, closing quotes after its stop included ("... 25 cm.”)

@@ -497,6 +497,23 @@ def page_layout(layout: Layout, pd: PageData) -> Layout:
     return Layout(layout.body_size, layout.body_font, cols, v0, v1, layout.line_gap)
 
 
+def break_joiner(before: str, after: str) -> str:
+    """How a printed line ending in `before` goes on with the next line's `after`: "-" when
+    the hyphen at its end is TeX's hyphenation (dropped, the word joined: "hyphen-" +
+    "ation"), "" when the hyphen is printed as part of the word ("state-of-the-" + "art",
+    "CI-" + "FAR" (an upper-case word), "non-" + "English", "2-" + "element": TeX breaks no
+    number), else " ". The one rule for captions (pdf_captions.join_lines) and paragraphs
+    (pdf_sites)."""
+    if before.endswith("-") and len(before) > 1:
+        c = before[-2]
+        if c.isalpha() and after[:1].islower():
+            word = before.rsplit(None, 1)[-1]  # from the right: a paragraph may be long
+            return "" if "-" in word[:-1] else "-"
+        if c.isalpha() and after[:1].isupper() or c.isdigit() and after[:1].isalnum():
+            return ""
+    return " "
+
+
 def is_body_size(size: float, body: float) -> bool:
     return abs(size - body) <= 0.6
 

@@ -18,7 +18,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-from figlint.ingest.pdf_layout import BBox, Layout, Line, PageData
+from figlint.ingest.pdf_layout import BBox, Layout, Line, PageData, break_joiner
 from figlint.mentions import external_mention, find_mentions, normalize_number, sentence_at
 from figlint.model import CitingSite, Location, union
 
@@ -374,15 +374,11 @@ _WS = re.compile(r"\s+")
 def _append(para: Para, ln: Line) -> None:
     """Add a line's text runs to the paragraph, recording where each run sits on the page."""
     if para.text:
-        if para.text.endswith("-") and len(para.text) > 1 and para.text[-2].isalpha() and ln.text[:1].islower():
-            word = para.text.rsplit(None, 1)[-1]  # its last word (a search for \S+$ scanned the whole paragraph)
-            if "-" not in word[:-1]:
-                para.text = para.text[:-1]
-        elif para.text.endswith("-") and len(para.text) > 1 and (para.text[-2].isalpha() and ln.text[:1].isupper()
-                                                                  or para.text[-2].isdigit() and ln.text[:1].isalnum()):
-            pass  # "CI-" + "FAR", "non-" + "English", "2-" + "element": one word, the hyphen as printed (pdf_captions.join_lines)
+        joiner = break_joiner(para.text, ln.text)
+        if joiner == "-":
+            para.text = para.text[:-1]
         else:
-            para.text += " "
+            para.text += joiner
     last_x1 = None
     for s in ln.spans:
         t = _WS.sub(" ", s["text"])
