@@ -333,7 +333,10 @@ class _Assembler:
             fig.extra["vector_only"] = bool(rec.tikz and not rec.graphics)
             if rec.tikz:
                 fig.extra["tikz"] = True
-            fig.extra["misplaced_labels"] = list(rec.misplaced)
+            # a label defined again later is the later one for LaTeX (the last \newlabel wins):
+            # one set before the caption and again after it prints the figure's number
+            fig.extra["misplaced_labels"] = [lab for lab in rec.misplaced
+                                             if getattr(self.final.get(lab), "kind", "misplaced") == "misplaced"]
             self._span_and_alt(fig, rec)
             fig.extra["subfigures"] = len(rec.subs)
             if rec.float_info is not None and len(rec.float_info.mains) > 1:
