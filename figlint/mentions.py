@@ -48,6 +48,9 @@ _GLUED_PANELS_RE = re.compile(r"([a-z])(?:" + _DASH + r"(?:\d+)?([a-z]))?(?![A-Z
 _SP_RUN = r"[ \t\u00a0\u2009\u202f~]*+"
 _PREFIXED_NUM_RE = re.compile(_SP + r"([A-Z]{2,3}[ \u00a0\u2009\u202f]\d+)(?![\d])")
 _RANGE_RE = re.compile(_SP_RUN + r"(?:" + _DASH + r"|\s*(?<=\s)(?:to|through)\s+)" + _SP)
+# the figure word repeated at a range's end after a dash: "Fig. 10 \u2013 Fig. 15" ("Figure 3 to
+# Figure 7" may compare two figures: not a range)
+_RANGE_WORD_RE = re.compile(r"(?:" + _FOREIGN_WORDS + r"|fig(?:ure)?s?\.?|figs?\.)(?=[\s\u00a0~\d])", re.IGNORECASE)
 # "and"/"or" in the languages whose figure names are read above: y/e/o (Spanish, Portuguese,
 # Italian), und/oder, et/ou, i/oraz, и/или ("las figuras 4-31 y 4-32"); not Dutch en/of,
 # which are also Spanish "in" and English "of" ("la figura 3 en 2019", "Figure 3 of 5")
@@ -164,13 +167,16 @@ def _parse_item(text: str, pos: int, known=None) -> tuple[int, list[str], dict[s
         end = gm.end()
     if not panels:
         rm = _RANGE_RE.match(text, end)
+        worded = None
+        if rm and re.search(_DASH, rm.group(0)):
+            worded = _RANGE_WORD_RE.match(text, rm.end())
         if rm:
-            m2 = _NUM_RE.match(text, rm.end())
+            m2 = _NUM_RE.match(text, worded.end() if worded else rm.end())
             if known and m is not None and m.re is _PREFIXED_NUM_RE:
                 # the range's end printed as its start is, prefix and all: "SI 4–SI 5"
                 pm2 = _PREFIXED_NUM_RE.match(text, rm.end())
                 m2 = pm2 if pm2 and normalize_number(pm2.group(1)) in known else m2
-            joined = f"{num}-{m2.group(1)}" if m2 and known and re.fullmatch(_DASH, rm.group(0)) else ""
+            joined = f"{num}-{m2.group(1)}" if m2 and known and not worded and re.fullmatch(_DASH, rm.group(0)) else ""
             if joined and normalize_number(joined) in known:
                 numbers = [joined]
                 end = m2.end()

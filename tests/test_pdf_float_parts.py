@@ -92,3 +92,25 @@ def test_a_label_on_its_own_line_over_a_short_title_owns_the_graphic_below(tmp_p
            "\\includegraphics[width=\\textwidth]{p1.png}\n\n\\small\\textit{Note.} Each run was simulated "
            "one hundred times with the same settings.\n\\end{figure}\n" + TEXT * 6 + "\n\\end{document}\n")
     assert _figures(_compile(tmp_path, tex)) == [("1", 1)]
+
+
+def test_pgfplots_axes_in_the_body_font_under_a_thick_header_rule(tmp_path, pdflatex):
+    """pgfplots sets tick labels in the body's font and size: a row of them spanning the text
+    block ("-125 -120 ... -105", "-100 ... -75") is no running text that ends the figure's
+    region, though it is wide and its gaps are about a word space. The rule a class draws under
+    its running head (2 pt here) belongs to the head, not to the figure below it."""
+    axis = ("\\begin{{tikzpicture}}\\begin{{axis}}[width=0.5\\linewidth, height=5cm, xtick={{{t}}}]"
+            "\\addplot coordinates {{({a},1) ({b},3)}};\\end{{axis}}\\end{{tikzpicture}}")
+    tex = (PREAMBLE + "\\usepackage{pgfplots}\n\\pgfplotsset{compat=1.17}\n\\usepackage{fancyhdr}\n"
+           "\\pagestyle{fancy}\n\\fancyhead[L]{RUNNING HEAD OF THE PAPER}\n\\fancyhead[R]{\\thepage}\n\\renewcommand{\\headrulewidth}{2pt}\n"
+           "\\begin{document}\nSee Figure~\\ref{fig:g}.\n\\begin{figure}[t]\n\\centering\n"
+           + axis.format(t="-125,-120,-115,-110,-105", a=-125, b=-105) + "%\n"
+           + axis.format(t="-100,-95,-90,-85,-80,-75", a=-100, b=-75)
+           + "\n\\caption{Two runs of the model over the western and the eastern half.}\\label{fig:g}\n"
+           "\\end{figure}\n" + (TEXT * 6 + "\n\n") * 14 + "\\end{document}\n")
+    paper = read_pdf(_compile(tmp_path, tex))
+    assert [f.number for f in paper.figures] == ["1"]
+    box = paper.figures[0].bbox
+    head_rule_bottom = 102.0  # the 2 pt rule under the running head, as pdflatex sets it here
+    assert box is not None and box[1] > head_rule_bottom + 10  # the plots' top, not the rule
+    assert box[3] - box[1] > 100  # both axes, their ticks and tick labels

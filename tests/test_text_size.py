@@ -17,11 +17,13 @@ import pytest
 from fixtures.type3_pdf import write_type3_figure
 
 
-@pytest.mark.parametrize("converted", [True, False])
-def test_type3_text_is_measured_by_its_glyphs(tmp_path, converted):
+@pytest.mark.parametrize("converted,coded", [(True, False), (False, False), (True, True), (False, True)])
+def test_type3_text_is_measured_by_its_glyphs(tmp_path, converted, coded):
+    """Glyphs named "zero" with a `d1` box, or (Origin's EPS through Ghostscript) named by their
+    code, "s48", painted with `d0` and no box: their height is read from their outline."""
     from figlint.ingest.graphics import read_graphics
 
-    pdf = write_type3_figure(tmp_path / "fig.pdf", 9.0, converted=converted)
+    pdf = write_type3_figure(tmp_path / "fig.pdf", 9.0, converted=converted, coded=coded)
     paper = read_graphics(str(pdf))
     sizes = [s.size for f in paper.figures for s in f.spans]
     assert sizes and all(abs(s - 9.0) < 0.2 for s in sizes), sizes

@@ -40,6 +40,14 @@ _NOT_NL = re.compile(r"[^\n]")
 _MARK = re.compile("[\U000F0000-\U000FFFFD]")
 _FIG_WORD_BEFORE = re.compile(r"(?i)(?<![A-Za-z])(?:fig(?:ure)?s?\.?)[\s~]*(?:\\,|\\ )?$")
 _BEGIN_AT = re.compile(r"\\begin\s*\{([^}]*)\}")
+# What joins the two ends of a range of references: a dash ("Figs.~\\ref{a}--\\ref{b}", the end's
+# figure word may be repeated: "Fig.~\\ref{a} -- Fig.~\\ref{b}"), or "to"/"through" with no word
+# before the end ("Figures~\\ref{a} to~\\ref{b}"; "Figure~\\ref{a} to Figure~\\ref{b}" may compare two)
+_SPACE = r"(?:\s|~|\\[,;: ]|\\thinspace\b|\\nobreak\b)*"
+_REF_RANGE_GAP = re.compile(
+    _SPACE + r"(?:(?:-{1,3}|\u2013|\u2014|\\text(?:en|em)dash\b(?:\{\})?)" + _SPACE
+    + r"(?:(?:[Ff]ig(?:ure)?s?\.?|FIG(?:URE)?S?\.?)" + _SPACE + r")?"
+    + r"|(?:to|through)" + _SPACE + r")")
 _ALT_MACRO = re.compile(r"\\(?:Description|alt)\s*(?:\[[^\]]*\]\s*)?\{\s*[^}\s]")
 
 
@@ -72,6 +80,11 @@ def read_latex(path: str, *, root: str | None = None, ref_macros: Iterable[str] 
         doc = load_document(path, root)
         scan = scan_document(doc, tuple(ref_macros))
         return _Assembler(path, doc, scan).paper()
+
+
+def _sequence(number: str) -> str:
+    """What a figure number is counted within: "F." of "F.12", "4-" of "4-16", "" of "12"."""
+    return re.sub(r"\d+$", "", number or "")
 
 
 class _Assembler:
@@ -333,7 +346,10 @@ class _Assembler:
             fig.extra["vector_only"] = bool(rec.tikz and not rec.graphics)
             if rec.tikz:
                 fig.extra["tikz"] = True
-            fig.extra["misplaced_labels"] = list(rec.misplaced)
+            # a label defined again later is the later one for LaTeX (the last \newlabel wins):
+            # one set before the caption and again after it prints the figure's number
+            fig.extra["misplaced_labels"] = [lab for lab in rec.misplaced
+                                             if getattr(self.final.get(lab), "kind", "misplaced") == "misplaced"]
             self._span_and_alt(fig, rec)
             fig.extra["subfigures"] = len(rec.subs)
             if rec.float_info is not None and len(rec.float_info.mains) > 1:
@@ -501,6 +517,7 @@ class _Assembler:
                     })
             for fig, labs in by_fig.items():
                 events.append({"pos": ev.pos, "end": ev.end, "fig": fig, "labels": labs, "macro": ev.macro, "via": "ref"})
+        events.extend(self._range_events())
         self.unresolved = unresolved
         self.misplaced_refs = misplaced_refs
         self.hardcoded: list[dict] = []
@@ -588,6 +605,35 @@ class _Assembler:
     def _external(self, start: int, end: int, numbers=(), known=None) -> bool:
         """A mention of another work's figure ("their Figure 5", "Figure 4 in \\cite{x}")."""
         return external_mention(self.t, start, end, numbers, known)
+
+    def _range_events(self) -> list[dict]:
+        """The figures a range of two references cites between its ends: "Figs.~\\ref{a}--\\ref{b}"
+        printed "Figs. 12-15" cites 13 and 14 as a reader counts. Each end must name one figure
+        (or its panels), both numbered in one sequence ("F.3" to "F.50", not "9" to "A.2"),
+        the end after the start; the figures between them in that sequence are cited by the
+        whole range's text."""
+        refs = self.scan.refs
+        out: list[dict] = []
+
+        def one_figure(ev) -> int | None:
+            figs = {info.fig for info in (self.final.get(lab) for lab in ev.labels)
+                    if info is not None and info.kind in ("figure", "subfigure") and info.fig is not None}
+            return figs.pop() if len(figs) == 1 else None
+
+        for a, b in zip(refs, refs[1:]):
+            if b.pos - a.end > 60 or not _REF_RANGE_GAP.fullmatch(self.t, a.end, b.pos):
+                continue
+            fa, fb = one_figure(a), one_figure(b)
+            if fa is None or fb is None or fb <= fa + 1:
+                continue
+            na, nb = self.figures[fa].number, self.figures[fb].number
+            seq = _sequence(na)
+            if not na or not nb or seq != _sequence(nb):
+                continue
+            for k in range(fa + 1, fb):
+                if self.figures[k].number and _sequence(self.figures[k].number) == seq:
+                    out.append({"pos": a.pos, "end": b.end, "fig": k, "labels": [], "macro": a.macro, "via": "ref"})
+        return out
 
     def _attach(self, events: list[dict]) -> None:
         doc = self.doc

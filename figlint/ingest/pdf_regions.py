@@ -146,10 +146,12 @@ def _col_bounds(ln: Line, layout: Layout) -> tuple[float, float]:
 
 def _prose(ln: Line, layout: Layout) -> bool:
     """A line of running text: body size and typeface, at least half a column wide, no wide
-    gaps (a row of tick labels is wide but gappy)."""
+    gaps (a row of tick labels is wide but gappy), and words in it (pgfplots sets its tick
+    labels in the body's font and size, "-125 -120 ... -70" about a word space apart)."""
     c0, c1 = _col_bounds(ln, layout)
     return (is_body_size(ln.size, layout.body_size) and same_family(ln.font, layout.body_font)
-            and ln.bbox[2] - ln.bbox[0] >= 0.5 * (c1 - c0) and len(ln.text) > 20 and ln.gap < 1.2 * ln.size)
+            and ln.bbox[2] - ln.bbox[0] >= 0.5 * (c1 - c0) and len(ln.text) > 20 and ln.gap < 1.2 * ln.size
+            and any(ch.isalpha() for ch in ln.text))
 
 
 def _near_any(b: BBox, boxes: list[BBox], d: float) -> bool:
@@ -340,6 +342,16 @@ def prepare(pd: PageData, layout: Layout, caps: list[CaptionBlock]) -> PageRegio
         b = im["bbox"]
         if b[3] > top and b[1] < bottom:
             elems.append(Elem(b, "image", i))
+    if layout.columns:
+        # the rule a class draws under the running head or over the footer (SIAM's 2 pt bar)
+        # belongs to it too: as wide as the text block, a few points from its text
+        reach = layout.columns[-1][1] - layout.columns[0][0]
+        for b in dgroups:
+            if b[3] - b[1] <= 3.0 and b[2] - b[0] >= 0.8 * reach:
+                if 0 < top and top - 1 <= b[1] <= top + 6:
+                    top = b[3]
+                elif bottom < pd.height and bottom - 6 <= b[3] <= bottom + 1:
+                    bottom = b[1]
     for i, b in enumerate(dgroups):
         if b[3] > top and b[1] < bottom:
             elems.append(Elem(b, "drawing", i))
@@ -436,6 +448,7 @@ def assign(pr: PageRegions, pd: PageData, sides: dict[str, str] | None = None) -
     caption in each environment, decides where it names a side that has graphics.
     """
     sides = sides or {}
+    _drop_inner_anchors(pr)
     walls = walls_of(pr)
     lims = {id(c): {s: _limits(c, s, c.xrange, walls, pd) for s in ("above", "below")} for c in pr.captions}
     opts = {id(c): _options(c, pr.elems, lims[id(c)]) for c in pr.captions}
@@ -476,6 +489,24 @@ def assign(pr: PageRegions, pd: PageData, sides: dict[str, str] | None = None) -
             cap.region = union([e.bbox for e in cap.elems])
         else:
             cap.region = None
+
+
+def _drop_inner_anchors(pr: PageRegions) -> None:
+    """A figure's anchor is a wall only where it marks the float's top (hyperref with hypcap).
+    Without hypcap it is set where \\caption is called, raised above the caption, which for a
+    graphic drawn in the float (TikZ, pgfplots) can be inside the graphic: a drawing that runs
+    across the anchor's height above the caption shows the anchor is not the float's top."""
+    for c in pr.captions:
+        y = c.anchor_y
+        if y is None:
+            continue
+        x0, x1 = c.xrange
+        cb = c.bbox
+        for e in pr.elems:
+            b = e.bbox
+            if e.kind != "text" and b[1] < y - 2 and y + 2 < b[3] <= cb[1] + 2 and _hoverlap(b[0], b[2], x0, x1) > 0:
+                c.anchor_y = None
+                break
 
 
 def _options(cap: CaptionBlock, elems: list[Elem], lims: dict[str, float]) -> dict[str, tuple[float, list[Elem]]]:

@@ -117,6 +117,11 @@ _WALKER_ENVS = {
     "strip": "", "center": "", "floatrow": "[",
 }
 _TIKZ_ENVS = {"tikzpicture", "axis", "semilogxaxis", "semilogyaxis", "loglogaxis", "groupplot", "pgfpicture", "circuitikz", "forest"}
+# environments whose own items step a counter, so that a \label in them names an item, not
+# the figure: numbered lists (\item), pseudo-code lines (algorithmic, algpseudocode), and
+# pgfplots axes (a \label after \addplot names that plot, for a legend typed elsewhere)
+ITEM_ENVS = {"enumerate", "enumerate*", "algorithmic", "algorithmic*", "axis", "semilogxaxis", "semilogyaxis",
+             "loglogaxis", "groupplot", "polaraxis", "ternaryaxis", "smithchart"}
 
 # text rendering: macros whose printed content is their last argument
 _CONTENT_LAST = {
@@ -584,6 +589,11 @@ class _FloatWalker:
                 short = args[2] if len(args) > 2 else None
                 long = args[3] if len(args) > 3 else None
                 if ctype not in ("figure", "subfigure"):
+                    # another type's caption set in the figure (\captionof{table} in a minipage):
+                    # it steps that type's counter, and a \label after it names it
+                    if not (args and args[0] is not None):
+                        self.info.others.append((self.pos(node, override), ctype))
+                        sc.target = ("other", len(self.info.others) - 1)
                     self.args(node, sc.child(), override)
                     return
                 is_sub = ctype == "subfigure" or sc.sub_env is not None
@@ -697,6 +707,8 @@ class _FloatWalker:
             inner.sub_env = self.sub_envs
         elif name in _TIKZ_ENVS:
             self.info.tikz = True
+        if name in ITEM_ENVS:
+            inner.target = ("other-env", None)  # its \label names an item, a line or a plot
         elif name in EQUATION_ENVS:
             inner.target = ("equation", None)  # a \label in a displayed equation names the equation
             self.info.equations += 1

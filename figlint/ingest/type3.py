@@ -34,25 +34,73 @@ def _array(doc, xref: int, key: str) -> list[float]:
         return []
 
 
+def _codes(doc, xref: int) -> dict[str, int]:
+    """Glyph name -> character code, from the font's /Encoding /Differences array."""
+    kind, val = doc.xref_get_key(xref, "Encoding")
+    if kind == "xref":
+        kind, val = doc.xref_get_key(int(val.split()[0]), "Differences")
+    elif kind == "dict":
+        m = re.search(r"/Differences\s*(\[[^\]]*\])", val)
+        kind, val = ("array", m.group(1)) if m else (None, "")
+    if kind != "array":
+        return {}
+    out: dict[str, int] = {}
+    code = 0
+    for tok in re.findall(r"/[^\s/\[\]]+|-?\d+", val):
+        if tok.startswith("/"):
+            out.setdefault(tok[1:], code)
+            code += 1
+        else:
+            code = int(tok)
+    return out
+
+
+_PATH_OP = re.compile(rb"((?:-?\d*\.?\d+(?:[eE][-+]?\d+)?\s+){2,6})(?:m|l|c|v|y)\b")
+_CM = re.compile(rb"((?:-?\d*\.?\d+\s+){6})cm\b")
+
+
+def _top(stream: bytes) -> float | None:
+    """A glyph's top in glyph space: its `d1` box, or (a `d0` glyph, which paints in colour
+    and declares no box) the highest point its path reaches, through a first scaling `cm`."""
+    m = re.search(rb"((?:-?\d*\.?\d+\s+){6})d1", stream[:200])
+    if m:
+        _wx, _wy, _llx, lly, _urx, ury = (float(v) for v in _NUM.findall(m.group(1)))
+        return ury if ury > lly else None
+    scale, shift = 1.0, 0.0
+    cm = _CM.search(stream[:200])
+    if cm:
+        a, b, c, d, _e, f = (float(v) for v in _NUM.findall(cm.group(1)))
+        if b or c or d <= 0:
+            return None  # rotated or flipped: not read
+        scale, shift = d, f
+    ys = [float(nums[k]) for op in _PATH_OP.finditer(stream)
+          for nums in [_NUM.findall(op.group(1))] for k in range(1, len(nums), 2)]
+    return max(ys) * scale + shift if ys else None
+
+
 def _factor(doc, xref: int) -> float | None:
     """How much larger the font's em is than MuPDF's size says, or None when it is as said."""
     matrix = _array(doc, xref, "FontMatrix")
     kind, procs = doc.xref_get_key(xref, "CharProcs")
     if len(matrix) != 6 or kind != "dict" or not matrix[3]:
         return None
+    codes = None
     tops = []
-    for name, ref in re.findall(r"/([A-Za-z]+)\s+(\d+)\s+0\s+R", procs):
+    for name, ref in re.findall(r"/([^\s/<>\[\]]+)\s+(\d+)\s+0\s+R", procs):
         if name not in _DIGITS and name not in _CAPS:
-            continue
+            # Ghostscript names some fonts' glyphs by code ("s48" for "0"): the encoding says
+            if codes is None:
+                codes = _codes(doc, xref)
+            code = codes.get(name)
+            if code is None or not (48 <= code <= 57 or chr(code) in _CAPS):
+                continue
         try:
-            head = doc.xref_stream(int(ref))[:200]
+            stream = doc.xref_stream(int(ref))[:20000]
         except Exception:  # noqa: BLE001 - a damaged glyph is no evidence
             continue
-        m = re.search(rb"((?:-?\d*\.?\d+\s+){6})d1", head or b"")
-        if m:
-            _wx, _wy, _llx, lly, _urx, ury = (float(v) for v in _NUM.findall(m.group(1)))
-            if ury > lly:
-                tops.append(ury)
+        top = _top(stream or b"")
+        if top is not None and top > 0:
+            tops.append(top)
         if len(tops) >= 12:
             break
     if len(tops) < 2:

@@ -134,6 +134,7 @@ def hardcoded_figure_number(paper: Paper, ctx: Context):
     severity="error",
     dimension="context_consistency",
     routes=("latex",),
+    options={"unreferenced-labels": False},
 )
 def label_before_caption(fig: Figure, ctx: Context):
     """A `\\label` inside a figure comes before its `\\caption`, so it labels the section.
@@ -141,7 +142,12 @@ def label_before_caption(fig: Figure, ctx: Context):
     What it does:
     Reports each `\\label` in a figure environment that LaTeX does not bind to the
     figure because no `\\caption` (or sub-caption) precedes it in the same group, with
-    what `\\ref` prints for it instead and how many references use it.
+    what `\\ref` prints for it instead and how many references use it. Only labels that
+    some reference uses are reported: one nothing refers to prints nothing wrong (set
+    `unreferenced-labels = true` to report those too). A label inside a numbered list, a
+    pseudo-code listing (`algorithmic`) or a pgfplots axis names its item, line or plot,
+    one after `\\captionof{table}` names the table, and one defined again after the
+    caption is that later one for LaTeX: none of these is reported.
 
     Why is this bad?
     `\\label` takes the number of the last counter stepped: before the caption that is
@@ -171,10 +177,13 @@ def label_before_caption(fig: Figure, ctx: Context):
         return
     sites = {s["label"]: s for s in fig.extra.get("misplaced_label_sites", [])}
     refs = ctx.paper.extra.get("misplaced_label_refs", [])
+    unreferenced = bool(ctx.option("unreferenced-labels"))
     for label in dict.fromkeys(misplaced):
         site = sites.get(label)
         prints = (site or {}).get("prints") or ""
         used = sum(1 for r in refs if r.get("label") == label)
+        if not used and not unreferenced:
+            continue  # a latent fault: nothing prints wrong until a reference uses it
         if not prints:
             what = f"\\ref{{{label}}} prints nothing (no counter is stepped before it)"
         elif prints == "??":
