@@ -114,3 +114,20 @@ def test_pgfplots_axes_in_the_body_font_under_a_thick_header_rule(tmp_path, pdfl
     head_rule_bottom = 102.0  # the 2 pt rule under the running head, as pdflatex sets it here
     assert box is not None and box[1] > head_rule_bottom + 10  # the plots' top, not the rule
     assert box[3] - box[1] > 100  # both axes, their ticks and tick labels
+
+
+@pytest.mark.parametrize("size", ["\\normalsize", "\\large"])
+def test_bold_panel_titles_between_the_rows_are_not_headings(tmp_path, pdflatex, size):
+    """A grid whose panels carry bold titles such as "(c) Second site", flush with the column
+    and at body size or larger: they read like run-in headings or titles, which end a
+    figure's region, but a line opening with a panel letter is the panel's title."""
+    def panel(k: int, name: str) -> str:
+        return (f"\\begin{{minipage}}{{0.45\\textwidth}}{{{size}\\bfseries ({chr(96 + k)}) {name}}}\\\\[2pt]"
+                f"\\includegraphics[width=\\linewidth]{{p{k}.png}}\\end{{minipage}}")
+    grid = (panel(1, "First site") + "\\hfill" + panel(2, "Second site") + "\n\n\\vspace{12pt}\n\n"
+            + panel(3, "Third site") + "\\hfill" + panel(4, "Fourth site"))
+    tex = (PREAMBLE + "\\begin{document}\n" + TEXT * 6 + "See Figure~\\ref{fig:g}.\n"
+           "\\begin{figure}[t]\n\\noindent " + grid +
+           "\n\\caption{Rank correlation of the four sites against the overlap of the two groups.}\\label{fig:g}\n"
+           "\\end{figure}\n" + TEXT * 6 + "\n\\end{document}\n")
+    assert _figures(_compile(tmp_path, tex)) == [("1", 4)]

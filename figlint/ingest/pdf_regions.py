@@ -16,6 +16,8 @@ they are big enough to be one.
 
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass
 
 from figlint.ingest.pdf_captions import CaptionBlock, _hoverlap, same_family
@@ -127,16 +129,22 @@ def classify_text(pd: PageData, layout: Layout, containers: list[BBox], caption_
         if not contained:
             if is_body_size(ln.size, body):
                 c0 = _col_bounds(ln, layout)[0]
-                heading = ln.bold and abs(ln.bbox[0] - c0) < 4 and fam_body
+                # a bold line flush with the column is a heading, unless it opens with a panel
+                # letter: "(c) ACIC 2018" over the lower row of a grid is that panel's title
+                heading = ln.bold and abs(ln.bbox[0] - c0) < 4 and fam_body and not _PANEL_TITLE.match(ln.text)
                 blocking = _prose(ln, layout) or heading or (ln.block in wide_blocks and fam_body)
             elif ln.size > body + 0.6:
-                blocking = fam_body  # titles, author lines, section headings
+                # titles, author lines, section headings; not a panel's title ("(c) ACIC 2018")
+                blocking = fam_body and not _PANEL_TITLE.match(ln.text)
         if blocking:
             blockers.append(ln)
         elif ln.size <= body + 0.6 or contained or _near_any(ln.bbox, containers, 12.0):
             # Large free text joins a figure only next to its graphics (panel titles, not author lines).
             text_elems.append(idx)
     return blockers, text_elems
+
+
+_PANEL_TITLE = re.compile(r"\s*\(?[a-zA-Z]\)\s")
 
 
 def _col_bounds(ln: Line, layout: Layout) -> tuple[float, float]:
