@@ -275,3 +275,19 @@ def test_source_rules_run_on_sources_only(code):
     from figlint.rules.registry import get_rule
 
     assert get_rule(code).routes == ("latex",)
+
+
+# ---------------------------------------------------------------- FL301 on a document that cites none
+
+def test_a_document_citing_none_of_its_figures_is_one_finding(tmp_path):
+    """A supplement whose figures the main article cites: its own text cites none of them.
+    One FL301 finding says so, on the first figure; once the text cites any figure, each
+    uncited one is reported again."""
+    figs = "".join(figure(f"fig:{k}", caption=f"{CAP}, run {k}.") for k in "abc")
+    write(tmp_path, {"main.tex": doc("\\section{Supplementary figures}\nThe runs follow.\n" + figs)})
+    found = by_code(lint(tmp_path), "FL301")
+    assert [(f.figure, "none of the 3 figures" in f.message) for f in found] == [("1", True)]
+    write(tmp_path, {"main.tex": doc("\\section{Runs}\nFigure~\\ref{fig:b} shows the second run.\n" + figs)})
+    found = by_code(lint(tmp_path), "FL301")
+    assert sorted((f.figure, f.message) for f in found) == [
+        ("1", "Figure 1 is never cited in the text"), ("3", "Figure 3 is never cited in the text")]

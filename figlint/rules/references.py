@@ -80,6 +80,10 @@ def is_bare_pointer(site: CitingSite, max_claim_words: int) -> bool:
     return len(claim) <= max_claim_words
 
 
+# a document with at least this many figures and no citation of any is one finding
+UNCITED_DOCUMENT = 3
+
+
 @rule("FL301", "uncited-figure", severity="warning", dimension="context_consistency",
       options={"appendix-severity": "warning"})
 def uncited_figure(fig: Figure, ctx: Context):
@@ -89,7 +93,9 @@ def uncited_figure(fig: Figure, ctx: Context):
     Reports a numbered figure that no `\\ref`-style command and no printed "Figure N"
     in the body text refers to. A figure continued in another float (`\\ContinuedFloat`,
     which prints its number again) is one figure: cited when any of its parts is. Appendix
-    figures can be given another severity with `appendix-severity`.
+    figures can be given another severity with `appendix-severity`. When the text cites
+    none of three or more figures (a supplement whose figures the main article cites),
+    that is one finding, on the first figure, not one per figure.
 
     Why is this bad?
     A figure the text never points to is either unneeded or a claim the paper forgot to
@@ -105,9 +111,18 @@ def uncited_figure(fig: Figure, ctx: Context):
     """
     if not fig.number or fig.continuation or any(p.sites for p in ctx.paper.parts(fig)):
         return  # a continuation is part of the figure before it: cited when that one is
+    numbered = [f for f in ctx.paper.figures if f.number and not f.continuation]
+    message = f"{fig.key} is never cited in the text"
+    if len(numbered) >= UNCITED_DOCUMENT and not any(f.sites for f in ctx.paper.figures):
+        # The text cites none of its figures: a supplement whose figures the main article
+        # cites, or a collection of figures. One finding says so, not one per figure.
+        if fig is not numbered[0]:
+            return
+        message = (f"none of the {len(numbered)} figures is cited in the text (if they are cited from another "
+                   "document, such as the article this file supplements, ignore this)")
     severity = ctx.option("appendix-severity") if fig.in_appendix else None
     yield ctx.finding(
-        f"{fig.key} is never cited in the text",
+        message,
         figure=fig,
         severity=severity,
         evidence={"labels": fig.labels, "in_appendix": fig.in_appendix},
