@@ -15,7 +15,9 @@ cut short or running on:
 - a tall formula (a hat) makes a caption line's box reach into the next line's: the two were
   read as one row and sorted by where they start, a fraction of a point apart, so the next
   line's words came first;
-- eLife's "Figure 1–Figure supplement 2." captions an item attached to Figure 1, not Figure 1.
+- eLife's "Figure 1–Figure supplement 2." captions an item attached to Figure 1, not Figure 1;
+- a caption whose first line breaks for width mid-sentence right before "Fig. 6." ended there
+  (only later lines were asked whether they end a sentence).
 Each case is compiled with pdflatex; the negative cases keep what is not the caption out.
 """
 
@@ -185,3 +187,19 @@ def test_a_notes_paragraph_under_a_title_caption_is_not_the_caption(tmp_path, pd
     inside = "Eligibility Rates by Group and Design. Notes: each line shows the share of the units in a group"
     tex = _paper(_float(body, inside), pre).replace("\\documentclass{article}", "\\documentclass[11pt]{article}")
     assert _caption(tmp_path / "b", tex) == inside
+
+
+def test_a_label_the_caption_first_line_wraps_onto_is_a_mention(tmp_path, pdflatex):
+    # the caption's first line breaks for width mid-sentence, right before "Figure 2": a
+    # mention inside the caption, which goes on past it (it used to end at "from the")
+    graphic = "\\centering\\includegraphics[width=0.5\\textwidth]{p.png}"
+    wrapped = ("Path signatures of the part and of the whole shape drawn in the\\protect\\linebreak "
+               "Figure~2. The array index corresponds to the index location of the part.")
+    got = _caption(tmp_path / "a", _paper(_float(graphic, wrapped)))
+    assert "Figure 2. The array index" in got and got.endswith("location of the part.")
+    # negative: a short title-style caption (no stop) with the next float's caption right under
+    # it: two captions, not one
+    stacked = (_float(graphic, "Rates by group")[:-len("\\end{figure}")]
+               + "\\par\\captionof{figure}{Counts by region and year of the survey.}\\end{figure}")
+    got = _caption(tmp_path / "b", _paper(stacked, "\\usepackage{caption}\n"))
+    assert got == "Rates by group"

@@ -371,7 +371,7 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphic
             break
         if small_caps:
             ref = ln.size  # the caption's text goes on at its own size
-        if (parse_float_label(ln.text) or _ITEM_LABEL.match(ln.text)) and (not out or _ENDS.search(out[-1].text)):
+        if (parse_float_label(ln.text) or _ITEM_LABEL.match(ln.text)) and not _wraps_on(out[-1] if out else first, first, bare, col, layout):
             break  # the next caption; "Figure 4" wrapped to a line's start mid-sentence is a mention
         out.append(ln)
         if not same_row:
@@ -394,6 +394,21 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphic
         else:
             rows.append([ln])
     return [ln for r in rows for ln in sorted(r, key=lambda l: l.bbox[0])]
+
+
+def _wraps_on(prev: Line, first: Line, bare: bool, col: int | None, layout: Layout) -> bool:
+    """The caption line above a line that opens with a float label ends mid-sentence, so that
+    label is a mention the caption's sentence wrapped onto ("... of the motion shown in" /
+    "Fig. 3. The array ..."). A later line needs only no stop at its end; the label line
+    itself also needs words after its label and to fill its column to the edge (the line
+    broke for width): a short title-style caption over another caption is no running sentence."""
+    if _ENDS.search(prev.text):
+        return False
+    if prev is not first:
+        return True
+    if bare or col is None:
+        return False
+    return prev.bbox[2] >= layout.columns[col][1] - 1.5 * prev.size
 
 
 def pick_captions(cands: list[CaptionBlock]) -> list[CaptionBlock]:
