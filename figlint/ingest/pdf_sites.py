@@ -428,7 +428,9 @@ def text_sites(paras: list[Para], path: str, known=None) -> tuple[list[tuple[str
     return out, spans
 
 
-_LINK_TEXT_RE = re.compile(r"^\(?([A-Z]?\.?\d+(?:\.\d+)?)?\(?([a-z])?\)?$")
+# the number a lone \ref prints under its link: "3", "A.2", "3b", "(b)"; a chapter-hyphen number
+# ("4-16", a thesis class's \thefigure) is one number too: a link covers one reference
+_LINK_TEXT_RE = re.compile(r"^\(?([A-Z]?\.?\d+(?:[.\-\u2013]\d+)?)?\(?([a-z])?\)?$")
 
 
 def link_sites(paras: list[Para], pages: list[PageData], targets: list[tuple[int, dict, list[str]]],

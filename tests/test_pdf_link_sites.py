@@ -1,0 +1,33 @@
+"""PDF route: a lone \\ref prints only a number; its hyperref link says which figure it is.
+
+Binding against the field papers' .aux (issue 12) found a thesis numbering its figures
+chapter-hyphen-number ("Figura 4-16", \\thefigure = \\thechapter-\\arabic{figure}) whose bare
+references ("se muestra en 4-17") were lost: the link's text was read as a number only when
+it had no hyphen. Compiled with pdflatex and hyperref; the negative cases keep a section's
+link and a link whose text is not its figure's number out.
+"""
+
+from __future__ import annotations
+
+from figlint.ingest.pdf import read_pdf
+from fixtures.pdf_build import compile_tex
+
+IMAGES = {"p.png": ((300, 200), (90, 140, 200))}
+
+
+def test_a_bare_chapter_hyphen_number_is_bound_through_its_link(tmp_path, pdflatex):
+    tex = ("\\documentclass{article}\n\\usepackage{graphicx}\n\\usepackage{hyperref}\n"
+           "\\renewcommand{\\thefigure}{\\arabic{section}-\\arabic{figure}}\n\\begin{document}\n"
+           "\\section{Results}\\label{sec:r}\n" + "Some text before the figure. " * 40 + "\n"
+           "\\begin{figure}[h]\\centering\\includegraphics[width=0.4\\textwidth]{p.png}"
+           "\\caption{Events of the simulation.}\\label{fig:a}\\end{figure}\n"
+           + "More text after the figure. " * 20 + "\n\n"
+           "The order of the events is shown in \\ref{fig:a}, as Section~\\ref{sec:r} set out. "
+           "A stray link reads \\hyperref[fig:a]{2-7} but names no figure of this paper.\n\\end{document}\n")
+    (tmp_path / "a").mkdir()
+    figs = [f for f in read_pdf(compile_tex(tmp_path / "a", tex, IMAGES)).figures if f.number == "1-1"]
+    assert len(figs) == 1
+    got = [(s.via, s.mention) for s in figs[0].sites]
+    # one site: the bare "1-1"; the section's link and the "2-7" link are no site of it
+    assert got == [("link", "1-1")], [(s.via, s.mention, s.sentence) for s in figs[0].sites]
+    assert "events is shown in 1-1" in figs[0].sites[0].sentence
