@@ -3,7 +3,7 @@
 Binding against the field papers' .aux (issue 12) found a thesis numbering its figures
 chapter-hyphen-number ("Figura 4-16", \\thefigure = \\thechapter-\\arabic{figure}) whose bare
 references ("se muestra en 4-17") were lost: the link's text was read as a number only when
-it had no hyphen. Compiled with pdflatex and hyperref; the negative cases keep a section's
+it had no hyphen; a paper citing "(1A)" with a capital panel letter likewise. Compiled with pdflatex and hyperref; the negative cases keep a section's
 link and a link whose text is not its figure's number out.
 """
 
@@ -31,3 +31,21 @@ def test_a_bare_chapter_hyphen_number_is_bound_through_its_link(tmp_path, pdflat
     # one site: the bare "1-1"; the section's link and the "2-7" link are no site of it
     assert got == [("link", "1-1")], [(s.via, s.mention, s.sentence) for s in figs[0].sites]
     assert "events is shown in 1-1" in figs[0].sites[0].sentence
+
+
+def test_a_bare_number_with_a_capital_panel_letter_is_bound_through_its_link(tmp_path, pdflatex):
+    # "(\ref{fig:a}A)" prints "(1A)", the link under "1" (read with the letter); like a printed
+    # "Fig. 1A" it names Figure 1. Negative: a link whose text is a lone capital names nothing
+    tex = ("\\documentclass{article}\n\\usepackage{graphicx}\n\\usepackage{hyperref}\n\\begin{document}\n"
+           + "Some text before the figure. " * 40 + "\n"
+           "\\begin{figure}[h]\\centering\\includegraphics[width=0.4\\textwidth]{p.png}"
+           "\\caption{Lipid classes by condition.}\\label{fig:a}\\end{figure}\n"
+           + "More text after the figure. " * 20 + "\n\n"
+           "The expansion is identified in the class plots (\\ref{fig:a}A) of the survey. "
+           "Appendix \\hyperref[fig:a]{B} lists the rest.\n\\end{document}\n")
+    (tmp_path / "a").mkdir()
+    figs = [f for f in read_pdf(compile_tex(tmp_path / "a", tex, IMAGES)).figures if f.number == "1"]
+    assert len(figs) == 1
+    got = [(s.via, s.panels) for s in figs[0].sites]
+    assert got == [("link", [])], [(s.via, s.mention, s.sentence) for s in figs[0].sites]
+    assert "identified in the class plots" in figs[0].sites[0].sentence

@@ -429,8 +429,10 @@ def text_sites(paras: list[Para], path: str, known=None) -> tuple[list[tuple[str
 
 
 # the number a lone \ref prints under its link: "3", "A.2", "3b", "(b)"; a chapter-hyphen number
-# ("4-16", a thesis class's \thefigure) is one number too: a link covers one reference
-_LINK_TEXT_RE = re.compile(r"^\(?([A-Z]?\.?\d+(?:[.\-\u2013]\d+)?)?\(?([a-z])?\)?$")
+# ("4-16", a thesis class's \thefigure) is one number too: a link covers one reference. A capital
+# panel letter ("(1A)") names the figure as well; like a printed "Fig. 1A" (mentions.py) it
+# records no panel
+_LINK_TEXT_RE = re.compile(r"^\(?([A-Z]?\.?\d+(?:[.\-\u2013]\d+)?)?\(?(?:([a-z])|(?<=\d)[A-Z])?\)?$")
 
 
 def link_sites(paras: list[Para], pages: list[PageData], targets: list[tuple[int, dict, list[str]]],
