@@ -16,6 +16,7 @@ they are big enough to be one.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from figlint.ingest.pdf_captions import CaptionBlock, _hoverlap, same_family
@@ -131,12 +132,30 @@ def classify_text(pd: PageData, layout: Layout, containers: list[BBox], caption_
                 blocking = _prose(ln, layout) or heading or (ln.block in wide_blocks and fam_body)
             elif ln.size > body + 0.6:
                 blocking = fam_body  # titles, author lines, section headings
+        if not blocking and not contained and is_body_size(ln.size, body) and fam_body:
+            blocking = _last_line_of(ln, prose, layout)
         if blocking:
             blockers.append(ln)
         elif ln.size <= body + 0.6 or contained or _near_any(ln.bbox, containers, 12.0):
             # Large free text joins a figure only next to its graphics (panel titles, not author lines).
             text_elems.append(idx)
     return blockers, text_elems
+
+
+_SENTENCE_END = re.compile(r"[.;:!?][)\]\u201d\u2019\"']*\s*$")
+
+
+def _last_line_of(ln: Line, prose: list[Line], layout: Layout) -> bool:
+    """A short line in the body's size and typeface that ends a sentence, set right under a
+    line of running text at its left edge and the paragraph's own line spacing: the last line
+    of that paragraph, even when a float follows close under it (a double-spaced preprint)."""
+    if len(ln.text) <= 20 or not _SENTENCE_END.search(ln.text):
+        return False
+    for p in prose:
+        gap = ln.bbox[1] - p.bbox[3]
+        if p.page == ln.page and abs(p.bbox[0] - ln.bbox[0]) <= 2 and 0 <= gap <= layout.line_gap + 0.3 * layout.body_size:
+            return True
+    return False
 
 
 def _col_bounds(ln: Line, layout: Layout) -> tuple[float, float]:

@@ -258,7 +258,7 @@ def _breaks(prev: Line, ln: Line, layout: Layout, floats: list[BBox] = (),
             beside: dict[int, list[BBox]] | None = None, ragged: list[float] | None = None) -> bool:
     """Does ln open a new paragraph? A size change (footnotes), a heading before it, a vertical
     gap, an indent, or a short line before it; across a column or page break only the last two."""
-    if abs(prev.size - ln.size) > 1.0:
+    if abs(prev.size - ln.size) > 1.0 and not (_half_in(prev, ln.size) or _half_in(ln, prev.size)):
         return True
     pcol, p0, p1 = _col_bounds(prev, layout)
     col, c0, c1 = _col_bounds(ln, layout)
@@ -292,6 +292,15 @@ def _breaks(prev: Line, ln: Line, layout: Layout, floats: list[BBox] = (),
             and not _float_between(prev, ln, floats, c0, c1):
         return True
     return indented or short_prev
+
+
+def _half_in(ln: Line, size: float) -> bool:
+    """Half the line's characters or more are set in `size`: a piece of a row split at a
+    formula ("1 =", a subscript and a sign) reads as small as its script by a tie of one
+    character each, yet it is text of the row's size, not a footnote's line."""
+    n = sum(len(s["text"].strip()) for s in ln.spans)
+    k = sum(len(s["text"].strip()) for s in ln.spans if abs(s["size"] - size) <= 1.0)
+    return n > 0 and 2 * k >= n
 
 
 def ragged_right(pages: list[PageData], layout: Layout) -> list[float] | None:
