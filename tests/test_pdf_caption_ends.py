@@ -17,7 +17,9 @@ cut short or running on:
   line's words came first;
 - eLife's "Figure 1–Figure supplement 2." captions an item attached to Figure 1, not Figure 1;
 - a caption whose first line breaks for width mid-sentence right before "Fig. 6." ended there
-  (only later lines were asked whether they end a sentence).
+  (only later lines were asked whether they end a sentence);
+- a display formula of the text set right under a tiny caption ("H(p) = 1", short, so only its
+  size tells) and the sum's limits read before it were taken as the caption's last lines.
 Each case is compiled with pdflatex; the negative cases keep what is not the caption out.
 """
 
@@ -203,3 +205,18 @@ def test_a_label_the_caption_first_line_wraps_onto_is_a_mention(tmp_path, pdflat
                + "\\par\\captionof{figure}{Counts by region and year of the survey.}\\end{figure}")
     got = _caption(tmp_path / "b", _paper(stacked, "\\usepackage{caption}\n"))
     assert got == "Rates by group"
+
+
+def test_a_display_formula_right_under_a_small_caption_is_not_the_caption(tmp_path, pdflatex):
+    # a caption in tiny type with the text's display formula set right under the float (a
+    # journal's tight float spacing): "H(p) = 1" is short, so only its size tells it apart; the
+    # sum's limits read before it went with it. The caption's own short last line stays
+    pre = "\\usepackage{caption}\n\\captionsetup{font=tiny}\n\\setlength{\\intextsep}{0pt}\n"
+    graphic = "\\centering\\includegraphics[width=0.5\\textwidth]{p.png}"
+    cap = BAND * 3 + "Last words of the runs."
+    tex = ("\\documentclass[12pt]{article}\n\\usepackage{graphicx}\n" + pre + "\\begin{document}\n"
+           + "Some text before the figure. " * 40 + "See Figure~\\ref{fig:a}.\n" + _float(graphic, cap)
+           + "\\vspace{-14pt}\\[ H(p) = \\frac{1}{n} \\sum_{i=1}^{n} \\sum_{j=0}^{n} p_{ij} \\log p_{ij} \\]\n"
+           + AFTER * 20 + "\n\\end{document}\n")
+    got = _caption(tmp_path / "a", tex)
+    assert got.endswith("Last words of the runs."), got[-120:]

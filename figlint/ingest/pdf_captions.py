@@ -361,6 +361,13 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphic
         small_caps = bare and not out and _capitals(ln.text)
         if not same_row and abs(ln.size - ref) > 1.3 and len(ln.text) > 12 and not small_caps:
             break
+        if not same_row and ln.size >= 1.5 * ref and ln.size - ref > 2 and not small_caps:
+            # a display formula of the text under a small caption ("H(p) = 1"): however short, not
+            # the caption's, and nor are the formula's scripts read before it (a sum's limits):
+            # the lines off the caption's size taken after its last line in its own size
+            while out and abs(out[-1].size - ref) > 1.0:
+                out.pop()
+            break
         if not same_row and ln.size < ref - 0.9 and len(ln.text) > 12 and not small_caps \
                 and (re.search(r"[.!?]\s*$", (out[-1] if out else first).text) and ln.text[:1].isupper()
                      or _NOTE_LEAD.match(ln.text)):
