@@ -3,7 +3,9 @@
 Binding against the field papers' .aux (issue 12) found a thesis numbering its figures
 chapter-hyphen-number ("Figura 4-16", \\thefigure = \\thechapter-\\arabic{figure}) whose bare
 references ("se muestra en 4-17") were lost: the link's text was read as a number only when
-it had no hyphen; a paper citing "(1A)" with a capital panel letter likewise. Compiled with pdflatex and hyperref; the negative cases keep a section's
+it had no hyphen; a paper citing "(1A)" with a capital panel letter likewise. A footnote mark
+glued to a word ("cross-attention6") made another word of it; its link to the footnote tells it
+from an exponent. Compiled with pdflatex and hyperref; the negative cases keep a section's
 link and a link whose text is not its figure's number out.
 """
 
@@ -49,3 +51,21 @@ def test_a_bare_number_with_a_capital_panel_letter_is_bound_through_its_link(tmp
     got = [(s.via, s.panels) for s in figs[0].sites]
     assert got == [("link", [])], [(s.via, s.mention, s.sentence) for s in figs[0].sites]
     assert "identified in the class plots" in figs[0].sites[0].sentence
+
+
+def test_a_footnote_mark_is_no_part_of_the_citing_sentence(tmp_path, pdflatex):
+    # "cross-attention\footnote{..}" prints "cross-attention¹": read glued to the word it made
+    # another word ("cross-attention1"). hyperref links the mark to its footnote, which tells it
+    # from a unit's exponent ("54 m³", no link), kept
+    tex = ("\\documentclass{article}\n\\usepackage{graphicx}\n\\usepackage{hyperref}\n\\begin{document}\n"
+           + "Some text before the figure. " * 40 + "\n"
+           "\\begin{figure}[h]\\centering\\includegraphics[width=0.4\\textwidth]{p.png}"
+           "\\caption{Attention weights of the baseline.}\\label{fig:a}\\end{figure}\n"
+           + "More text after the figure. " * 20 + "\n\n"
+           "Figure~\\ref{fig:a} visualizes cross-attention\\footnote{Also known as encoder-decoder attention.} "
+           "from our baseline model in a room of 54~m$^3$ as well.\n\\end{document}\n")
+    (tmp_path / "a").mkdir()
+    figs = [f for f in read_pdf(compile_tex(tmp_path / "a", tex, IMAGES)).figures if f.number == "1"]
+    assert len(figs) == 1 and len(figs[0].sites) == 1
+    sentence = figs[0].sites[0].sentence
+    assert "cross-attention from our baseline" in sentence and "m3 as well" in sentence, sentence

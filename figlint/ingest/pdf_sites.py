@@ -156,6 +156,7 @@ def paragraphs(pages: list[PageData], layout: Layout, spanning: dict[int, list[B
         ordered = reading_order(pd, layout, spanning.get(pd.index, []))
         lof_page = any(_LOF_RE.match(l.text.strip()) for l in ordered[:12])
         floats = [l.bbox for l in pd.lines if l.role in _FLOAT_ROLES]
+        marks = pd.note_marks
         for ln in ordered:
             head = heading_like(ln, layout)
             if head and _REFS_RE.match(ln.text.strip()):
@@ -180,7 +181,7 @@ def paragraphs(pages: list[PageData], layout: Layout, spanning: dict[int, list[B
                 elif cur.text:
                     paras.append(cur)
                 cur = Para(skip=in_refs or lof_page)
-            _append(cur, ln)
+            _append(cur, ln, marks)
             cur.lines.append(ln)
             prev = ln
     if held is not None and held.text:
@@ -380,8 +381,18 @@ def _float_between(prev: Line, ln: Line, floats: list[BBox], c0: float, c1: floa
 _WS = re.compile(r"\s+")
 
 
-def _append(para: Para, ln: Line) -> None:
-    """Add a line's text runs to the paragraph, recording where each run sits on the page."""
+def _is_mark(s: dict, ln: Line, marks) -> bool:
+    """A footnote mark: a raised run of small type under a link to a footnote ("cross-attention⁶")."""
+    b = s["bbox"]
+    cx, cy = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
+    return s["size"] < 0.85 * ln.size and len(s["text"].strip()) <= 3 \
+        and any(m[0] - 1 <= cx <= m[2] + 1 and m[1] - 1 <= cy <= m[3] + 1 for m in marks)
+
+
+def _append(para: Para, ln: Line, marks=()) -> None:
+    """Add a line's text runs to the paragraph, recording where each run sits on the page.
+    Footnote marks (`marks`: their links' boxes) are left out: glued to the word before them
+    they made another word of it ("cross-attention6"), and they are no words of the sentence."""
     if para.text:
         joiner = break_joiner(para.text, ln.text)
         if joiner == "-":
@@ -391,6 +402,8 @@ def _append(para: Para, ln: Line) -> None:
     last_x1 = None
     for s in ln.spans:
         t = _WS.sub(" ", s["text"])
+        if marks and t.strip() and _is_mark(s, ln, marks):
+            continue
         if not t.strip():
             if para.text and not para.text.endswith(" "):
                 para.text += " "
