@@ -19,7 +19,8 @@ cut short or running on:
 - a caption whose first line breaks for width mid-sentence right before "Fig. 6." ended there
   (only later lines were asked whether they end a sentence);
 - a display formula of the text set right under a tiny caption ("H(p) = 1", short, so only its
-  size tells) and the sum's limits read before it were taken as the caption's last lines.
+  size tells) and the sum's limits read before it were taken as the caption's last lines;
+- a side note set right under a margin caption (tufte) was read as the caption's next lines.
 Each case is compiled with pdflatex; the negative cases keep what is not the caption out.
 """
 
@@ -220,3 +221,21 @@ def test_a_display_formula_right_under_a_small_caption_is_not_the_caption(tmp_pa
            + AFTER * 20 + "\n\\end{document}\n")
     got = _caption(tmp_path / "a", tex)
     assert got.endswith("Last words of the runs."), got[-120:]
+
+
+def test_a_side_note_under_a_margin_caption_is_not_the_caption(tmp_path, pdflatex):
+    # tufte: a margin figure's caption, and right under it in the margin the side note the
+    # text sets next ("10 The HRTF set is ..."): the note opens with its small raised mark
+    tex = ("\\documentclass{tufte-handout}\n\\usepackage{graphicx}\n\\begin{document}\n"
+           + "Some text before the figure. " * 30 + "\n\n"
+           "\\begin{marginfigure}\\includegraphics[width=\\linewidth]{p.png}"
+           "\\caption{Measurements with the artificial head in the anechoic chamber.}\\label{fig:a}\\end{marginfigure}\n"
+           "The set used here was measured in the horizontal plane only.\\sidenote{The set is freely available "
+           "and is described elsewhere in full.} " + "More text after the figure. " * 30 + "\n\\end{document}\n")
+    got = _caption(tmp_path / "a", tex)
+    assert got == "Measurements with the artificial head in the anechoic chamber.", got
+    # negative: a caption line opening with an isotope's mass number ("13C", no space) goes on
+    tex = tex.replace("in the anechoic chamber.}", "in the anechoic chamber, as \\protect\\linebreak "
+                      "\\textsuperscript{13}C spectra of the samples.}")
+    got = _caption(tmp_path / "b", tex)
+    assert got.endswith("C spectra of the samples."), got

@@ -378,6 +378,8 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphic
             break
         if small_caps:
             ref = ln.size  # the caption's text goes on at its own size
+        if not same_row and _opens_note(ln, ref):
+            break  # a side note set right under a margin caption (tufte): "¹⁰ The HRTF set is ..."
         if (parse_float_label(ln.text) or _ITEM_LABEL.match(ln.text)) and not _wraps_on(out[-1] if out else first, first, bare, col, layout):
             break  # the next caption; "Figure 4" wrapped to a line's start mid-sentence is a mention
         out.append(ln)
@@ -401,6 +403,20 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphic
         else:
             rows.append([ln])
     return [ln for r in rows for ln in sorted(r, key=lambda l: l.bbox[0])]
+
+
+def _opens_note(ln: Line, size: float) -> bool:
+    """The line opens a foot- or side note: its first run is a note's mark (one to three digits
+    or a dagger, much smaller than the caption's type and raised) with a space after it. An
+    isotope's mass number ("¹³C") has none."""
+    spans = [s for s in ln.spans if s["text"].strip()]
+    if len(spans) < 2:
+        return False
+    mark, nxt = spans[0], spans[1]
+    if not re.fullmatch(r"\d{1,3}|[*\u2020\u2021\u00a7]", mark["text"].strip()) or mark["size"] > 0.75 * size:
+        return False
+    spaced = nxt["text"].startswith(" ") or mark["text"].endswith(" ") or nxt["bbox"][0] - mark["bbox"][2] > 0.15 * size
+    return spaced and mark["bbox"][3] < nxt["bbox"][3] - 0.15 * size
 
 
 def _wraps_on(prev: Line, first: Line, bare: bool, col: int | None, layout: Layout) -> bool:
