@@ -670,6 +670,8 @@ _FIG_ENVS = ("figure", "figure*", "wrapfigure", "wrapfigure*", "SCfigure", "SCfi
              "figwindow", "mpfigure")
 _REF_BUILTIN = {"ref", "Ref", "cref", "Cref", "autoref", "Autoref", "vref", "Vref", "labelcref", "subref", "nameref",
                 "Nameref", "fref", "Fref", "figref", "Figref", "cref*", "Cref*"}
+# reference commands that look their label up as one name, spaces typed inside the braces included
+_AS_TYPED = {"ref", "autoref", "Autoref", "vref", "Vref"}
 _NOT_SITE = {"pageref", "cpageref", "Cpageref", "eqref", "vpageref", "label"}
 
 
@@ -810,6 +812,7 @@ class Site:
     merged: int = 1
     before: list = field(default_factory=list)
     after: list = field(default_factory=list)
+    alt: str | None = None  # the figure the label's anchor sits in, when the printed number names another
 
 
 @dataclass
@@ -942,6 +945,14 @@ def scan_sources(main: Path, aux: AuxRecord, root: Path | None = None) -> Source
     fig_set = set(fig_numbers)
     envs = _figure_envs(printed)
     label_fig = _figure_labels(aux, printed, envs, fig_set)
+    # labels in a float with no caption: its anchor counts on from the last figure, no figure's own
+    uncaptioned = {" ".join(lb.split()) for a, z in envs if not re.search(r"\\caption(?:of)?\b", printed[a:z])
+                   for lb in re.findall(r"\\label\s*\{([^}]*)\}", printed[a:z])}
+    alt_of = {k: v for k, v in _anchor_figures(aux, label_fig).items() if k not in uncaptioned}
+    # a sub-figure label in such a float prints a number no listed figure has ("Figure 4.7" where
+    # the figures run 1-35): no reader finds its figure, so it cites none
+    values = {" ".join(k.split()): v[0] for k, v in aux.labels.items()}
+    label_fig = {k: v for k, v in label_fig.items() if k not in uncaptioned or values.get(k) == v}
     env_figs = []
     for (a, z) in envs:
         inside = re.findall(r"\\label\s*\{([^}]*)\}", printed[a:z])
@@ -951,7 +962,7 @@ def scan_sources(main: Path, aux: AuxRecord, root: Path | None = None) -> Source
     # sites
     raw: list[Site] = []
     body = _short_captions_blanked(printed)
-    _ref_sites(body, ctx, label_fig, fig_numbers, refmacros, raw, flat)
+    _ref_sites(body, ctx, label_fig, fig_numbers, refmacros, raw, flat, alt_of)
     _literal_sites(body, fig_set, fig_numbers, raw, flat)
     sites = []
     for s in raw:
@@ -1162,13 +1173,32 @@ def _expand_range(a: str, b: str, numbers: list[str]) -> list[str]:
     return [n for n in numbers if (number_key(n) or ("#", -1))[0] == ka[0] and ka[1] <= number_key(n)[1] <= kb[1]]
 
 
+def _anchor_figures(aux: AuxRecord, label_fig: dict) -> dict:
+    """label -> the figure its hyperref anchor lies in, for labels whose printed number names
+    another figure (a sub-figure counter run out of step: "5a" printed for a panel of Figure 6,
+    "1(a)" in Figure E1). The print names the one, LaTeX's structure the other: a site bound
+    to either is the mention's."""
+    anchor_fig = {f.anchor: f.number for f in aux.figures if f.anchor}
+    out = {}
+    for name, (_value, _page, anchor, _kind) in aux.labels.items():
+        key = " ".join(name.split())
+        if key not in label_fig or not anchor:
+            continue
+        m = re.match(r"subfigure\.(.*)\.\d+$", anchor)
+        fig = anchor_fig.get("figure." + m.group(1)) if m else anchor_fig.get(anchor)
+        if fig is not None and fig != label_fig[key]:
+            out[key] = fig
+    return out
+
+
 def _ref_sites(printed: str, ctx: Context, label_fig: dict, numbers: list, refmacros: dict, out: list,
-               flat: Flat) -> None:
+               flat: Flat, alt_of: dict | None = None) -> None:
     names = _REF_BUILTIN | set(refmacros) | {"crefrange", "Crefrange", "hyperref"}
     pat = re.compile(r"\\(" + "|".join(sorted((re.escape(n) for n in names), key=len, reverse=True)) +
                      r")(?![A-Za-z@])\*?")
     for m in pat.finditer(printed):
         name = m.group(1)
+        alts: dict = {}
         if name == "hyperref":
             gs, end, opts = groups(printed, m.end(), 1)
             labels = _label_list(opts[0]) if opts else []
@@ -1195,19 +1225,26 @@ def _ref_sites(printed: str, ctx: Context, label_fig: dict, numbers: list, refma
             gs, end, _o = groups(printed, m.end(), 1)
             if not gs:
                 continue
+            if name in _AS_TYPED and re.match(r"[ \t]+\S", gs[0]) and gs[0].strip() in label_fig:
+                # "\ref{ fig:a}": LaTeX looks the label up as typed, its leading space included,
+                # finds none and prints "??" (the build's log warns of it): no figure is named
+                continue
             figs = []
             for lb in _label_list(gs[0]):
                 f = label_fig.get(lb)
                 if f is None and name in ("figref", "Figref", "fref", "Fref"):
-                    f = label_fig.get("fig:" + lb)
+                    lb = "fig:" + lb
+                    f = label_fig.get(lb)
                 figs.append(f)
+                if f is not None and (alt_of or {}).get(lb):
+                    alts[f] = alt_of[lb]
         seen = set()
         for f in figs:
             if f is None or f in seen:
                 continue
             seen.add(f)
             file, line, col = flat.where(m.start())
-            out.append(Site(f, file, line, col, "ref", name, m.start(), end))
+            out.append(Site(f, file, line, col, "ref", name, m.start(), end, alt=alts.get(f)))
 
 
 _LIT = re.compile(
@@ -1304,6 +1341,20 @@ _STRUCT = re.compile(r"\n[ \t]*\n|\\(?:begin|end|section|subsection|subsubsectio
 _STOP = {"figure", "figures", "fig", "figs"}
 
 
+_PANEL_TAIL = re.compile(r"^\(?[a-z]\)?(?:\s*(?:--?|\u2013|,|&)\s*\(?[a-z]\)?)*(?![A-Za-z])")
+# an inline formula glued to a word ("N$_2$H", "NH$_2$", "$k$-fold") prints inside that word
+# ("N2H", "NH2", "k-fold"): a reader reads the word whole, so its letters and digits stay;
+# other formulas are left out of the context
+_GLUED_MATH = re.compile(r"(?:(?<=[A-Za-z0-9])|(?<=[A-Za-z]-))\$([^$]{1,24})\$|\$([^$]{1,24})\$(?=[A-Za-z0-9]|-[A-Za-z])")
+
+
+def _glued(m: re.Match) -> str:
+    body = m.group(1) if m.group(1) is not None else m.group(2)
+    plain = re.sub(r"\\(?:text|mathrm|mathit|mathbf|rm)\s*\{([^{}]*)\}", r"\1", body)
+    plain = re.sub(r"\\[A-Za-z@]+|\\.|[_^{}\s]", "", plain)
+    return plain if plain and len(plain) <= 3 and plain.isalnum() else m.group(0)
+
+
 def context_words(printed: str, start: int, end: int, ctx: Context, before: int = 4, after: int = 3
                   ) -> tuple[list[str], list[str]]:
     """Up to `before` words before the mention and `after` words after it, in its paragraph,
@@ -1316,12 +1367,15 @@ def context_words(printed: str, start: int, end: int, ctx: Context, before: int 
     m = _STRUCT.search(tail)
     if m:
         tail = tail[:m.start()]
+    # a panel's letters glued to the number ("\\ref{fig:a}b-c" prints "4b-c") are the mention's own
+    tail = _PANEL_TAIL.sub("", tail, count=1)
 
     def clean(s: str) -> list[str]:
         s = expand_macros(s, ctx)  # "\\sys's design": the words the paper's own text macros print
         s = re.sub(r"\\(?:[A-Za-z]*cite[A-Za-z]*|[A-Za-z]*ref|autoref|Autoref|cref|Cref|labelcref|crefrange|Crefrange|"
                    r"label|eqref|pageref|footnote|url|href|hyperref)\*?(?:\s*\[[^\]]*\])*(?:\s*\{[^{}]*\})*", " ", s)
         s = re.sub(r"(?<![A-Za-z\\])(?:Figures?|Figs?\.?|FIGS?\.?)(?:\s|~)*[A-Z]?\d+(?:\.\d+)?[a-z]?", " ", s)
+        s = _GLUED_MATH.sub(_glued, s)
         s = tex_plain(s, ctx, math="strip")
         return [w for w in words(s) if w not in _STOP]
 
@@ -1484,4 +1538,43 @@ def truth(main: Path, pdf: Path, root: Path | None = None, aux_path: Path | None
             f.caption_from = "none"  # unreadable record: not scored
         f.labels = sorted(k for k, v in aux.labels.items() if v[0] == f.number and v[3] == "figure")
     place_pages(aux.figures, pdf)
+    clip_offpage(aux.figures, pdf)
     return aux, src
+
+
+def _letters(text: str) -> str:
+    return "".join(words(text))
+
+
+def clip_offpage(figs: list[AuxFigure], pdf: Path) -> None:
+    """A caption LaTeX ran past the bottom of its page (a long in-text caption, PLOS style, that
+    cannot break) goes on outside the page's box, where no reader sees it: what is printed is
+    the record cut where that text begins (the first 20 letters set below the page's edge found
+    in it). Both are renderings of the truth: the page shows the one, LaTeX set the other."""
+    import pymupdf
+
+    with pymupdf.open(str(pdf)) as doc:
+        for f in figs:
+            if not f.pdf_page or not f.variants or not 1 <= f.pdf_page <= len(doc):
+                continue
+            page = doc[f.pdf_page - 1]
+            try:
+                blocks = page.get_text("dict", clip=pymupdf.INFINITE_RECT())["blocks"]
+            except Exception:  # noqa: BLE001 - an odd page must not stop the benchmark
+                continue
+            off = _letters(" ".join("".join(sp["text"] for sp in ln["spans"]) for b in blocks
+                                    for ln in b.get("lines", []) if ln["bbox"][1] >= page.rect.height - 1))
+            if len(off) < 20:
+                continue
+            cut = []
+            for v in f.variants:
+                ws, k, at_ = v.split(), 0, _letters(v).find(off[:20])
+                if at_ <= 0:
+                    cut.append(v)
+                    continue
+                n = 0
+                while k < len(ws) and n + len(_letters(ws[k])) <= at_:
+                    n += len(_letters(ws[k]))
+                    k += 1
+                cut.append(" ".join(ws[:k]))
+            f.variants += [c for c in cut if c not in f.variants]

@@ -297,7 +297,12 @@ def _window(site: dict) -> str:
     sent, para = site.get("sentence") or "", site.get("paragraph") or ""
     at_ = para.find(sent)
     before = para[:at_].split()[-8:] if at_ > 0 else []
-    return " ".join(before) + " " + sent
+    # the LaTeX route's sentences keep the source's sub- and superscripts ("N_2H", "NH_{2}"),
+    # which print glued to their base ("N2H", "NH2"), as the truth's context reads them
+    return _SCRIPT.sub(r"\1", " ".join(before) + " " + sent)
+
+
+_SCRIPT = re.compile(r"(?<=[A-Za-z0-9])[_^]\{?(\d{1,3})\}?")
 
 
 def _rel(p: Paper, file: str | None) -> str | None:
@@ -387,7 +392,7 @@ def score_route(p: Paper, route: str, rec: dict, aux: at.AuxRecord, src: at.Sour
     s.sites = len(src.sites)
     pairs = []
     for ti, site in enumerate(src.sites):
-        cands = predicted.get(site.figure, [])
+        cands = predicted.get(site.figure, []) + (predicted.get(site.alt, []) if site.alt else [])
         need = 0 if not site.context else (1 if len(site.context) == 1 else max(2, (len(site.context) + 1) // 2))
         for pi, (window, file, line) in cands:
             if file is not None and file == site.file and line == site.line:

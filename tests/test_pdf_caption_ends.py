@@ -15,7 +15,12 @@ cut short or running on:
 - a tall formula (a hat) makes a caption line's box reach into the next line's: the two were
   read as one row and sorted by where they start, a fraction of a point apart, so the next
   line's words came first;
-- eLife's "Figure 1–Figure supplement 2." captions an item attached to Figure 1, not Figure 1.
+- eLife's "Figure 1–Figure supplement 2." captions an item attached to Figure 1, not Figure 1;
+- a caption whose first line breaks for width mid-sentence right before "Fig. 6." ended there
+  (only later lines were asked whether they end a sentence);
+- a display formula of the text set right under a tiny caption ("H(p) = 1", short, so only its
+  size tells) and the sum's limits read before it were taken as the caption's last lines;
+- a side note set right under a margin caption (tufte) was read as the caption's next lines.
 Each case is compiled with pdflatex; the negative cases keep what is not the caption out.
 """
 
@@ -185,3 +190,52 @@ def test_a_notes_paragraph_under_a_title_caption_is_not_the_caption(tmp_path, pd
     inside = "Eligibility Rates by Group and Design. Notes: each line shows the share of the units in a group"
     tex = _paper(_float(body, inside), pre).replace("\\documentclass{article}", "\\documentclass[11pt]{article}")
     assert _caption(tmp_path / "b", tex) == inside
+
+
+def test_a_label_the_caption_first_line_wraps_onto_is_a_mention(tmp_path, pdflatex):
+    # the caption's first line breaks for width mid-sentence, right before "Figure 2": a
+    # mention inside the caption, which goes on past it (it used to end at "from the")
+    graphic = "\\centering\\includegraphics[width=0.5\\textwidth]{p.png}"
+    wrapped = ("Path signatures of the part and of the whole shape drawn in the\\protect\\linebreak "
+               "Figure~2. The array index corresponds to the index location of the part.")
+    got = _caption(tmp_path / "a", _paper(_float(graphic, wrapped)))
+    assert "Figure 2. The array index" in got and got.endswith("location of the part.")
+    # negative: a short title-style caption (no stop) with the next float's caption right under
+    # it: two captions, not one
+    stacked = (_float(graphic, "Rates by group")[:-len("\\end{figure}")]
+               + "\\par\\captionof{figure}{Counts by region and year of the survey.}\\end{figure}")
+    got = _caption(tmp_path / "b", _paper(stacked, "\\usepackage{caption}\n"))
+    assert got == "Rates by group"
+
+
+def test_a_display_formula_right_under_a_small_caption_is_not_the_caption(tmp_path, pdflatex):
+    # a caption in tiny type with the text's display formula set right under the float (a
+    # journal's tight float spacing): "H(p) = 1" is short, so only its size tells it apart; the
+    # sum's limits read before it went with it. The caption's own short last line stays
+    pre = "\\usepackage{caption}\n\\captionsetup{font=tiny}\n\\setlength{\\intextsep}{0pt}\n"
+    graphic = "\\centering\\includegraphics[width=0.5\\textwidth]{p.png}"
+    cap = BAND * 3 + "Last words of the runs."
+    tex = ("\\documentclass[12pt]{article}\n\\usepackage{graphicx}\n" + pre + "\\begin{document}\n"
+           + "Some text before the figure. " * 40 + "See Figure~\\ref{fig:a}.\n" + _float(graphic, cap)
+           + "\\vspace{-14pt}\\[ H(p) = \\frac{1}{n} \\sum_{i=1}^{n} \\sum_{j=0}^{n} p_{ij} \\log p_{ij} \\]\n"
+           + AFTER * 20 + "\n\\end{document}\n")
+    got = _caption(tmp_path / "a", tex)
+    assert got.endswith("Last words of the runs."), got[-120:]
+
+
+def test_a_side_note_under_a_margin_caption_is_not_the_caption(tmp_path, pdflatex):
+    # tufte: a margin figure's caption, and right under it in the margin the side note the
+    # text sets next ("10 The HRTF set is ..."): the note opens with its small raised mark
+    tex = ("\\documentclass{tufte-handout}\n\\usepackage{graphicx}\n\\begin{document}\n"
+           + "Some text before the figure. " * 30 + "\n\n"
+           "\\begin{marginfigure}\\includegraphics[width=\\linewidth]{p.png}"
+           "\\caption{Measurements with the artificial head in the anechoic chamber.}\\label{fig:a}\\end{marginfigure}\n"
+           "The set used here was measured in the horizontal plane only.\\sidenote{The set is freely available "
+           "and is described elsewhere in full.} " + "More text after the figure. " * 30 + "\n\\end{document}\n")
+    got = _caption(tmp_path / "a", tex)
+    assert got == "Measurements with the artificial head in the anechoic chamber.", got
+    # negative: a caption line opening with an isotope's mass number ("13C", no space) goes on
+    tex = tex.replace("in the anechoic chamber.}", "in the anechoic chamber, as \\protect\\linebreak "
+                      "\\textsuperscript{13}C spectra of the samples.}")
+    got = _caption(tmp_path / "b", tex)
+    assert got.endswith("C spectra of the samples."), got

@@ -361,6 +361,13 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphic
         small_caps = bare and not out and _capitals(ln.text)
         if not same_row and abs(ln.size - ref) > 1.3 and len(ln.text) > 12 and not small_caps:
             break
+        if not same_row and ln.size >= 1.5 * ref and ln.size - ref > 2 and not small_caps:
+            # a display formula of the text under a small caption ("H(p) = 1"): however short, not
+            # the caption's, and nor are the formula's scripts read before it (a sum's limits):
+            # the lines off the caption's size taken after its last line in its own size
+            while out and abs(out[-1].size - ref) > 1.0:
+                out.pop()
+            break
         if not same_row and ln.size < ref - 0.9 and len(ln.text) > 12 and not small_caps \
                 and (re.search(r"[.!?]\s*$", (out[-1] if out else first).text) and ln.text[:1].isupper()
                      or _NOTE_LEAD.match(ln.text)):
@@ -371,7 +378,9 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphic
             break
         if small_caps:
             ref = ln.size  # the caption's text goes on at its own size
-        if (parse_float_label(ln.text) or _ITEM_LABEL.match(ln.text)) and (not out or _ENDS.search(out[-1].text)):
+        if not same_row and _opens_note(ln, ref):
+            break  # a side note set right under a margin caption (tufte): "¹⁰ The HRTF set is ..."
+        if (parse_float_label(ln.text) or _ITEM_LABEL.match(ln.text)) and not _wraps_on(out[-1] if out else first, first, bare, col, layout):
             break  # the next caption; "Figure 4" wrapped to a line's start mid-sentence is a mention
         out.append(ln)
         if not same_row:
@@ -394,6 +403,35 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphic
         else:
             rows.append([ln])
     return [ln for r in rows for ln in sorted(r, key=lambda l: l.bbox[0])]
+
+
+def _opens_note(ln: Line, size: float) -> bool:
+    """The line opens a foot- or side note: its first run is a note's mark (one to three digits
+    or a dagger, much smaller than the caption's type and raised) with a space after it. An
+    isotope's mass number ("¹³C") has none."""
+    spans = [s for s in ln.spans if s["text"].strip()]
+    if len(spans) < 2:
+        return False
+    mark, nxt = spans[0], spans[1]
+    if not re.fullmatch(r"\d{1,3}|[*\u2020\u2021\u00a7]", mark["text"].strip()) or mark["size"] > 0.75 * size:
+        return False
+    spaced = nxt["text"].startswith(" ") or mark["text"].endswith(" ") or nxt["bbox"][0] - mark["bbox"][2] > 0.15 * size
+    return spaced and mark["bbox"][3] < nxt["bbox"][3] - 0.15 * size
+
+
+def _wraps_on(prev: Line, first: Line, bare: bool, col: int | None, layout: Layout) -> bool:
+    """The caption line above a line that opens with a float label ends mid-sentence, so that
+    label is a mention the caption's sentence wrapped onto ("... of the motion shown in" /
+    "Fig. 3. The array ..."). A later line needs only no stop at its end; the label line
+    itself also needs words after its label and to fill its column to the edge (the line
+    broke for width): a short title-style caption over another caption is no running sentence."""
+    if _ENDS.search(prev.text):
+        return False
+    if prev is not first:
+        return True
+    if bare or col is None:
+        return False
+    return prev.bbox[2] >= layout.columns[col][1] - 1.5 * prev.size
 
 
 def pick_captions(cands: list[CaptionBlock]) -> list[CaptionBlock]:

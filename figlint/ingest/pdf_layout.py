@@ -69,6 +69,7 @@ class PageData:
     paths_total: int = 0  # vector paths on the page; more than budget.MAX_PAGE_DRAWINGS are not read
     turn: int = 0  # read turned by this many degrees clockwise: its text runs sideways (pdf_turn)
     frames: list[BBox] = field(default_factory=list)  # outermost clips: an included graphic's box
+    note_marks: list[BBox] = field(default_factory=list)  # hyperref's links to footnotes: over the marks
 
 
 _MISSING = object()
@@ -315,10 +316,13 @@ def read_page(page: pymupdf.Page) -> PageData:
             data.lines.extend(_lines_of_block(page.number, bno, block))
     data.images = _images(page, m)
     data.matrix = tuple(page.transformation_matrix * m) if m is not None else tuple(page.transformation_matrix)
-    data.links = [l for l in page.get_links() if l.get("kind") in (pymupdf.LINK_GOTO, pymupdf.LINK_NAMED) and not _other_dest(l)]
+    every = page.get_links()
+    data.links = [l for l in every if l.get("kind") in (pymupdf.LINK_GOTO, pymupdf.LINK_NAMED) and not _other_dest(l)]
+    notes = [l for l in every if (l.get("nameddest") or "").startswith("Hfootnote.")]
     if m is not None:
-        for link in data.links:  # get_links gives the hot area on the page as displayed
+        for link in data.links + notes:  # get_links gives the hot area on the page as displayed
             link["from"] = pymupdf.Rect(turn.box(link["from"] * page.derotation_matrix, m))
+    data.note_marks = [tuple(l["from"]) for l in notes]
     if data.links:
         # mupdf's own words under each link: exact, unlike estimates from span boxes
         words = tp.extractWORDS()

@@ -17,7 +17,6 @@ they are big enough to be one.
 from __future__ import annotations
 
 import re
-
 from dataclasses import dataclass
 
 from figlint.ingest.pdf_captions import CaptionBlock, _hoverlap, same_family
@@ -136,6 +135,8 @@ def classify_text(pd: PageData, layout: Layout, containers: list[BBox], caption_
             elif ln.size > body + 0.6:
                 # titles, author lines, section headings; not a panel's title ("(c) ACIC 2018")
                 blocking = fam_body and not _PANEL_TITLE.match(ln.text)
+        if not blocking and not contained and is_body_size(ln.size, body) and fam_body:
+            blocking = _last_line_of(ln, prose, layout)
         if blocking:
             blockers.append(ln)
         elif ln.size <= body + 0.6 or contained or _near_any(ln.bbox, containers, 12.0):
@@ -145,6 +146,20 @@ def classify_text(pd: PageData, layout: Layout, containers: list[BBox], caption_
 
 
 _PANEL_TITLE = re.compile(r"\s*\(?[a-zA-Z]\)\s")
+_SENTENCE_END = re.compile(r"[.;:!?][)\]\u201d\u2019\"']*\s*$")
+
+
+def _last_line_of(ln: Line, prose: list[Line], layout: Layout) -> bool:
+    """A short line in the body's size and typeface that ends a sentence, set right under a
+    line of running text at its left edge and the paragraph's own line spacing: the last line
+    of that paragraph, even when a float follows close under it (a double-spaced preprint)."""
+    if len(ln.text) <= 20 or not _SENTENCE_END.search(ln.text):
+        return False
+    for p in prose:
+        gap = ln.bbox[1] - p.bbox[3]
+        if p.page == ln.page and abs(p.bbox[0] - ln.bbox[0]) <= 2 and 0 <= gap <= layout.line_gap + 0.3 * layout.body_size:
+            return True
+    return False
 
 
 def _col_bounds(ln: Line, layout: Layout) -> tuple[float, float]:

@@ -156,6 +156,7 @@ def paragraphs(pages: list[PageData], layout: Layout, spanning: dict[int, list[B
         ordered = reading_order(pd, layout, spanning.get(pd.index, []))
         lof_page = any(_LOF_RE.match(l.text.strip()) for l in ordered[:12])
         floats = [l.bbox for l in pd.lines if l.role in _FLOAT_ROLES]
+        marks = pd.note_marks
         for ln in ordered:
             head = heading_like(ln, layout)
             if head and _REFS_RE.match(ln.text.strip()):
@@ -180,7 +181,7 @@ def paragraphs(pages: list[PageData], layout: Layout, spanning: dict[int, list[B
                 elif cur.text:
                     paras.append(cur)
                 cur = Para(skip=in_refs or lof_page)
-            _append(cur, ln)
+            _append(cur, ln, marks)
             cur.lines.append(ln)
             prev = ln
     if held is not None and held.text:
@@ -258,7 +259,7 @@ def _breaks(prev: Line, ln: Line, layout: Layout, floats: list[BBox] = (),
             beside: dict[int, list[BBox]] | None = None, ragged: list[float] | None = None) -> bool:
     """Does ln open a new paragraph? A size change (footnotes), a heading before it, a vertical
     gap, an indent, or a short line before it; across a column or page break only the last two."""
-    if abs(prev.size - ln.size) > 1.0:
+    if abs(prev.size - ln.size) > 1.0 and not (_half_in(prev, ln.size) or _half_in(ln, prev.size)):
         return True
     pcol, p0, p1 = _col_bounds(prev, layout)
     col, c0, c1 = _col_bounds(ln, layout)
@@ -292,6 +293,15 @@ def _breaks(prev: Line, ln: Line, layout: Layout, floats: list[BBox] = (),
             and not _float_between(prev, ln, floats, c0, c1):
         return True
     return indented or short_prev
+
+
+def _half_in(ln: Line, size: float) -> bool:
+    """Half the line's characters or more are set in `size`: a piece of a row split at a
+    formula ("1 =", a subscript and a sign) reads as small as its script by a tie of one
+    character each, yet it is text of the row's size, not a footnote's line."""
+    n = sum(len(s["text"].strip()) for s in ln.spans)
+    k = sum(len(s["text"].strip()) for s in ln.spans if abs(s["size"] - size) <= 1.0)
+    return n > 0 and 2 * k >= n
 
 
 def ragged_right(pages: list[PageData], layout: Layout) -> list[float] | None:
@@ -371,8 +381,18 @@ def _float_between(prev: Line, ln: Line, floats: list[BBox], c0: float, c1: floa
 _WS = re.compile(r"\s+")
 
 
-def _append(para: Para, ln: Line) -> None:
-    """Add a line's text runs to the paragraph, recording where each run sits on the page."""
+def _is_mark(s: dict, ln: Line, marks) -> bool:
+    """A footnote mark: a raised run of small type under a link to a footnote ("cross-attention⁶")."""
+    b = s["bbox"]
+    cx, cy = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
+    return s["size"] < 0.85 * ln.size and len(s["text"].strip()) <= 3 \
+        and any(m[0] - 1 <= cx <= m[2] + 1 and m[1] - 1 <= cy <= m[3] + 1 for m in marks)
+
+
+def _append(para: Para, ln: Line, marks=()) -> None:
+    """Add a line's text runs to the paragraph, recording where each run sits on the page.
+    Footnote marks (`marks`: their links' boxes) are left out: glued to the word before them
+    they made another word of it ("cross-attention6"), and they are no words of the sentence."""
     if para.text:
         joiner = break_joiner(para.text, ln.text)
         if joiner == "-":
@@ -382,6 +402,8 @@ def _append(para: Para, ln: Line) -> None:
     last_x1 = None
     for s in ln.spans:
         t = _WS.sub(" ", s["text"])
+        if marks and t.strip() and _is_mark(s, ln, marks):
+            continue
         if not t.strip():
             if para.text and not para.text.endswith(" "):
                 para.text += " "
@@ -428,7 +450,11 @@ def text_sites(paras: list[Para], path: str, known=None) -> tuple[list[tuple[str
     return out, spans
 
 
-_LINK_TEXT_RE = re.compile(r"^\(?([A-Z]?\.?\d+(?:\.\d+)?)?\(?([a-z])?\)?$")
+# the number a lone \ref prints under its link: "3", "A.2", "3b", "(b)"; a chapter-hyphen number
+# ("4-16", a thesis class's \thefigure) is one number too: a link covers one reference. A capital
+# panel letter ("(1A)") names the figure as well; like a printed "Fig. 1A" (mentions.py) it
+# records no panel
+_LINK_TEXT_RE = re.compile(r"^\(?([A-Z]?\.?\d+(?:[.\-\u2013]\d+)?)?\(?(?:([a-z])|(?<=\d)[A-Z])?\)?$")
 
 
 def link_sites(paras: list[Para], pages: list[PageData], targets: list[tuple[int, dict, list[str]]],

@@ -1,0 +1,55 @@
+"""PDF route: where a body paragraph ends, so that a citing sentence is read whole.
+
+Binding against the field papers' .aux (issue 12) found, in a double-spaced preprint, a
+sentence citing "Figure 7a, middle" cut in two by two general causes:
+- a row split at a formula into pieces, the last one "1=" (a subscript and a sign, one
+  character each), read as small as the subscript by the tie, so the size change opened a
+  new paragraph as a footnote's would;
+- the paragraph's last line (short, ending the sentence), set close above a float, was taken
+  into the figure's region as figure text.
+Both compiled with pdflatex; the negative keeps a note set inside the float, over its
+graphic, out of the paragraph above it.
+"""
+
+from __future__ import annotations
+
+from fixtures.pdf_build import compile_tex, paragraphs_read
+
+IMAGES = {"p.png": ((300, 200), (90, 140, 200))}
+PRE = "\\documentclass[12pt]{article}\n\\usepackage{graphicx}\n\\usepackage{setspace}\n\\doublespacing\n\\begin{document}\n"
+BEFORE = "Some text before. " * 30 + "\n\n"
+
+
+def _fig(note: str = "") -> str:
+    return ("\\begin{figure}[h]\\centering " + note + "\\includegraphics[width=0.6\\textwidth]{p.png}"
+            "\\caption{Bias as a function of the threshold.}\\label{fig:a}\\end{figure}\n")
+
+
+def _paragraph_with(folder, tex: str, words: str) -> str:
+    folder.mkdir()
+    got = [p for p in paragraphs_read(compile_tex(folder, tex, IMAGES)) if words in p]
+    assert len(got) == 1, got
+    return got[0]
+
+
+def test_a_row_piece_of_a_script_and_a_sign_does_not_end_the_paragraph(tmp_path, pdflatex):
+    para = ("Setting the threshold to the decision boundary yields a smaller bias when $\\beta^g_1$ is large, "
+            "and the two approaches coincide when $\\beta^g_1$ is intermediate (i.e., $\\beta^g_1{=}$\\linebreak "
+            "$2\\Phi^{-1}(3/4)$; Figure~\\ref{fig:a}a, middle).\n\n")
+    tex = PRE + BEFORE + para + "Another paragraph follows here. " * 10 + "\n\n" + _fig() + "\\end{document}\n"
+    got = _paragraph_with(tmp_path / "a", tex, "middle")
+    assert got.startswith("Setting the threshold") and got.endswith("Figure 1a, middle).")
+
+
+def test_the_last_line_of_a_paragraph_over_a_float_is_the_paragraph_s(tmp_path, pdflatex):
+    para = ("The two approaches coincide when the effect is intermediate, as the middle panel of "
+            "Figure~\\ref{fig:a} shows for all of the settings we tried in this study. "
+            "Nothing else is drawn in that panel at all.\n\n")
+    tex = PRE + BEFORE + para + _fig() + "More text. " * 20 + "\\end{document}\n"
+    got = _paragraph_with(tmp_path / "a", tex, "coincide")
+    assert got.endswith("Nothing else is drawn in that panel at all.")
+    # negative: a note set in the float over its graphic is the float's, not the paragraph's
+    tex = PRE + BEFORE + para + _fig("All values are given in units of the ensemble mean.\\\\\n") + "More text. " * 20 \
+        + "\\end{document}\n"
+    got = _paragraph_with(tmp_path / "b", tex, "coincide")
+    assert got.endswith("in that panel at all.")
