@@ -125,6 +125,7 @@ from typing import Any
 from figlint.model import Drawing, Figure, Paper, RasterImage, TextSpan
 from figlint.ingest.paths import clipped_drawings
 from figlint.ingest.pdf_hidden import drop_hidden_text
+from figlint.ingest.styleread import definition, normalsize, option_flags, resolve_ifs
 from figlint.ingest.type3 import fix_sizes as fix_type3_sizes
 
 IN = 72.27  # TeX points per inch
@@ -258,8 +259,14 @@ def class_layout(cls: str, opts: list[str]) -> Layout:
         if one:
             lay.columns = 1
         lay.body_pt = float(size) if size in (9, 10, 11, 12) else 10.0
+        if "compsoc" in opts and "conference" not in opts and lay.body_pt == 10.0:
+            lay.body_pt = 9.5  # IEEEtran.cls: compsoc journals set 10pt as 9.5bp
         lay.paperwidth = paper[0]
         return lay
+    if cls in ("revtex4-1", "revtex4-2"):
+        return _revtex(cls, opts, size, paper)
+    if cls == "elsarticle":
+        return _elsarticle(opts, size, paper)
     if cls == "acmart":
         fmt = "manuscript"
         for o in opts:
@@ -279,6 +286,48 @@ def class_layout(cls: str, opts: list[str]) -> Layout:
     if cls != "article":
         lay.source = f"{cls} (article rules) {lay.source.split(' ', 1)[1]}"
     return lay
+
+
+def _revtex(cls: str, opts: list[str], size: int | None, paper: tuple[float, float]) -> Layout:
+    """revtex4-1/4-2, measured with pdflatex (tests/test_class_layouts.py): `reprint` sets
+    10pt in two columns, `preprint` 12pt; the aip society makes 11pt and no size 12pt. The
+    text block is 510pt (columnsep 18pt) at 10pt, 468pt (columnsep 10pt) otherwise, on
+    letter and a4 alike."""
+    if "reprint" in opts:
+        size = 10
+    elif "preprint" in opts:
+        size = 12
+    elif "aip" in opts:
+        size = 10 if size == 10 else 12
+    elif size not in (10, 11, 12):
+        size = 10
+    two = ("reprint" in opts or "twocolumn" in opts) and "onecolumn" not in opts
+    tw, cs = (510.0, 18.0) if size == 10 else (468.0, 10.0)
+    return Layout(tw, columnsep=cs, columns=2 if two else 1, body_pt=float(size), paperwidth=paper[0],
+                  source=f"{cls} {size}pt")
+
+
+def _elsarticle(opts: list[str], size: int | None, paper: tuple[float, float]) -> Layout:
+    """elsarticle.cls: 1p/3p/5p set the text block with geometry on a4 (384pt one column;
+    468pt, columnsep 2pc, two columns if asked; 522pt, columnsep 18pt, always two columns);
+    otherwise (preprint, the default) article rules (its `\\ExecuteOptions{a4paper}` names an
+    option it does not declare, so the paper stays article's letter)."""
+    body = float(size) if size in (10, 11, 12) else 10.0
+    a4 = _PAPERS["a4paper"][0]
+    if "1p" in opts:
+        return Layout(384.0, columns=1, body_pt=body, paperwidth=a4, source="elsarticle 1p")
+    if "3p" in opts:
+        return Layout(468.0, columnsep=24.0, columns=2 if "twocolumn" in opts else 1, body_pt=body, paperwidth=a4,
+                      source="elsarticle 3p")
+    if "5p" in opts:
+        return Layout(522.0, columnsep=18.0, columns=2, body_pt=body, paperwidth=a4, source="elsarticle 5p")
+    lay = _article(opts, size, paper)
+    lay.source = "elsarticle (article rules) " + lay.source.split(" ", 1)[1]
+    return lay
+
+
+# classes class_layout knows without reading their files
+_KNOWN_CLASSES = {"article", "report", "book", "IEEEtran", "acmart", "llncs", "revtex4-1", "revtex4-2", "elsarticle"}
 
 
 _VENUES: list[tuple[re.Pattern, tuple[float, float, int, float | None], str]] = [
@@ -471,7 +520,7 @@ class Lengths:
 
 _PREAMBLE_CMD = re.compile(
     r"\\(usepackage|RequirePackage|PassOptionsToPackage|LoadClass|geometry|newgeometry|setlength|addtolength|twocolumn"
-    r"|newcommand|renewcommand|providecommand|def"
+    r"|newcommand|renewcommand|providecommand|def|gdef|edef|xdef|DeclareOption|input"
     r"|textwidth|columnsep)(?![A-Za-z@])\*?"
 )
 _BEGIN_DOC = re.compile(r"\\begin\s*\{document\}")
@@ -659,8 +708,11 @@ class _Reader:
                     pass
         return self._local.get(name.lower())
 
-    def style(self, name: str, depth: int) -> bool:
-        """Read a local .sty/.cls for the layout commands it runs; False when there is none."""
+    def style(self, name: str, depth: int, options: list[str] | None = None) -> bool:
+        """Read a local .sty/.cls for the layout commands it runs; False when there is none.
+
+        Its options are processed first (a class sees the \\documentclass options, a package
+        its own), so that `\\if<switch>` branches the options rule out are not read."""
         path = self.local_file(name)
         if path is None or path in self.read_styles or depth > 3:
             return False
@@ -674,11 +726,28 @@ class _Reader:
                 text = strip_comments(decode_bytes(fh.read())[0])
         except OSError:
             return False
-        before = (self.lay.textwidth, self.lay.columns, self.lay.columnsep)
-        self.run(_drop_iffalse(text), depth + 1)
-        if (self.lay.textwidth, self.lay.columns, self.lay.columnsep) != before:
+        opts = self.opts if options is None else options
+        text = _drop_iffalse(resolve_ifs(text, option_flags(text, opts)))
+        before = (self.lay.textwidth, self.lay.columns, self.lay.columnsep, self.lay.body_pt)
+        self.run(text, depth + 1)
+        if (self.lay.textwidth, self.lay.columns, self.lay.columnsep, self.lay.body_pt) != before:
             self.lay.source += f" + {os.path.basename(path)}"
         return True
+
+    def load_class(self, base: str, load_opts: list[str], depth: int) -> None:
+        """`\\LoadClass[..]{base}` in a paper's own class: the base class's layout with the
+        document's options and those given here (a class in the table), or its own file."""
+        if base in _KNOWN_CLASSES:
+            opts = self.opts + load_opts
+            base_lay = class_layout(base, opts)
+            if load_opts or base not in ("article", "report", "book"):
+                lay = self.lay
+                lay.textwidth, lay.columnsep, lay.columns = base_lay.textwidth, base_lay.columnsep, base_lay.columns
+                lay.paperwidth = base_lay.paperwidth
+                lay.body_pt = base_lay.body_pt
+                lay.source += f" + LoadClass {base_lay.source}"
+            return
+        self.style(base + ".cls", depth)
 
     def package(self, pkg: str, popts: list[tuple[str, str | None]], depth: int) -> None:
         lay = self.lay
@@ -696,7 +765,7 @@ class _Reader:
         else:
             v = _venue(pkg)
             if v is None:
-                self.style(pkg + ".sty", depth)
+                self.style(pkg + ".sty", depth, [k if x is None else f"{k}={x}" for k, x in popts])
                 return
             (tw, cs, cols, vbody), vsrc = v
             if vsrc.startswith("neurips"):
@@ -710,8 +779,13 @@ class _Reader:
 
     def run(self, text: str, depth: int = 0) -> None:
         lay, L = self.lay, self.L
-        for cm in _PREAMBLE_CMD.finditer(text):
+        pos = 0
+        while True:
+            cm = _PREAMBLE_CMD.search(text, pos)
+            if cm is None:
+                break
             name, i = cm.group(1), cm.end()
+            pos = i
             if name in ("usepackage", "RequirePackage"):
                 o = _arg(text, i, "[")
                 j = o[2] if o else i
@@ -729,8 +803,16 @@ class _Reader:
             elif name == "LoadClass":
                 o = _arg(text, i, "[")
                 a = _arg(text, o[2] if o else i, "{")
-                if a is not None and text[a[0]:a[1]].strip() not in ("article", "report", "book"):
-                    self.style(text[a[0]:a[1]].strip() + ".cls", depth)
+                if a is not None:
+                    self.load_class(text[a[0]:a[1]].strip(), _split_opts(text[o[0]:o[1]]) if o else [], depth)
+            elif name == "DeclareOption":  # an option's code runs only if chosen (styleread.option_flags)
+                a = _arg(text, i, "{")
+                b = _arg(text, a[2], "{") if a and text[i - 1] != "*" else None
+                pos = (b or a or (0, 0, i))[2]
+            elif name == "input":  # \input{size12.clo}: the class takes the standard body size
+                mm = re.match(r"\s*\{?\s*size1([012])(?:\.clo)?\s*\}?", text[i:i + 40])
+                if mm:
+                    lay.body_pt = float(10 + int(mm.group(1)))
             elif name in ("geometry", "newgeometry"):
                 a = _arg(text, i, "{")
                 if a is not None and (name == "geometry" or self.geometry_loaded):
@@ -775,15 +857,22 @@ class _Reader:
             elif name == "twocolumn":
                 if not re.match(r"\s*\[", text[i:i + 5]):  # \twocolumn[..] typesets a title: not the layout
                     lay.columns = 2
-            elif name in ("newcommand", "renewcommand", "providecommand", "def"):
-                mm = re.match(r"\s*\{?\\([A-Za-z@]+)\}?\s*(\[[^\]]*\])?\s*\{", text[i:i + 200])
-                if mm and not mm.group(2):
-                    a = _arg(text, i + mm.end() - 1, "{")
-                    if a is not None:
-                        body_txt = text[a[0]:a[1]]
-                        if len(body_txt) < 120 and "\\if" not in body_txt and re.search(
-                                r"\\(?:line|text|column)width|\d\s*(?:pt|in|cm|mm|bp)", body_txt):
-                            L.macros[mm.group(1)] = body_txt
+            elif name in ("newcommand", "renewcommand", "providecommand", "def", "gdef", "edef", "xdef"):
+                # a definition's body runs only where the macro is used: its \twocolumn or
+                # \setlength do not set the layout (suthesis-2e.sty's \@endpart)
+                d = definition(text, i, "def" if name.endswith("def") else "newcommand")
+                if d is None:
+                    continue
+                mname, takes_args, b0, b1 = d
+                pos = b1 + 1
+                body_txt = text[b0:b1]
+                if mname == "normalsize":  # the class's own body size (ametsoc.cls: 12 pt in draft)
+                    size = normalsize(body_txt)
+                    if size is not None:
+                        lay.body_pt = size
+                elif not takes_args and len(body_txt) < 120 and "\\if" not in body_txt and re.search(
+                        r"\\(?:line|text|column)width|\d\s*(?:pt|in|cm|mm|bp)", body_txt):
+                    L.macros[mname] = body_txt
 
 
 _IF_TOKEN = re.compile(r"\\(if[A-Za-z@]*|fi)(?![A-Za-z@])")
@@ -827,8 +916,11 @@ def document_layout(paper: Paper, src: _Sources | None = None) -> tuple[Layout, 
     if lay.notes and r.local_file(cls + ".cls"):  # a class shipped with the paper: read what it sets
         if r.style(cls + ".cls", 0):
             lay.notes = [f"class {cls!r} read from its .cls in the paper's tree"]
-    for _rel, text in _preamble_events(src, main):
-        r.run(_drop_iffalse(text))
+    chunks = _preamble_events(src, main)
+    # the preamble's own switches (`\newif\ifarxiv \arxivtrue`): the branch not taken is not read
+    flags = option_flags("\n".join(text for _rel, text in chunks), opts)
+    for _rel, text in chunks:
+        r.run(_drop_iffalse(resolve_ifs(text, flags)))
     if r.late is not None:
         lay.textwidth, lay.columnsep, lay.columns = r.late[0], r.late[1], r.late[2]
         if r.late[3] is not None:

@@ -1,0 +1,222 @@
+"""Reading a class or style file's text as TeX would run it, for the layout (ingest/placement.py).
+
+placement reads the preamble and a paper's own .cls/.sty for the commands that set the
+text block (`\\textwidth`, `\\twocolumn`, `\\geometry`, the body size). Taken line by
+line, a style file says more than it does: `\\twocolumn` inside a `\\def` body runs only
+when that macro is used (suthesis-2e.sty's `\\@endpart`), `\\ifdraft\\else\\twocolumn\\fi`
+runs on one branch only, and which one the document's options decide (ametsoc.cls sets
+`draft` by default: one column, 12 pt). This module gives placement what it needs for that:
+
+* `definition(text, i)`: where a `\\def`/`\\newcommand`-like definition's body is, so its
+  commands are not taken as run;
+* `option_flags(text, options)`: the `\\newif` switches after the file's option
+  processing (`\\DeclareOption` bodies run by `\\ExecuteOptions` and `\\ProcessOptions`
+  for the options given);
+* `resolve_ifs(text, flags)`: the text with the branches those switches do not take
+  blanked out (every other conditional is kept whole, both branches, as before);
+* `normalsize(body)`: the size a `\\normalsize` definition sets, in PostScript points.
+
+No TeX is run: this reads text, with the small subset of TeX above, and gives up (returns
+the text unchanged, no flags) where the structure is not clear.
+"""
+
+from __future__ import annotations
+
+import re
+
+_DEF = re.compile(r"\\(?:long\s*\\|global\s*\\|protected\s*\\)*(g|e|x)?def(?![A-Za-z@])")
+_CS = re.compile(r"\s*\\([A-Za-z@]+|.)")
+
+
+def definition(text: str, i: int, kind: str) -> tuple[str, bool, int, int] | None:
+    """A definition whose command name ends at `i` (`\\def`, `\\newcommand`, ...):
+    (defined name, takes arguments, body start, body end), or None when unreadable.
+
+    `kind` is "def" for the primitive forms (parameter text up to the body's brace) and
+    "newcommand" for LaTeX's (`{\\name}` or `\\name`, then `[n]` and `[default]`)."""
+    from figlint.ingest.texsource import read_arg
+
+    n = len(text)
+    if kind == "def":
+        m = _CS.match(text, i)
+        if m is None:
+            return None
+        name = m.group(1)
+        j = m.end()
+        k = j
+        while k < n and text[k] not in "{}" and k - j < 200:
+            k += 1
+        if k >= n or text[k] != "{":
+            return None
+        args = "#" in text[j:k]
+        a = read_arg(text, k, "{")
+    else:
+        j = i
+        if text[j:j + 1] == "*":
+            j += 1
+        m = re.match(r"\s*\{\s*\\([A-Za-z@]+|.)\s*\}|\s*\\([A-Za-z@]+|.)", text[j:j + 120])
+        if m is None:
+            return None
+        name = m.group(1) or m.group(2)
+        j += m.end()
+        o = read_arg(text, j, "[")
+        args = o is not None
+        if o is not None:
+            j = o[2]
+            o2 = read_arg(text, j, "[")
+            if o2 is not None:
+                j = o2[2]
+        a = read_arg(text, j, "{")
+        if a is not None and text[a[0] - 1:a[0]] != "{":
+            return None
+    if a is None:
+        return None
+    return name, args, a[0], a[1]
+
+
+_OPT_CMD = re.compile(
+    r"\\(DeclareOption|ExecuteOptions|ProcessOptions|newif|(?:long\s*\\|global\s*\\)*[gex]?def|newcommand"
+    r"|renewcommand|providecommand)(?![A-Za-z@])\*?"
+    r"|\\([A-Za-z@]+?)(true|false)(?![A-Za-z@])"
+)
+_STANDARD_FLAGS = ("@twocolumn", "@twoside")
+
+
+def option_flags(text: str, options: list[str]) -> dict[str, bool]:
+    """`\\newif` switches of a class/package file after its options are processed with
+    `options` (the \\documentclass options for a class): {name without `if`: value}."""
+    from figlint.ingest.texsource import read_arg
+
+    flags: dict[str, bool] = {f: False for f in _STANDARD_FLAGS}
+    flags["@twocolumn"] = "twocolumn" in options
+    flags["@twoside"] = "twoside" in options
+    declared: dict[str, str] = {}
+
+    def run(body: str, depth: int) -> None:
+        if depth > 3:
+            return
+        for m in re.finditer(r"\\ExecuteOptions\s*\{([^}]*)\}|\\([A-Za-z@]+?)(true|false)(?![A-Za-z@])", body):
+            if m.group(1) is not None:
+                for o in m.group(1).split(","):
+                    if o.strip() in declared:
+                        run(declared[o.strip()], depth + 1)
+            elif m.group(2) in flags:
+                flags[m.group(2)] = m.group(3) == "true"
+
+    pos = 0
+    while True:
+        m = _OPT_CMD.search(text, pos)
+        if m is None:
+            break
+        pos = m.end()
+        cmd = m.group(1)
+        if cmd is None:
+            if m.group(2) in flags:
+                flags[m.group(2)] = m.group(3) == "true"
+            continue
+        if cmd == "newif":
+            nm = re.match(r"\s*\\if([A-Za-z@]+)", text[pos:pos + 80])
+            if nm:
+                flags.setdefault(nm.group(1), False)
+                pos += nm.end()
+        elif cmd == "DeclareOption":
+            if text[pos:pos + 1] == "*":
+                pos += 1
+                b = read_arg(text, pos, "{")
+                pos = b[2] if b else pos
+                continue
+            a = read_arg(text, pos, "{")
+            b = read_arg(text, a[2], "{") if a else None
+            if a and b:
+                declared[text[a[0]:a[1]].strip()] = text[b[0]:b[1]]
+                pos = b[2]
+        elif cmd == "ExecuteOptions":
+            a = read_arg(text, pos, "{")
+            if a:
+                for o in text[a[0]:a[1]].split(","):
+                    if o.strip() in declared:
+                        run(declared[o.strip()], 1)
+                pos = a[2]
+        elif cmd == "ProcessOptions":
+            starred = text[m.end() - 1] == "*"
+            order = [o for o in options if o in declared] if starred else [o for o in declared if o in options]
+            for o in order:
+                run(declared[o], 1)
+        else:  # a definition: its body runs only when used
+            d = definition(text, pos, "def" if cmd.endswith("def") else "newcommand")
+            if d is not None:
+                pos = d[3] + 1
+    return flags
+
+
+_IF = re.compile(r"(\\newif\s*)?\\(if([A-Za-z@]*)|else|fi)(?![A-Za-z@])")
+
+
+def resolve_ifs(text: str, flags: dict[str, bool]) -> str:
+    """Blank the branches that `\\if<flag>` (a known switch, `\\iftrue`, `\\iffalse`) does
+    not take; other conditionals stay whole. Unchanged text when the nesting does not close."""
+    if "\\if" not in text:
+        return text
+    known = dict(flags)
+    known["true"], known["false"] = True, False
+    stack: list[list] = []  # [known, value, in else-branch]
+
+    def dropped() -> bool:
+        return any(f[0] and f[1] == f[2] for f in stack)  # a known frame on its branch not taken
+
+    out, cur, changed = [], 0, False
+    for m in _IF.finditer(text):
+        if m.group(1):  # \newif\ifx declares, it does not test
+            continue
+        tok, name = m.group(2), m.group(3)
+        seg = text[cur:m.start()]
+        out.append(" " * len(seg) if dropped() else seg)
+        frame = None
+        if tok.startswith("if"):
+            frame = [name in known, known.get(name, True), False]
+            stack.append(frame)
+        elif tok == "else":
+            frame = stack[-1] if stack else None
+            if frame is not None:
+                frame[2] = True
+        elif stack:
+            frame = stack.pop()
+        tok_txt = text[m.start():m.end()]
+        if (frame is not None and frame[0]) or dropped():
+            out.append(" " * len(tok_txt))
+            changed = True
+        else:
+            out.append(tok_txt)
+        cur = m.end()
+    if any(f[0] for f in stack) or not changed:
+        return text
+    seg = text[cur:]
+    out.append(" " * len(seg) if dropped() else seg)
+    return "".join(out)
+
+
+_FONT_MACROS = {"vpt": 5, "vipt": 6, "viipt": 7, "viiipt": 8, "ixpt": 9, "xpt": 10, "xipt": 10.95,
+                "xiipt": 12, "xivpt": 14.4, "xviipt": 17.28}
+_SETFONTSIZE = re.compile(
+    r"\\@setfontsize\s*\{?\s*\\normalsize\s*\}?\s*(?:\{\s*([\d.]+)\s*(pt|bp)?\s*\}|\\@([a-z]+pt)(?![A-Za-z@]))")
+
+
+def normalsize(body: str) -> float | None:
+    """The body size a `\\normalsize` definition sets, in PostScript points to the half
+    point (how the PDF route reports a body size), or None."""
+    from figlint.ingest.placement import BP
+
+    m = _SETFONTSIZE.search(body)
+    if m is None:
+        return None
+    if m.group(1):
+        try:
+            size = float(m.group(1))
+        except ValueError:
+            return None
+        pt = size * BP if m.group(2) == "bp" else size
+    else:
+        pt = _FONT_MACROS.get(m.group(3))
+        if pt is None:
+            return None
+    return round(pt / BP * 2) / 2 if pt > 0 else None
