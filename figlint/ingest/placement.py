@@ -100,8 +100,9 @@ sized only by a fraction of it is skipped; several graphics in one figure are
 laid out left to right, wrapping at the figure's line width, in one frame
 starting at (0, 0) -- close to what LaTeX prints for rows of subfigures, not
 exact; rotated PDF graphics keep their text sizes right but their boxes
-unrotated; `p{..}` table columns and `adjustwidth` do not change `\\linewidth`
-here. EPS graphics are skipped (noted in `fig.extra["placement_skipped"]`);
+unrotated; `p{..}` table columns do not change `\\linewidth` here
+(`adjustwidth{left}{right}` of changepage does: `\\linewidth` less both margins).
+EPS graphics are skipped (noted in `fig.extra["placement_skipped"]`);
 missing or unreadable files are skipped silently (FL307 reports missing files).
 A PDF graphic with more than 1 MB of page content keeps its text and images but
 not its vector paths (reading 50k scatter marks takes seconds).
@@ -267,6 +268,13 @@ def class_layout(cls: str, opts: list[str]) -> Layout:
         return _revtex(cls, opts, size, paper)
     if cls == "elsarticle":
         return _elsarticle(opts, size, paper)
+    if cls in ("scrartcl", "scrreprt", "scrbook"):
+        koma = _koma(cls, opts)
+        if koma is not None:
+            return koma
+        lay = _article(opts, size or 11, paper)  # KOMA's default body is 11pt
+        lay.notes.append(f"{cls}: typearea computes DIV for this paper itself; article rules assumed")
+        return lay
     if cls == "acmart":
         fmt = "manuscript"
         for o in opts:
@@ -326,8 +334,42 @@ def _elsarticle(opts: list[str], size: int | None, paper: tuple[float, float]) -
     return lay
 
 
+_KOMA_DIV = {10: 8, 11: 10, 12: 12}  # typearea's DIV for a4 paper by body size (scrguide, "DIV=default")
+
+
+def _koma(cls: str, opts: list[str]) -> Layout | None:
+    """KOMA-Script classes (typearea): the paper less the binding correction BCOR, cut into
+    DIV stripes of which the text takes DIV-3; 11pt and a4 paper by default. Checked with
+    pdflatex (tests/test_class_layouts.py). None where typearea computes DIV itself (a paper
+    other than a4 with no DIV given, DIV=calc): the article fallback and a note then."""
+    size, paper, div, bcor = 11, "a4paper", None, 0.0
+    for o in opts:
+        k, _, v = o.partition("=")
+        k, v = k.strip(), v.strip()
+        m = re.fullmatch(r"(\d+)pt", v if k == "fontsize" else o.strip())
+        if m:
+            size = int(m.group(1))
+        elif o in _PAPERS:
+            paper = o
+        elif k == "paper" and v + "paper" in _PAPERS:
+            paper = v + "paper"
+        elif k == "DIV":
+            div = int(v) if v.isdigit() else -1
+        elif k == "BCOR":
+            bcor = Lengths({}, float(size)).eval(v) or 0.0
+    if div is None:
+        div = _KOMA_DIV.get(size) if paper == "a4paper" else None
+    if not div or div <= 3:
+        return None
+    pw = _PAPERS[paper][0]
+    two = "twocolumn" in opts or "twocolumn=true" in opts
+    return Layout((pw - bcor) * (div - 3) / div, columnsep=10.0, columns=2 if two else 1, body_pt=float(size),
+                  paperwidth=pw, source=f"{cls} {size}pt DIV={div}")
+
+
 # classes class_layout knows without reading their files
-_KNOWN_CLASSES = {"article", "report", "book", "IEEEtran", "acmart", "llncs", "revtex4-1", "revtex4-2", "elsarticle"}
+_KNOWN_CLASSES = {"article", "report", "book", "IEEEtran", "acmart", "llncs", "revtex4-1", "revtex4-2", "elsarticle",
+                  "scrartcl", "scrreprt", "scrbook"}
 
 
 _VENUES: list[tuple[re.Pattern, tuple[float, float, int, float | None], str]] = [
@@ -520,7 +562,7 @@ class Lengths:
 
 _PREAMBLE_CMD = re.compile(
     r"\\(usepackage|RequirePackage|PassOptionsToPackage|LoadClass|geometry|newgeometry|setlength|addtolength|twocolumn"
-    r"|newcommand|renewcommand|providecommand|def|gdef|edef|xdef|DeclareOption|input"
+    r"|newcommand|renewcommand|providecommand|def|gdef|edef|xdef|DeclareOption|DeclareOptionX|input|onecolumn"
     r"|textwidth|columnsep)(?![A-Za-z@])\*?"
 )
 _BEGIN_DOC = re.compile(r"\\begin\s*\{document\}")
@@ -687,6 +729,8 @@ class _Reader:
         self.geometry_pending: list[tuple[str, str | None]] = []  # \PassOptionsToPackage{..}{geometry}
         self.geometry_keys: list[tuple[str, str | None]] = []  # geometry options so far (they accumulate)
         self.read_styles: set[str] = set()
+        self.class_paper: float | None = None  # paper width before the first geometry load
+        self.defs: dict[str, str] = {}  # argument-free macros defined so far (for \normalsize)
         self._local: dict[str, str] | None = None
 
     def ctx(self) -> Lengths:
@@ -706,6 +750,11 @@ class _Reader:
                             self._local.setdefault(e.lower(), os.path.join(d, e))
                 except OSError:
                     pass
+        if "/" in name:  # \documentclass{Definitions/mdpi}: a path from the main file's folder
+            main_dir = os.path.dirname(os.path.join(self.src.root, self.src.main))
+            path = os.path.normpath(os.path.join(main_dir, name))
+            inside = os.path.abspath(path).startswith(os.path.abspath(self.src.root) + os.sep)
+            return path if inside and os.path.isfile(path) else None
         return self._local.get(name.lower())
 
     def style(self, name: str, depth: int, options: list[str] | None = None) -> bool:
@@ -726,6 +775,9 @@ class _Reader:
                 text = strip_comments(decode_bytes(fh.read())[0])
         except OSError:
             return False
+        end = re.search(r"^[ \t]*\\endinput(?![A-Za-z@])", text, re.M)  # TeX reads no further
+        if end is not None:
+            text = text[:end.start()]
         opts = self.opts if options is None else options
         text = _drop_iffalse(resolve_ifs(text, option_flags(text, opts)))
         before = (self.lay.textwidth, self.lay.columns, self.lay.columnsep, self.lay.body_pt)
@@ -757,6 +809,10 @@ class _Reader:
             inherited = [(x, None) for x in self.opts if x in _PAPERS or x == "landscape"]
             self.geometry_keys = inherited + self.geometry_pending + popts
             self.geometry_pending = []
+            if self.class_paper is not None:  # loaded again (both branches of a switch we cannot
+                lay.paperwidth = self.class_paper  # decide): starts from the class's paper, not the last load's
+            else:
+                self.class_paper = lay.paperwidth
             _geometry(self.geometry_keys, lay, self.ctx(), self.twoside, self.paper_h)
         elif pkg == "fullpage":
             margin = 1.5 * _UNITS["cm"] if any(k == "cm" for k, _ in popts) else IN
@@ -805,9 +861,10 @@ class _Reader:
                 a = _arg(text, o[2] if o else i, "{")
                 if a is not None:
                     self.load_class(text[a[0]:a[1]].strip(), _split_opts(text[o[0]:o[1]]) if o else [], depth)
-            elif name == "DeclareOption":  # an option's code runs only if chosen (styleread.option_flags)
+            elif name in ("DeclareOption", "DeclareOptionX"):  # runs only if chosen (styleread.option_flags)
                 a = _arg(text, i, "{")
-                b = _arg(text, a[2], "{") if a and text[i - 1] != "*" else None
+                d = _arg(text, a[2], "[") if a and text[i - 1] != "*" else None
+                b = _arg(text, d[2] if d else a[2], "{") if a and text[i - 1] != "*" else None
                 pos = (b or a or (0, 0, i))[2]
             elif name == "input":  # \input{size12.clo}: the class takes the standard body size
                 mm = re.match(r"\s*\{?\s*size1([012])(?:\.clo)?\s*\}?", text[i:i + 40])
@@ -840,20 +897,23 @@ class _Reader:
                         continue
                     val = cur + val
                 if tname == "textwidth":
-                    lay.textwidth = val
+                    if val > 0:  # a non-positive text width is a misreading, not a layout
+                        lay.textwidth = val
                 elif tname == "columnsep":
                     lay.columnsep = val
                 elif tname not in ("linewidth", "hsize", "columnwidth", "paperwidth"):
                     L.user[tname] = val
             elif name in ("textwidth", "columnsep"):  # plain TeX assignment: \textwidth=6.5in
                 mm = re.match(r"\s*=?\s*([-+]?\s*[\d.,]+\s*(?:true\s*)?[a-z]{2})(?![a-z])", text[i:i + 40])
-                if mm:
+                if mm and not _used_in_expression(text, cm.start()):
                     val = self.ctx().eval(mm.group(1))
-                    if val is not None:
+                    if val is not None and (val > 0 or name == "columnsep"):
                         if name == "textwidth":
                             lay.textwidth = val
                         else:
                             lay.columnsep = val
+            elif name == "onecolumn":
+                lay.columns = 1
             elif name == "twocolumn":
                 if not re.match(r"\s*\[", text[i:i + 5]):  # \twocolumn[..] typesets a title: not the layout
                     lay.columns = 2
@@ -866,13 +926,22 @@ class _Reader:
                 mname, takes_args, b0, b1 = d
                 pos = b1 + 1
                 body_txt = text[b0:b1]
+                if not takes_args and len(body_txt) < 400:
+                    self.defs[mname] = body_txt
                 if mname == "normalsize":  # the class's own body size (ametsoc.cls: 12 pt in draft)
-                    size = normalsize(body_txt)
+                    size = normalsize(body_txt, self.defs)
                     if size is not None:
                         lay.body_pt = size
                 elif not takes_args and len(body_txt) < 120 and "\\if" not in body_txt and re.search(
                         r"\\(?:line|text|column)width|\d\s*(?:pt|in|cm|mm|bp)", body_txt):
                     L.macros[mname] = body_txt
+
+
+def _used_in_expression(text: str, at: int) -> bool:
+    """`\\textwidth` at `at` is read, not assigned: inside an expression or a key's value
+    (`textwidth=\\dimexpr\\textwidth-2cm\\relax`, `0.5\\textwidth`)."""
+    before = text[max(0, at - 40):at].rstrip()
+    return bool(re.search(r"(\\dimexpr|\\glueexpr|[=({\[+\-*/.,\d])$", before))
 
 
 _IF_TOKEN = re.compile(r"\\(if[A-Za-z@]*|fi)(?![A-Za-z@])")
@@ -1113,7 +1182,7 @@ def _raster_content(path: str) -> _Content | None:
 
 _SCAN = re.compile(
     r"\\(begin|end)\s*\{(minipage|subfigure\*?|subtable|wrapfigure\*?|wraptable|adjustbox|sidewaysfigure\*?"
-    r"|strip|widetext)\}"
+    r"|strip|widetext|adjustwidth\*?)\}"
     r"|\\(parbox|resizebox\*?|scalebox|adjustbox)(?![A-Za-z@])"
 )
 _GRAPHIC_AT = re.compile(r"\\includegraphics(?![A-Za-z@])")
@@ -1138,6 +1207,10 @@ def _frames(t: str, start: int, pos: int) -> list[tuple]:
             elif env == "adjustbox":
                 a = _arg(t, m.end(), "{")
                 stack.append((env, "adjust", _kv(t[a[0]:a[1]]) if a else []))
+            elif env.startswith("adjustwidth"):  # changepage: the margins move by {left}{right}
+                args, _ = read_args(t, m.end(), "{{")
+                if all(args):
+                    stack.append((env, "adjw", (t[args[0][0]:args[0][1]], t[args[1][0]:args[1][1]])))
             elif env in ("strip", "widetext"):  # cuted / revtex: full text width inside two columns
                 stack.append((env, "wide", None))
             else:
@@ -1334,6 +1407,11 @@ def _context_for(frames: list[tuple], base: Lengths) -> tuple[Lengths, list[tupl
             ctx = ctx.with_values(linewidth=w, hsize=w, textwidth=w, columnwidth=w)
         elif kind == "line":
             w = ctx.eval(param)
+            ctx = ctx.with_values(linewidth=w, hsize=w)
+        elif kind == "adjw":
+            left, right = (ctx.eval(v) if v.strip() else 0.0 for v in param)
+            lw = ctx.values.get("linewidth")
+            w = lw - left - right if None not in (lw, left, right) else None
             ctx = ctx.with_values(linewidth=w, hsize=w)
         elif kind == "wide":
             tw = ctx.values.get("textwidth")

@@ -75,7 +75,7 @@ def definition(text: str, i: int, kind: str) -> tuple[str, bool, int, int] | Non
 
 
 _OPT_CMD = re.compile(
-    r"\\(DeclareOption|ExecuteOptions|ProcessOptions|newif|(?:long\s*\\|global\s*\\)*[gex]?def|newcommand"
+    r"\\(DeclareOption|ExecuteOptions|ProcessOptions|newif|DeclareOptionX|ExecuteOptionsX|ProcessOptionsX|LoadClass|(?:long\s*\\|global\s*\\)*[gex]?def|newcommand"
     r"|renewcommand|providecommand)(?![A-Za-z@])\*?"
     r"|\\([A-Za-z@]+?)(true|false)(?![A-Za-z@])"
 )
@@ -95,7 +95,7 @@ def option_flags(text: str, options: list[str]) -> dict[str, bool]:
     def run(body: str, depth: int) -> None:
         if depth > 3:
             return
-        for m in re.finditer(r"\\ExecuteOptions\s*\{([^}]*)\}|\\([A-Za-z@]+?)(true|false)(?![A-Za-z@])", body):
+        for m in re.finditer(r"\\ExecuteOptionsX?\s*\{([^}]*)\}|\\([A-Za-z@]+?)(true|false)(?![A-Za-z@])", body):
             if m.group(1) is not None:
                 for o in m.group(1).split(","):
                     if o.strip() in declared:
@@ -119,25 +119,30 @@ def option_flags(text: str, options: list[str]) -> dict[str, bool]:
             if nm:
                 flags.setdefault(nm.group(1), False)
                 pos += nm.end()
-        elif cmd == "DeclareOption":
-            if text[pos:pos + 1] == "*":
-                pos += 1
+        elif cmd in ("DeclareOption", "DeclareOptionX"):  # xkeyval's X forms, as quantumarticle.cls
+            if text[pos - 1] == "*":  # the code for undeclared options: not a switch of ours
                 b = read_arg(text, pos, "{")
                 pos = b[2] if b else pos
                 continue
             a = read_arg(text, pos, "{")
-            b = read_arg(text, a[2], "{") if a else None
+            d = read_arg(text, a[2], "[") if a else None  # an X option's default value
+            b = read_arg(text, d[2] if d else a[2], "{") if a else None
             if a and b:
                 declared[text[a[0]:a[1]].strip()] = text[b[0]:b[1]]
                 pos = b[2]
-        elif cmd == "ExecuteOptions":
+        elif cmd in ("ExecuteOptions", "ExecuteOptionsX"):
             a = read_arg(text, pos, "{")
             if a:
                 for o in text[a[0]:a[1]].split(","):
                     if o.strip() in declared:
                         run(declared[o.strip()], 1)
                 pos = a[2]
-        elif cmd == "ProcessOptions":
+        elif cmd == "LoadClass":  # the base class processes its options again: its own switches are set anew
+            o = read_arg(text, pos, "[")
+            given = options + ([x.strip() for x in text[o[0]:o[1]].split(",")] if o else [])
+            flags["@twocolumn"] = "twocolumn" in given
+            flags["@twoside"] = "twoside" in given
+        elif cmd in ("ProcessOptions", "ProcessOptionsX"):
             starred = text[m.end() - 1] == "*"
             order = [o for o in options if o in declared] if starred else [o for o in declared if o in options]
             for o in order:
@@ -152,25 +157,52 @@ def option_flags(text: str, options: list[str]) -> dict[str, bool]:
 _IF = re.compile(r"(\\newif\s*)?\\(if([A-Za-z@]*)|else|fi)(?![A-Za-z@])")
 
 
-def resolve_ifs(text: str, flags: dict[str, bool]) -> str:
-    """Blank the branches that `\\if<flag>` (a known switch, `\\iftrue`, `\\iffalse`) does
-    not take; other conditionals stay whole. Unchanged text when the nesting does not close."""
-    if "\\if" not in text:
-        return text
-    known = dict(flags)
-    known["true"], known["false"] = True, False
-    stack: list[list] = []  # [known, value, in else-branch]
+_DEFINES = re.compile(
+    r"\\(?:long\s*\\|global\s*\\|protected\s*\\)*([gex]?def)(?![A-Za-z@])"
+    r"|\\(newcommand|renewcommand|providecommand|DeclareRobustCommand|newenvironment|renewenvironment)"
+    r"(?![A-Za-z@])\*?"
+)
 
-    def dropped() -> bool:
+
+def _bodies(text: str) -> list[tuple[int, int]]:
+    """(start, end) of the definition bodies at the top level of `text`, in order."""
+    from figlint.ingest.texsource import read_arg
+
+    out: list[tuple[int, int]] = []
+    pos = 0
+    while True:
+        m = _DEFINES.search(text, pos)
+        if m is None:
+            return out
+        d = definition(text, m.end(), "def" if m.group(1) else "newcommand")
+        if d is None:
+            pos = m.end()
+            continue
+        out.append((d[2], d[3]))
+        pos = d[3] + 1
+        if m.group(2) and m.group(2).endswith("environment"):  # the \end code is a second body
+            e = read_arg(text, pos, "{")
+            if e is not None and text[e[0] - 1:e[0]] == "{":
+                out.append((e[0], e[1]))
+                pos = e[1] + 1
+
+
+def _dropped(text: str, known: dict[str, bool]) -> list[tuple[int, int]] | None:
+    """Spans to blank so that only the taken branches of known conditionals remain (their
+    \\if, \\else and \\fi too); None when a known conditional is not closed in `text`."""
+    stack: list[list] = []  # [known, value, in else-branch]
+    spans: list[tuple[int, int]] = []
+    cur = 0  # start of the text not yet classified
+
+    def dropping() -> bool:
         return any(f[0] and f[1] == f[2] for f in stack)  # a known frame on its branch not taken
 
-    out, cur, changed = [], 0, False
     for m in _IF.finditer(text):
         if m.group(1):  # \newif\ifx declares, it does not test
             continue
+        if dropping():
+            spans.append((cur, m.start()))
         tok, name = m.group(2), m.group(3)
-        seg = text[cur:m.start()]
-        out.append(" " * len(seg) if dropped() else seg)
         frame = None
         if tok.startswith("if"):
             frame = [name in known, known.get(name, True), False]
@@ -181,40 +213,67 @@ def resolve_ifs(text: str, flags: dict[str, bool]) -> str:
                 frame[2] = True
         elif stack:
             frame = stack.pop()
-        tok_txt = text[m.start():m.end()]
-        if (frame is not None and frame[0]) or dropped():
-            out.append(" " * len(tok_txt))
-            changed = True
-        else:
-            out.append(tok_txt)
+        if (frame is not None and frame[0]) or dropping():
+            spans.append((m.start(), m.end()))
         cur = m.end()
-    if any(f[0] for f in stack) or not changed:
+    if any(f[0] for f in stack):
+        return None
+    return spans
+
+
+def resolve_ifs(text: str, flags: dict[str, bool]) -> str:
+    """Blank the branches that `\\if<flag>` (a known switch, `\\iftrue`, `\\iffalse`) does
+    not take; other conditionals stay whole. The top level and each definition body are
+    resolved on their own (a body may open a conditional its macro's caller closes, as
+    `\\IfUnDef` in aastex631.cls); where a known conditional does not close, that text stays."""
+    if "\\if" not in text:
         return text
-    seg = text[cur:]
-    out.append(" " * len(seg) if dropped() else seg)
+    known = dict(flags)
+    known["true"], known["false"] = True, False
+    bodies = _bodies(text)
+    masked = list(text)
+    for a, b in bodies:
+        masked[a:b] = " " * (b - a)
+    spans = list(_dropped("".join(masked), known) or [])
+    for a, b in bodies:
+        inner = _dropped(text[a:b], known) or []
+        spans += [(a + x, a + y) for x, y in inner]
+    if not spans:
+        return text
+    out = list(text)
+    for a, b in spans:
+        out[a:b] = " " * (b - a)
     return "".join(out)
 
 
 _FONT_MACROS = {"vpt": 5, "vipt": 6, "viipt": 7, "viiipt": 8, "ixpt": 9, "xpt": 10, "xipt": 10.95,
                 "xiipt": 12, "xivpt": 14.4, "xviipt": 17.28}
 _SETFONTSIZE = re.compile(
-    r"\\@setfontsize\s*\{?\s*\\normalsize\s*\}?\s*(?:\{\s*([\d.]+)\s*(pt|bp)?\s*\}|\\@([a-z]+pt)(?![A-Za-z@]))")
+    r"\\@setfontsize\s*\{?\s*\\[A-Za-z@]+\s*\}?\s*(?:\{\s*([\d.]+)\s*(pt|bp)?\s*\}|\\@([a-z]+pt)(?![A-Za-z@]))"
+    r"|\\fontsize\s*\{\s*([\d.]+)\s*(pt|bp)?\s*\}"
+)
+_FIRST_CS = re.compile(r"\s*\\([A-Za-z@]+)")
 
 
-def normalsize(body: str) -> float | None:
+def normalsize(body: str, defs: dict[str, str] | None = None, depth: int = 0) -> float | None:
     """The body size a `\\normalsize` definition sets, in PostScript points to the half
-    point (how the PDF route reports a body size), or None."""
+    point (how the PDF route reports a body size), or None. A body that starts with a macro
+    of the file's own (`\\ElevenPtType`, AEA.cls) is followed into that macro's definition."""
     from figlint.ingest.placement import BP
 
     m = _SETFONTSIZE.search(body)
     if m is None:
+        first = _FIRST_CS.match(body)
+        if first and defs and first.group(1) in defs and depth < 3:
+            return normalsize(defs[first.group(1)], defs, depth + 1)
         return None
-    if m.group(1):
+    num, unit = (m.group(1), m.group(2)) if m.group(1) or m.group(3) else (m.group(4), m.group(5))
+    if num:
         try:
-            size = float(m.group(1))
+            size = float(num)
         except ValueError:
             return None
-        pt = size * BP if m.group(2) == "bp" else size
+        pt = size * BP if unit == "bp" else size
     else:
         pt = _FONT_MACROS.get(m.group(3))
         if pt is None:
