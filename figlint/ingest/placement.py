@@ -126,7 +126,7 @@ from typing import Any
 from figlint.model import Drawing, Figure, Paper, RasterImage, TextSpan
 from figlint.ingest.paths import clipped_drawings
 from figlint.ingest.pdf_hidden import drop_hidden_text
-from figlint.ingest.styleread import definition, normalsize, option_flags, resolve_ifs
+from figlint.ingest.styleread import definition, normalsize, option_flags, resolve_ifs, undecided
 from figlint.ingest.type3 import fix_sizes as fix_type3_sizes
 
 IN = 72.27  # TeX points per inch
@@ -562,7 +562,7 @@ class Lengths:
 
 _PREAMBLE_CMD = re.compile(
     r"\\(usepackage|RequirePackage|PassOptionsToPackage|LoadClass|geometry|newgeometry|setlength|addtolength|twocolumn"
-    r"|newcommand|renewcommand|providecommand|def|gdef|edef|xdef|DeclareOption|DeclareOptionX|input|onecolumn"
+    r"|newcommand|renewcommand|providecommand|def|gdef|edef|xdef|DeclareOption|DeclareOptionX|input|onecolumn|newdimen|newlength|newskip"
     r"|textwidth|columnsep)(?![A-Za-z@])\*?"
 )
 _BEGIN_DOC = re.compile(r"\\begin\s*\{document\}")
@@ -779,9 +779,14 @@ class _Reader:
         if end is not None:
             text = text[:end.start()]
         opts = self.opts if options is None else options
-        text = _drop_iffalse(resolve_ifs(text, option_flags(text, opts)))
+        flags = option_flags(text, opts)
+        text = _drop_iffalse(resolve_ifs(text, flags))
         before = (self.lay.textwidth, self.lay.columns, self.lay.columnsep, self.lay.body_pt)
-        self.run(text, depth + 1)
+        self.run(text, depth + 1, undecided(text))
+        if name.endswith(".cls") and flags.get("@twocolumn"):
+            # a class that leaves \if@twocolumn true: \maketitle sets the body in two columns
+            # (article's \maketitle runs \twocolumn[\@maketitle]; copernicus.cls final stage)
+            self.lay.columns = 2
         if (self.lay.textwidth, self.lay.columns, self.lay.columnsep, self.lay.body_pt) != before:
             self.lay.source += f" + {os.path.basename(path)}"
         return True
@@ -833,16 +838,38 @@ class _Reader:
             if vsrc.startswith("acl"):
                 lay.paperwidth = _PAPERS["a4paper"][0]
 
-    def run(self, text: str, depth: int = 0) -> None:
+    def run(self, text: str, depth: int = 0, undecided_spans: list[tuple[int, int]] | None = None) -> None:
         lay, L = self.lay, self.L
         pos = 0
+        # plain TeX assignments `\\<dimen> <length>` to registers declared so far, in order
+        sets = [m for m in _DIMEN_SET.finditer(text) if m.group(1) not in _LAYOUT_NAMES] if L.user or (
+            "\\newdimen" in text or "\\newlength" in text) else []
+        k = 0
         while True:
             cm = _PREAMBLE_CMD.search(text, pos)
+            while k < len(sets) and (sets[k].start() < pos or sets[k].group(1) not in L.user):
+                if sets[k].start() >= pos and cm is not None and sets[k].start() > cm.start():
+                    break  # not declared yet: it may be by the command coming next
+                k += 1
+            dm = sets[k] if k < len(sets) and sets[k].group(1) in L.user and sets[k].start() >= pos else None
+            if dm is not None and (cm is None or dm.start() < cm.start()):
+                k += 1
+                # mnras.cls: \newdimen\SFB@measure \SFB@measure 42pc \setlength\textwidth{\SFB@measure}
+                if not _used_in_expression(text, dm.start()):
+                    val = self.ctx().eval(dm.group(2))
+                    if val is not None:
+                        L.user[dm.group(1)] = val
+                pos = dm.end()
+                continue
             if cm is None:
                 break
             name, i = cm.group(1), cm.end()
             pos = i
-            if name in ("usepackage", "RequirePackage"):
+            if name in ("newdimen", "newlength", "newskip"):  # a register: 0pt until assigned
+                mm = re.match(r"\s*\{?\s*\\([A-Za-z@]+)", text[i:i + 80])
+                if mm and mm.group(1) not in ("textwidth", "columnsep", "linewidth", "columnwidth"):
+                    L.user.setdefault(mm.group(1), 0.0)
+            elif name in ("usepackage", "RequirePackage"):
                 o = _arg(text, i, "[")
                 j = o[2] if o else i
                 a = _arg(text, j, "{")
@@ -930,11 +957,16 @@ class _Reader:
                     self.defs[mname] = body_txt
                 if mname == "normalsize":  # the class's own body size (ametsoc.cls: 12 pt in draft)
                     size = normalsize(body_txt, self.defs)
-                    if size is not None:
+                    if size is not None and not any(a <= cm.start() < b for a, b in undecided_spans or ()):
                         lay.body_pt = size
                 elif not takes_args and len(body_txt) < 120 and "\\if" not in body_txt and re.search(
                         r"\\(?:line|text|column)width|\d\s*(?:pt|in|cm|mm|bp)", body_txt):
                     L.macros[mname] = body_txt
+
+
+_LAYOUT_NAMES = {"textwidth", "columnsep", "linewidth", "columnwidth", "hsize", "paperwidth"}
+# possessive spaces: blanked comments leave long runs of them, which nested \s* would backtrack over
+_DIMEN_SET = re.compile(r"\\([A-Za-z@]+)\s*+=?\s*+([-+]?\s*+[\d.,]++\s*+(?:true\s*+)?(?:pt|pc|in|cm|mm|bp|dd|cc|sp|em|ex))(?![a-z])")
 
 
 def _used_in_expression(text: str, at: int) -> bool:
@@ -979,6 +1011,7 @@ def document_layout(paper: Paper, src: _Sources | None = None) -> tuple[Layout, 
     m = _DOCCLASS.search(t)
     cls = (m.group(2).strip() if m else paper.extra.get("documentclass") or "") or "article"
     opts = [o.strip() for o in (m.group(1) or "").split(",")] if m and m.group(1) else []
+    opts = [o.replace(" ", "").replace("\n", "") for o in opts]  # LaTeX drops spaces in options: `10 pt` is 10pt
     opts = [o for o in opts if o]
     lay = class_layout(cls, opts)
     r = _Reader(src, cls, opts, lay)

@@ -79,6 +79,8 @@ _OPT_CMD = re.compile(
     r"|renewcommand|providecommand)(?![A-Za-z@])\*?"
     r"|\\([A-Za-z@]+?)(true|false)(?![A-Za-z@])"
 )
+_FLAG_TOKEN = re.compile(r"(?P<newif>\\newif\s*|\\let\s*\\if[A-Za-z@]*\s*=?\s*|\\let\s*)?"
+                         r"\\(?P<cond>if(?P<name>[A-Za-z@]*)|else|fi)(?![A-Za-z@])|" + _OPT_CMD.pattern)
 _STANDARD_FLAGS = ("@twocolumn", "@twoside")
 
 
@@ -103,16 +105,42 @@ def option_flags(text: str, options: list[str]) -> dict[str, bool]:
             elif m.group(2) in flags:
                 flags[m.group(2)] = m.group(3) == "true"
 
+    # conditionals on switches already known are followed as TeX would (copernicus.cls:
+    # `\if@stage@final\else\@stage@finaltrue\@manuscripttrue\fi`); others run both branches
+    stack: list[list] = []  # [known, value, in else-branch]
     pos = 0
     while True:
-        m = _OPT_CMD.search(text, pos)
+        m = _FLAG_TOKEN.search(text, pos)
         if m is None:
             break
         pos = m.end()
-        cmd = m.group(1)
+        if m.group("cond"):
+            tok, name = m.group("cond"), m.group("name")
+            if m.group("newif"):
+                if m.group("newif").startswith("\\newif") and not any(f[0] and f[1] == f[2] for f in stack):
+                    flags.setdefault(name, False)
+            elif _not_a_test(text, m):
+                pass
+            elif tok.startswith("if"):
+                known = name in flags or name in ("true", "false")
+                stack.append([known, flags.get(name, name == "true"), False])
+            elif tok == "else":
+                if stack:
+                    stack[-1][2] = True
+            elif stack:
+                stack.pop()
+            continue
+        if any(f[0] and f[1] == f[2] for f in stack):  # on a branch not taken
+            cmd = m.group(4)
+            if cmd and (cmd.endswith("def") or "command" in cmd):
+                d = definition(text, pos, "def" if cmd.endswith("def") else "newcommand")
+                if d is not None:
+                    pos = d[3] + 1
+            continue
+        cmd = m.group(4)
         if cmd is None:
-            if m.group(2) in flags:
-                flags[m.group(2)] = m.group(3) == "true"
+            if m.group(5) in flags:
+                flags[m.group(5)] = m.group(6) == "true"
             continue
         if cmd == "newif":
             nm = re.match(r"\s*\\if([A-Za-z@]+)", text[pos:pos + 80])
@@ -154,7 +182,24 @@ def option_flags(text: str, options: list[str]) -> dict[str, bool]:
     return flags
 
 
-_IF = re.compile(r"(\\newif\s*)?\\(if([A-Za-z@]*)|else|fi)(?![A-Za-z@])")
+# group 1: a prefix that makes the \\if.. token a name, not a test: \\newif\\ifx declares it,
+# \\let\\ifx\\iftrue and \\def\\iftwocol#1#2{..} define it
+_IF = re.compile(r"(\\newif\s*|\\let\s*\\if[A-Za-z@]*\s*=?\s*|\\let\s*|\\(?:[gex]?def|(?:re)?newcommand\*?\s*\{?"
+                 r"|providecommand\*?\s*\{?|DeclareRobustCommand\*?\s*\{?)\s*)?\\(if([A-Za-z@]*)|else|fi)(?![A-Za-z@])")
+
+
+def _not_a_test(text: str, m: re.Match, g: int = 1) -> bool:
+    """An \\if.. token that is a name being declared or defined, or a macro with braced
+    arguments (`\\iflanguage{ngerman}{..}{..}`, `\\ifthenelse{..}`), not a TeX conditional."""
+    if m.group(g):
+        return True
+    tok = m.group(g + 1)
+    if tok.startswith("if"):
+        j = m.end()
+        while j < len(text) and text[j] in " \t":
+            j += 1
+        return j < len(text) and text[j] == "{"
+    return False
 
 
 _DEFINES = re.compile(
@@ -198,7 +243,7 @@ def _dropped(text: str, known: dict[str, bool]) -> list[tuple[int, int]] | None:
         return any(f[0] and f[1] == f[2] for f in stack)  # a known frame on its branch not taken
 
     for m in _IF.finditer(text):
-        if m.group(1):  # \newif\ifx declares, it does not test
+        if _not_a_test(text, m):
             continue
         if dropping():
             spans.append((cur, m.start()))
@@ -279,3 +324,30 @@ def normalsize(body: str, defs: dict[str, str] | None = None, depth: int = 0) ->
         if pt is None:
             return None
     return round(pt / BP * 2) / 2 if pt > 0 else None
+
+
+def undecided(text: str) -> list[tuple[int, int]]:
+    """Spans of `text` inside a conditional left whole (an `\\ifx`, `\\ifnum`, a switch no
+    option sets), at the top level: what stands there may or may not run. IEEEtran-like
+    classes define `\\normalsize` once per size under `\\ifx\\CLASSOPTIONpt..`: none of them
+    is the body size for sure."""
+    masked = list(text)
+    for a, b in _bodies(text):
+        masked[a:b] = " " * (b - a)
+    out: list[tuple[int, int]] = []
+    depth, start = 0, 0
+    flat = "".join(masked)
+    for m in _IF.finditer(flat):
+        if _not_a_test(flat, m):
+            continue
+        if m.group(2).startswith("if"):
+            if depth == 0:
+                start = m.start()
+            depth += 1
+        elif m.group(2) == "fi" and depth > 0:
+            depth -= 1
+            if depth == 0:
+                out.append((start, m.end()))
+    if depth > 0:
+        out.append((start, len(text)))
+    return out
