@@ -58,21 +58,39 @@ The class gives the starting point, then the preamble is read in source order
       8.5in-2x81pt, 1 col, 10pt; manuscript 0.7 x 8.5in (geometry default), 9pt
   llncs                        12.2cm = 347.12pt  -           1        10pt
       (llncs.cls v2.23: \\setlength{\\textwidth}{12.2cm})
+  revtex4-1, revtex4-2         510pt at 10pt      18pt        reprint/ 10pt (reprint), 12pt
+                               468pt otherwise    10pt        twocolumn (preprint, aip), option
+  elsarticle                   1p 384pt; 3p 468pt (columnsep 2pc, 2 cols if asked); 5p 522pt
+      (columnsep 18pt, 2 cols); preprint/default: article rules
+  scrartcl, scrreprt, scrbook  (paper - BCOR) x (DIV-3)/DIV; DIV 8/10/12 for 10/11/12pt on
+      a4 (11pt default), or DIV=n; other papers without DIV: article rules, noted
+  (revtex, elsarticle and KOMA measured with pdflatex (TeX Live 2022), with the body size
+  too: tests/test_class_layouts.py; IEEEtran compsoc journals print 10pt as 9.5bp.)
 
 Package names match case-insensitively (`EMNLP2023`). A package or class not in
-this table whose .sty/.cls ships with the paper is read for the same commands
-(`\\PassOptionsToPackage{..}{geometry}`, `\\setlength\\textwidth`, a bare
-`\\twocolumn`; `\\iffalse` blocks skipped) -- how NLPAICS-style ACL clones are
-found. Other unknown classes fall back to the article rules (noted in
-`paper.extra["source_layout"]["notes"]`). Venue packages apply where they are
+this table whose .sty/.cls ships with the paper (found by name, or by path as in
+`\\documentclass{Definitions/mdpi}`) is read for the same commands
+(`\\PassOptionsToPackage{..}{geometry}`, `\\setlength\\textwidth`, `\\twocolumn`,
+`\\LoadClass[..]{base}`, a `\\normalsize` definition for the body size, plain
+`\\textwidth=..` and `\\newdimen` register assignments) as TeX would run them
+(ingest/styleread.py): up to `\\endinput`; the bodies of definitions are not run;
+its options are processed (`\\DeclareOption`/`\\ExecuteOptions`/`\\ProcessOptions`
+and xkeyval's X forms) and the branches of `\\if<switch>` they rule out are not read
+(other conditionals keep both branches, last one wins); a class that leaves
+`\\if@twocolumn` true is set in two columns. How NLPAICS-style ACL clones, ametsoc.cls
+(12pt draft), mnras.cls, aastex631.cls and copernicus.cls are read. Other unknown
+classes fall back to the article rules (noted in
+`paper.extra["source_layout"]["notes"]`). The preamble's own `\\newif` switches
+decide their branches the same way. Venue packages apply where they are
 loaded, except NeurIPS, whose geometry is set at `\\begin{document}`.
 `\\setlength`/`\\newlength` user lengths and argument-free `\\newcommand`/`\\def`
 macros that hold a length (`\\newcommand{\\figw}{0.45\\linewidth}`) are
 evaluated where the graphic uses them.
 
-Measured on the seven corpus papers (shared/corpus/papers, sources alone vs
-the PDF route on their paper.pdf): every raster DPI and every text size that
-both routes see agrees within 0.1 % (tests/acceptance/test_placement_corpus.py).
+Measured on the 17 corpus papers (shared/corpus/papers, sources alone vs the
+PDF route on their paper.pdf): every raster DPI and every text size that both
+routes see agrees within 0.1 %, and the body size is the printed one
+(tests/acceptance/test_placement_corpus.py).
 
 Width of a graphic
 ------------------
