@@ -975,7 +975,10 @@ class _Reader:
                     self.defs[mname] = body_txt
                 if mname == "normalsize":  # the class's own body size (ametsoc.cls: 12 pt in draft)
                     size = normalsize(body_txt, self.defs)
-                    if size is not None and not any(a <= cm.start() < b for a, b in undecided_spans or ()):
+                    at = cm.start()
+                    if size is not None and not any(a <= at < b for a, b in undecided_spans or ()) and (
+                            text.count("{", 0, at) <= text.count("}", 0, at)):  # not in an argument
+                        # (asme2ej.cls defines one per size in \ifthenelse{\@ptsize = 0}{..}{..})
                         lay.body_pt = size
                 elif not takes_args and len(body_txt) < 120 and "\\if" not in body_txt and re.search(
                         r"\\(?:line|text|column)width|\d\s*(?:pt|in|cm|mm|bp)", body_txt):

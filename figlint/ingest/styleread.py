@@ -344,10 +344,12 @@ def undecided(text: str) -> list[tuple[int, int]]:
             if depth == 0:
                 start = m.start()
             depth += 1
-        elif m.group(2) == "fi" and depth > 0:
+        elif m.group(2) == "fi":
+            if depth == 0:  # a \\fi that closes nothing here: the nesting is not ours to read
+                return []
             depth -= 1
             if depth == 0:
                 out.append((start, m.end()))
-    if depth > 0:
-        out.append((start, len(text)))
+    if depth > 0:  # the nesting does not close: the spans are not to be trusted
+        return []
     return out
