@@ -159,8 +159,9 @@ def test_text_and_column_width_of_the_class(tmp_path, preamble, textwidth, colum
 def test_class_layout_without_a_file():
     assert class_layout("IEEEtran", ["compsoc", "conference"]).columnwidth == pytest.approx((7 * IN - 0.25 * IN) / 2)
     assert class_layout("acmart", ["format=acmsmall"]).columns == 1
-    lay = class_layout("elsarticle", [])
+    lay = class_layout("mythesis", [])
     assert lay.textwidth == 345.0 and lay.notes  # unknown class: article rules, said so
+    assert not class_layout("elsarticle", []).notes  # in the table (tests/test_class_layouts.py)
 
 
 def test_length_expressions():

@@ -58,21 +58,39 @@ The class gives the starting point, then the preamble is read in source order
       8.5in-2x81pt, 1 col, 10pt; manuscript 0.7 x 8.5in (geometry default), 9pt
   llncs                        12.2cm = 347.12pt  -           1        10pt
       (llncs.cls v2.23: \\setlength{\\textwidth}{12.2cm})
+  revtex4-1, revtex4-2         510pt at 10pt      18pt        reprint/ 10pt (reprint), 12pt
+                               468pt otherwise    10pt        twocolumn (preprint, aip), option
+  elsarticle                   1p 384pt; 3p 468pt (columnsep 2pc, 2 cols if asked); 5p 522pt
+      (columnsep 18pt, 2 cols); preprint/default: article rules
+  scrartcl, scrreprt, scrbook  (paper - BCOR) x (DIV-3)/DIV; DIV 8/10/12 for 10/11/12pt on
+      a4 (11pt default), or DIV=n; other papers without DIV: article rules, noted
+  (revtex, elsarticle and KOMA measured with pdflatex (TeX Live 2022), with the body size
+  too: tests/test_class_layouts.py; IEEEtran compsoc journals print 10pt as 9.5bp.)
 
 Package names match case-insensitively (`EMNLP2023`). A package or class not in
-this table whose .sty/.cls ships with the paper is read for the same commands
-(`\\PassOptionsToPackage{..}{geometry}`, `\\setlength\\textwidth`, a bare
-`\\twocolumn`; `\\iffalse` blocks skipped) -- how NLPAICS-style ACL clones are
-found. Other unknown classes fall back to the article rules (noted in
-`paper.extra["source_layout"]["notes"]`). Venue packages apply where they are
+this table whose .sty/.cls ships with the paper (found by name, or by path as in
+`\\documentclass{Definitions/mdpi}`) is read for the same commands
+(`\\PassOptionsToPackage{..}{geometry}`, `\\setlength\\textwidth`, `\\twocolumn`,
+`\\LoadClass[..]{base}`, a `\\normalsize` definition for the body size, plain
+`\\textwidth=..` and `\\newdimen` register assignments) as TeX would run them
+(ingest/styleread.py): up to `\\endinput`; the bodies of definitions are not run;
+its options are processed (`\\DeclareOption`/`\\ExecuteOptions`/`\\ProcessOptions`
+and xkeyval's X forms) and the branches of `\\if<switch>` they rule out are not read
+(other conditionals keep both branches, last one wins); a class that leaves
+`\\if@twocolumn` true is set in two columns. How NLPAICS-style ACL clones, ametsoc.cls
+(12pt draft), mnras.cls, aastex631.cls and copernicus.cls are read. Other unknown
+classes fall back to the article rules (noted in
+`paper.extra["source_layout"]["notes"]`). The preamble's own `\\newif` switches
+decide their branches the same way. Venue packages apply where they are
 loaded, except NeurIPS, whose geometry is set at `\\begin{document}`.
 `\\setlength`/`\\newlength` user lengths and argument-free `\\newcommand`/`\\def`
 macros that hold a length (`\\newcommand{\\figw}{0.45\\linewidth}`) are
 evaluated where the graphic uses them.
 
-Measured on the seven corpus papers (shared/corpus/papers, sources alone vs
-the PDF route on their paper.pdf): every raster DPI and every text size that
-both routes see agrees within 0.1 % (tests/acceptance/test_placement_corpus.py).
+Measured on the 17 corpus papers (shared/corpus/papers, sources alone vs the
+PDF route on their paper.pdf): every raster DPI and every text size that both
+routes see agrees within 0.1 %, and the body size is the printed one
+(tests/acceptance/test_placement_corpus.py).
 
 Width of a graphic
 ------------------
@@ -100,8 +118,9 @@ sized only by a fraction of it is skipped; several graphics in one figure are
 laid out left to right, wrapping at the figure's line width, in one frame
 starting at (0, 0) -- close to what LaTeX prints for rows of subfigures, not
 exact; rotated PDF graphics keep their text sizes right but their boxes
-unrotated; `p{..}` table columns and `adjustwidth` do not change `\\linewidth`
-here. EPS graphics are skipped (noted in `fig.extra["placement_skipped"]`);
+unrotated; `p{..}` table columns do not change `\\linewidth` here
+(`adjustwidth{left}{right}` of changepage does: `\\linewidth` less both margins).
+EPS graphics are skipped (noted in `fig.extra["placement_skipped"]`);
 missing or unreadable files are skipped silently (FL307 reports missing files).
 A PDF graphic with more than 1 MB of page content keeps its text and images but
 not its vector paths (reading 50k scatter marks takes seconds).
@@ -125,6 +144,7 @@ from typing import Any
 from figlint.model import Drawing, Figure, Paper, RasterImage, TextSpan
 from figlint.ingest.paths import clipped_drawings
 from figlint.ingest.pdf_hidden import drop_hidden_text
+from figlint.ingest.styleread import definition, normalsize, option_flags, resolve_ifs, undecided
 from figlint.ingest.type3 import fix_sizes as fix_type3_sizes
 
 IN = 72.27  # TeX points per inch
@@ -258,7 +278,20 @@ def class_layout(cls: str, opts: list[str]) -> Layout:
         if one:
             lay.columns = 1
         lay.body_pt = float(size) if size in (9, 10, 11, 12) else 10.0
+        if "compsoc" in opts and "conference" not in opts and lay.body_pt == 10.0:
+            lay.body_pt = 9.5  # IEEEtran.cls: compsoc journals set 10pt as 9.5bp
         lay.paperwidth = paper[0]
+        return lay
+    if cls in ("revtex4-1", "revtex4-2"):
+        return _revtex(cls, opts, size, paper)
+    if cls == "elsarticle":
+        return _elsarticle(opts, size, paper)
+    if cls in ("scrartcl", "scrreprt", "scrbook"):
+        koma = _koma(cls, opts)
+        if koma is not None:
+            return koma
+        lay = _article(opts, size or 11, paper)  # KOMA's default body is 11pt
+        lay.notes.append(f"{cls}: typearea computes DIV for this paper itself; article rules assumed")
         return lay
     if cls == "acmart":
         fmt = "manuscript"
@@ -279,6 +312,82 @@ def class_layout(cls: str, opts: list[str]) -> Layout:
     if cls != "article":
         lay.source = f"{cls} (article rules) {lay.source.split(' ', 1)[1]}"
     return lay
+
+
+def _revtex(cls: str, opts: list[str], size: int | None, paper: tuple[float, float]) -> Layout:
+    """revtex4-1/4-2, measured with pdflatex (tests/test_class_layouts.py): `reprint` sets
+    10pt in two columns, `preprint` 12pt; the aip society makes 11pt and no size 12pt. The
+    text block is 510pt (columnsep 18pt) at 10pt, 468pt (columnsep 10pt) otherwise, on
+    letter and a4 alike."""
+    if "reprint" in opts:
+        size = 10
+    elif "preprint" in opts:
+        size = 12
+    elif "aip" in opts:
+        size = 10 if size == 10 else 12
+    elif size not in (10, 11, 12):
+        size = 10
+    two = ("reprint" in opts or "twocolumn" in opts) and "onecolumn" not in opts
+    tw, cs = (510.0, 18.0) if size == 10 else (468.0, 10.0)
+    return Layout(tw, columnsep=cs, columns=2 if two else 1, body_pt=float(size), paperwidth=paper[0],
+                  source=f"{cls} {size}pt")
+
+
+def _elsarticle(opts: list[str], size: int | None, paper: tuple[float, float]) -> Layout:
+    """elsarticle.cls: 1p/3p/5p set the text block with geometry on a4 (384pt one column;
+    468pt, columnsep 2pc, two columns if asked; 522pt, columnsep 18pt, always two columns);
+    otherwise (preprint, the default) article rules (its `\\ExecuteOptions{a4paper}` names an
+    option it does not declare, so the paper stays article's letter)."""
+    body = float(size) if size in (10, 11, 12) else 10.0
+    a4 = _PAPERS["a4paper"][0]
+    if "1p" in opts:
+        return Layout(384.0, columns=1, body_pt=body, paperwidth=a4, source="elsarticle 1p")
+    if "3p" in opts:
+        return Layout(468.0, columnsep=24.0, columns=2 if "twocolumn" in opts else 1, body_pt=body, paperwidth=a4,
+                      source="elsarticle 3p")
+    if "5p" in opts:
+        return Layout(522.0, columnsep=18.0, columns=2, body_pt=body, paperwidth=a4, source="elsarticle 5p")
+    lay = _article(opts, size, paper)
+    lay.source = "elsarticle (article rules) " + lay.source.split(" ", 1)[1]
+    return lay
+
+
+_KOMA_DIV = {10: 8, 11: 10, 12: 12}  # typearea's DIV for a4 paper by body size (scrguide, "DIV=default")
+
+
+def _koma(cls: str, opts: list[str]) -> Layout | None:
+    """KOMA-Script classes (typearea): the paper less the binding correction BCOR, cut into
+    DIV stripes of which the text takes DIV-3; 11pt and a4 paper by default. Checked with
+    pdflatex (tests/test_class_layouts.py). None where typearea computes DIV itself (a paper
+    other than a4 with no DIV given, DIV=calc): the article fallback and a note then."""
+    size, paper, div, bcor = 11, "a4paper", None, 0.0
+    for o in opts:
+        k, _, v = o.partition("=")
+        k, v = k.strip(), v.strip()
+        m = re.fullmatch(r"(\d+)pt", v if k == "fontsize" else o.strip())
+        if m:
+            size = int(m.group(1))
+        elif o in _PAPERS:
+            paper = o
+        elif k == "paper" and v + "paper" in _PAPERS:
+            paper = v + "paper"
+        elif k == "DIV":
+            div = int(v) if v.isdigit() else -1
+        elif k == "BCOR":
+            bcor = Lengths({}, float(size)).eval(v) or 0.0
+    if div is None:
+        div = _KOMA_DIV.get(size) if paper == "a4paper" else None
+    if not div or div <= 3:
+        return None
+    pw = _PAPERS[paper][0]
+    two = "twocolumn" in opts or "twocolumn=true" in opts
+    return Layout((pw - bcor) * (div - 3) / div, columnsep=10.0, columns=2 if two else 1, body_pt=float(size),
+                  paperwidth=pw, source=f"{cls} {size}pt DIV={div}")
+
+
+# classes class_layout knows without reading their files
+_KNOWN_CLASSES = {"article", "report", "book", "IEEEtran", "acmart", "llncs", "revtex4-1", "revtex4-2", "elsarticle",
+                  "scrartcl", "scrreprt", "scrbook"}
 
 
 _VENUES: list[tuple[re.Pattern, tuple[float, float, int, float | None], str]] = [
@@ -471,7 +580,7 @@ class Lengths:
 
 _PREAMBLE_CMD = re.compile(
     r"\\(usepackage|RequirePackage|PassOptionsToPackage|LoadClass|geometry|newgeometry|setlength|addtolength|twocolumn"
-    r"|newcommand|renewcommand|providecommand|def"
+    r"|newcommand|renewcommand|providecommand|def|gdef|edef|xdef|DeclareOption|DeclareOptionX|input|onecolumn|newdimen|newlength|newskip"
     r"|textwidth|columnsep)(?![A-Za-z@])\*?"
 )
 _BEGIN_DOC = re.compile(r"\\begin\s*\{document\}")
@@ -638,6 +747,8 @@ class _Reader:
         self.geometry_pending: list[tuple[str, str | None]] = []  # \PassOptionsToPackage{..}{geometry}
         self.geometry_keys: list[tuple[str, str | None]] = []  # geometry options so far (they accumulate)
         self.read_styles: set[str] = set()
+        self.class_paper: float | None = None  # paper width before the first geometry load
+        self.defs: dict[str, str] = {}  # argument-free macros defined so far (for \normalsize)
         self._local: dict[str, str] | None = None
 
     def ctx(self) -> Lengths:
@@ -657,10 +768,18 @@ class _Reader:
                             self._local.setdefault(e.lower(), os.path.join(d, e))
                 except OSError:
                     pass
+        if "/" in name:  # \documentclass{Definitions/mdpi}: a path from the main file's folder
+            main_dir = os.path.dirname(os.path.join(self.src.root, self.src.main))
+            path = os.path.normpath(os.path.join(main_dir, name))
+            inside = os.path.abspath(path).startswith(os.path.abspath(self.src.root) + os.sep)
+            return path if inside and os.path.isfile(path) else None
         return self._local.get(name.lower())
 
-    def style(self, name: str, depth: int) -> bool:
-        """Read a local .sty/.cls for the layout commands it runs; False when there is none."""
+    def style(self, name: str, depth: int, options: list[str] | None = None) -> bool:
+        """Read a local .sty/.cls for the layout commands it runs; False when there is none.
+
+        Its options are processed first (a class sees the \\documentclass options, a package
+        its own), so that `\\if<switch>` branches the options rule out are not read."""
         path = self.local_file(name)
         if path is None or path in self.read_styles or depth > 3:
             return False
@@ -674,11 +793,36 @@ class _Reader:
                 text = strip_comments(decode_bytes(fh.read())[0])
         except OSError:
             return False
-        before = (self.lay.textwidth, self.lay.columns, self.lay.columnsep)
-        self.run(_drop_iffalse(text), depth + 1)
-        if (self.lay.textwidth, self.lay.columns, self.lay.columnsep) != before:
+        end = re.search(r"^[ \t]*\\endinput(?![A-Za-z@])", text, re.M)  # TeX reads no further
+        if end is not None:
+            text = text[:end.start()]
+        opts = self.opts if options is None else options
+        flags = option_flags(text, opts)
+        text = _drop_iffalse(resolve_ifs(text, flags))
+        before = (self.lay.textwidth, self.lay.columns, self.lay.columnsep, self.lay.body_pt)
+        self.run(text, depth + 1, undecided(text))
+        if name.endswith(".cls") and flags.get("@twocolumn"):
+            # a class that leaves \if@twocolumn true: \maketitle sets the body in two columns
+            # (article's \maketitle runs \twocolumn[\@maketitle]; copernicus.cls final stage)
+            self.lay.columns = 2
+        if (self.lay.textwidth, self.lay.columns, self.lay.columnsep, self.lay.body_pt) != before:
             self.lay.source += f" + {os.path.basename(path)}"
         return True
+
+    def load_class(self, base: str, load_opts: list[str], depth: int) -> None:
+        """`\\LoadClass[..]{base}` in a paper's own class: the base class's layout with the
+        document's options and those given here (a class in the table), or its own file."""
+        if base in _KNOWN_CLASSES:
+            opts = self.opts + load_opts
+            base_lay = class_layout(base, opts)
+            if load_opts or base not in ("article", "report", "book"):
+                lay = self.lay
+                lay.textwidth, lay.columnsep, lay.columns = base_lay.textwidth, base_lay.columnsep, base_lay.columns
+                lay.paperwidth = base_lay.paperwidth
+                lay.body_pt = base_lay.body_pt
+                lay.source += f" + LoadClass {base_lay.source}"
+            return
+        self.style(base + ".cls", depth)
 
     def package(self, pkg: str, popts: list[tuple[str, str | None]], depth: int) -> None:
         lay = self.lay
@@ -688,6 +832,10 @@ class _Reader:
             inherited = [(x, None) for x in self.opts if x in _PAPERS or x == "landscape"]
             self.geometry_keys = inherited + self.geometry_pending + popts
             self.geometry_pending = []
+            if self.class_paper is not None:  # loaded again (both branches of a switch we cannot
+                lay.paperwidth = self.class_paper  # decide): starts from the class's paper, not the last load's
+            else:
+                self.class_paper = lay.paperwidth
             _geometry(self.geometry_keys, lay, self.ctx(), self.twoside, self.paper_h)
         elif pkg == "fullpage":
             margin = 1.5 * _UNITS["cm"] if any(k == "cm" for k, _ in popts) else IN
@@ -696,7 +844,7 @@ class _Reader:
         else:
             v = _venue(pkg)
             if v is None:
-                self.style(pkg + ".sty", depth)
+                self.style(pkg + ".sty", depth, [k if x is None else f"{k}={x}" for k, x in popts])
                 return
             (tw, cs, cols, vbody), vsrc = v
             if vsrc.startswith("neurips"):
@@ -708,11 +856,38 @@ class _Reader:
             if vsrc.startswith("acl"):
                 lay.paperwidth = _PAPERS["a4paper"][0]
 
-    def run(self, text: str, depth: int = 0) -> None:
+    def run(self, text: str, depth: int = 0, undecided_spans: list[tuple[int, int]] | None = None) -> None:
         lay, L = self.lay, self.L
-        for cm in _PREAMBLE_CMD.finditer(text):
+        pos = 0
+        # plain TeX assignments `\\<dimen> <length>` to registers declared so far, in order
+        sets = [m for m in _DIMEN_SET.finditer(text) if m.group(1) not in _LAYOUT_NAMES] if L.user or (
+            "\\newdimen" in text or "\\newlength" in text) else []
+        k = 0
+        while True:
+            cm = _PREAMBLE_CMD.search(text, pos)
+            while k < len(sets) and (sets[k].start() < pos or sets[k].group(1) not in L.user):
+                if sets[k].start() >= pos and cm is not None and sets[k].start() > cm.start():
+                    break  # not declared yet: it may be by the command coming next
+                k += 1
+            dm = sets[k] if k < len(sets) and sets[k].group(1) in L.user and sets[k].start() >= pos else None
+            if dm is not None and (cm is None or dm.start() < cm.start()):
+                k += 1
+                # mnras.cls: \newdimen\SFB@measure \SFB@measure 42pc \setlength\textwidth{\SFB@measure}
+                if not _used_in_expression(text, dm.start()):
+                    val = self.ctx().eval(dm.group(2))
+                    if val is not None:
+                        L.user[dm.group(1)] = val
+                pos = dm.end()
+                continue
+            if cm is None:
+                break
             name, i = cm.group(1), cm.end()
-            if name in ("usepackage", "RequirePackage"):
+            pos = i
+            if name in ("newdimen", "newlength", "newskip"):  # a register: 0pt until assigned
+                mm = re.match(r"\s*\{?\s*\\([A-Za-z@]+)", text[i:i + 80])
+                if mm and mm.group(1) not in ("textwidth", "columnsep", "linewidth", "columnwidth"):
+                    L.user.setdefault(mm.group(1), 0.0)
+            elif name in ("usepackage", "RequirePackage"):
                 o = _arg(text, i, "[")
                 j = o[2] if o else i
                 a = _arg(text, j, "{")
@@ -729,8 +904,17 @@ class _Reader:
             elif name == "LoadClass":
                 o = _arg(text, i, "[")
                 a = _arg(text, o[2] if o else i, "{")
-                if a is not None and text[a[0]:a[1]].strip() not in ("article", "report", "book"):
-                    self.style(text[a[0]:a[1]].strip() + ".cls", depth)
+                if a is not None:
+                    self.load_class(text[a[0]:a[1]].strip(), _split_opts(text[o[0]:o[1]]) if o else [], depth)
+            elif name in ("DeclareOption", "DeclareOptionX"):  # runs only if chosen (styleread.option_flags)
+                a = _arg(text, i, "{")
+                d = _arg(text, a[2], "[") if a and text[i - 1] != "*" else None
+                b = _arg(text, d[2] if d else a[2], "{") if a and text[i - 1] != "*" else None
+                pos = (b or a or (0, 0, i))[2]
+            elif name == "input":  # \input{size12.clo}: the class takes the standard body size
+                mm = re.match(r"\s*\{?\s*size1([012])(?:\.clo)?\s*\}?", text[i:i + 40])
+                if mm:
+                    lay.body_pt = float(10 + int(mm.group(1)))
             elif name in ("geometry", "newgeometry"):
                 a = _arg(text, i, "{")
                 if a is not None and (name == "geometry" or self.geometry_loaded):
@@ -758,32 +942,59 @@ class _Reader:
                         continue
                     val = cur + val
                 if tname == "textwidth":
-                    lay.textwidth = val
+                    if val > 0:  # a non-positive text width is a misreading, not a layout
+                        lay.textwidth = val
                 elif tname == "columnsep":
                     lay.columnsep = val
                 elif tname not in ("linewidth", "hsize", "columnwidth", "paperwidth"):
                     L.user[tname] = val
             elif name in ("textwidth", "columnsep"):  # plain TeX assignment: \textwidth=6.5in
                 mm = re.match(r"\s*=?\s*([-+]?\s*[\d.,]+\s*(?:true\s*)?[a-z]{2})(?![a-z])", text[i:i + 40])
-                if mm:
+                if mm and not _used_in_expression(text, cm.start()):
                     val = self.ctx().eval(mm.group(1))
-                    if val is not None:
+                    if val is not None and (val > 0 or name == "columnsep"):
                         if name == "textwidth":
                             lay.textwidth = val
                         else:
                             lay.columnsep = val
+            elif name == "onecolumn":
+                lay.columns = 1
             elif name == "twocolumn":
                 if not re.match(r"\s*\[", text[i:i + 5]):  # \twocolumn[..] typesets a title: not the layout
                     lay.columns = 2
-            elif name in ("newcommand", "renewcommand", "providecommand", "def"):
-                mm = re.match(r"\s*\{?\\([A-Za-z@]+)\}?\s*(\[[^\]]*\])?\s*\{", text[i:i + 200])
-                if mm and not mm.group(2):
-                    a = _arg(text, i + mm.end() - 1, "{")
-                    if a is not None:
-                        body_txt = text[a[0]:a[1]]
-                        if len(body_txt) < 120 and "\\if" not in body_txt and re.search(
-                                r"\\(?:line|text|column)width|\d\s*(?:pt|in|cm|mm|bp)", body_txt):
-                            L.macros[mm.group(1)] = body_txt
+            elif name in ("newcommand", "renewcommand", "providecommand", "def", "gdef", "edef", "xdef"):
+                # a definition's body runs only where the macro is used: its \twocolumn or
+                # \setlength do not set the layout (suthesis-2e.sty's \@endpart)
+                d = definition(text, i, "def" if name.endswith("def") else "newcommand")
+                if d is None:
+                    continue
+                mname, takes_args, b0, b1 = d
+                pos = b1 + 1
+                body_txt = text[b0:b1]
+                if not takes_args and len(body_txt) < 400:
+                    self.defs[mname] = body_txt
+                if mname == "normalsize":  # the class's own body size (ametsoc.cls: 12 pt in draft)
+                    size = normalsize(body_txt, self.defs)
+                    at = cm.start()
+                    if size is not None and not any(a <= at < b for a, b in undecided_spans or ()) and (
+                            text.count("{", 0, at) <= text.count("}", 0, at)):  # not in an argument
+                        # (asme2ej.cls defines one per size in \ifthenelse{\@ptsize = 0}{..}{..})
+                        lay.body_pt = size
+                elif not takes_args and len(body_txt) < 120 and "\\if" not in body_txt and re.search(
+                        r"\\(?:line|text|column)width|\d\s*(?:pt|in|cm|mm|bp)", body_txt):
+                    L.macros[mname] = body_txt
+
+
+_LAYOUT_NAMES = {"textwidth", "columnsep", "linewidth", "columnwidth", "hsize", "paperwidth"}
+# possessive spaces: blanked comments leave long runs of them, which nested \s* would backtrack over
+_DIMEN_SET = re.compile(r"\\([A-Za-z@]+)\s*+=?\s*+([-+]?\s*+[\d.,]++\s*+(?:true\s*+)?(?:pt|pc|in|cm|mm|bp|dd|cc|sp|em|ex))(?![a-z])")
+
+
+def _used_in_expression(text: str, at: int) -> bool:
+    """`\\textwidth` at `at` is read, not assigned: inside an expression or a key's value
+    (`textwidth=\\dimexpr\\textwidth-2cm\\relax`, `0.5\\textwidth`)."""
+    before = text[max(0, at - 40):at].rstrip()
+    return bool(re.search(r"(\\dimexpr|\\glueexpr|[=({\[+\-*/.,\d])$", before))
 
 
 _IF_TOKEN = re.compile(r"\\(if[A-Za-z@]*|fi)(?![A-Za-z@])")
@@ -821,14 +1032,18 @@ def document_layout(paper: Paper, src: _Sources | None = None) -> tuple[Layout, 
     m = _DOCCLASS.search(t)
     cls = (m.group(2).strip() if m else paper.extra.get("documentclass") or "") or "article"
     opts = [o.strip() for o in (m.group(1) or "").split(",")] if m and m.group(1) else []
+    opts = [o.replace(" ", "").replace("\n", "") for o in opts]  # LaTeX drops spaces in options: `10 pt` is 10pt
     opts = [o for o in opts if o]
     lay = class_layout(cls, opts)
     r = _Reader(src, cls, opts, lay)
     if lay.notes and r.local_file(cls + ".cls"):  # a class shipped with the paper: read what it sets
         if r.style(cls + ".cls", 0):
             lay.notes = [f"class {cls!r} read from its .cls in the paper's tree"]
-    for _rel, text in _preamble_events(src, main):
-        r.run(_drop_iffalse(text))
+    chunks = _preamble_events(src, main)
+    # the preamble's own switches (`\newif\ifarxiv \arxivtrue`): the branch not taken is not read
+    flags = option_flags("\n".join(text for _rel, text in chunks), opts)
+    for _rel, text in chunks:
+        r.run(_drop_iffalse(resolve_ifs(text, flags)))
     if r.late is not None:
         lay.textwidth, lay.columnsep, lay.columns = r.late[0], r.late[1], r.late[2]
         if r.late[3] is not None:
@@ -1021,7 +1236,7 @@ def _raster_content(path: str) -> _Content | None:
 
 _SCAN = re.compile(
     r"\\(begin|end)\s*\{(minipage|subfigure\*?|subtable|wrapfigure\*?|wraptable|adjustbox|sidewaysfigure\*?"
-    r"|strip|widetext)\}"
+    r"|strip|widetext|adjustwidth\*?)\}"
     r"|\\(parbox|resizebox\*?|scalebox|adjustbox)(?![A-Za-z@])"
 )
 _GRAPHIC_AT = re.compile(r"\\includegraphics(?![A-Za-z@])")
@@ -1046,6 +1261,10 @@ def _frames(t: str, start: int, pos: int) -> list[tuple]:
             elif env == "adjustbox":
                 a = _arg(t, m.end(), "{")
                 stack.append((env, "adjust", _kv(t[a[0]:a[1]]) if a else []))
+            elif env.startswith("adjustwidth"):  # changepage: the margins move by {left}{right}
+                args, _ = read_args(t, m.end(), "{{")
+                if all(args):
+                    stack.append((env, "adjw", (t[args[0][0]:args[0][1]], t[args[1][0]:args[1][1]])))
             elif env in ("strip", "widetext"):  # cuted / revtex: full text width inside two columns
                 stack.append((env, "wide", None))
             else:
@@ -1242,6 +1461,11 @@ def _context_for(frames: list[tuple], base: Lengths) -> tuple[Lengths, list[tupl
             ctx = ctx.with_values(linewidth=w, hsize=w, textwidth=w, columnwidth=w)
         elif kind == "line":
             w = ctx.eval(param)
+            ctx = ctx.with_values(linewidth=w, hsize=w)
+        elif kind == "adjw":
+            left, right = (ctx.eval(v) if v.strip() else 0.0 for v in param)
+            lw = ctx.values.get("linewidth")
+            w = lw - left - right if None not in (lw, left, right) else None
             ctx = ctx.with_values(linewidth=w, hsize=w)
         elif kind == "wide":
             tw = ctx.values.get("textwidth")

@@ -27,16 +27,7 @@ pytestmark = pytest.mark.skipif(not NAMES, reason="../shared corpus not present"
 
 
 # Papers whose source-only reading does not match print yet, with the cause (strict xfails).
-XFAIL = {
-    "dp-thesis": "graphics inside minipages of a report-class thesis are placed at about half their "
-                 "printed scale (Figure 3.1 label text 2.4 pt from the sources, 4.9 pt printed)",
-    "ghost-defect-ieee": "IEEEtran [journal,compsoc] sets the body in 9.5 pt Palatino; the source "
-                         "reading assumes 10 pt",
-    "qleet-revtex": "REVTeX reprint figures are placed at about 0.68 of their printed scale "
-                    "(Figure 1 text 3.9 pt from the sources, 5.7 pt printed)",
-    "tc-tropopause-ams": "ametsoc.cls sets its double-spaced manuscript body in 12 pt; the source "
-                         "reading assumes the 10 pt article default",
-}
+XFAIL: dict[str, str] = {}
 
 
 @pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.xfail(strict=True, reason=XFAIL[n]))
