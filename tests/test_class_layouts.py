@@ -12,9 +12,7 @@ what the PDF route measures on the compiled PDF.
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
 import subprocess
 from pathlib import Path
 
@@ -24,16 +22,7 @@ from figlint.ingest import load
 from figlint.ingest.latex import read_latex
 from figlint.ingest.placement import BP, document_layout
 
-from tests.test_placement import plot_pdf
-
-
-def _pdflatex() -> str:
-    exe = shutil.which("pdflatex")
-    if exe is None:
-        if os.environ.get("CI"):
-            pytest.fail("pdflatex not found [CI is set, so this is an error, not a skip]")
-        pytest.skip("pdflatex not found")
-    return exe
+from tests.test_placement import _pdflatex, plot_pdf
 
 
 def _compile(tex: Path, runs: int = 1) -> str:

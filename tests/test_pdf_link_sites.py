@@ -17,55 +17,50 @@ from fixtures.pdf_build import compile_tex
 IMAGES = {"p.png": ((300, 200), (90, 140, 200))}
 
 
-def test_a_bare_chapter_hyphen_number_is_bound_through_its_link(tmp_path, pdflatex):
-    tex = ("\\documentclass{article}\n\\usepackage{graphicx}\n\\usepackage{hyperref}\n"
-           "\\renewcommand{\\thefigure}{\\arabic{section}-\\arabic{figure}}\n\\begin{document}\n"
-           "\\section{Results}\\label{sec:r}\n" + "Some text before the figure. " * 40 + "\n"
+def _figure_one(tmp_path, number: str, caption: str, text: str, preamble: str = "", heading: str = ""):
+    """Figure `number` of a one-figure paper (text, the figure, more text, then `text`),
+    compiled with hyperref."""
+    tex = ("\\documentclass{article}\n\\usepackage{graphicx}\n\\usepackage{hyperref}\n" + preamble
+           + "\\begin{document}\n" + heading + "Some text before the figure. " * 40 + "\n"
            "\\begin{figure}[h]\\centering\\includegraphics[width=0.4\\textwidth]{p.png}"
-           "\\caption{Events of the simulation.}\\label{fig:a}\\end{figure}\n"
-           + "More text after the figure. " * 20 + "\n\n"
-           "The order of the events is shown in \\ref{fig:a}, as Section~\\ref{sec:r} set out. "
-           "A stray link reads \\hyperref[fig:a]{2-7} but names no figure of this paper.\n\\end{document}\n")
+           "\\caption{" + caption + "}\\label{fig:a}\\end{figure}\n"
+           + "More text after the figure. " * 20 + "\n\n" + text + "\n\\end{document}\n")
     (tmp_path / "a").mkdir()
-    figs = [f for f in read_pdf(compile_tex(tmp_path / "a", tex, IMAGES)).figures if f.number == "1-1"]
+    figs = [f for f in read_pdf(compile_tex(tmp_path / "a", tex, IMAGES)).figures if f.number == number]
     assert len(figs) == 1
-    got = [(s.via, s.mention) for s in figs[0].sites]
+    return figs[0]
+
+
+def test_a_bare_chapter_hyphen_number_is_bound_through_its_link(tmp_path, pdflatex):
+    fig = _figure_one(tmp_path, "1-1", "Events of the simulation.",
+                      "The order of the events is shown in \\ref{fig:a}, as Section~\\ref{sec:r} set out. "
+                      "A stray link reads \\hyperref[fig:a]{2-7} but names no figure of this paper.",
+                      preamble="\\renewcommand{\\thefigure}{\\arabic{section}-\\arabic{figure}}\n",
+                      heading="\\section{Results}\\label{sec:r}\n")
+    got = [(s.via, s.mention) for s in fig.sites]
     # one site: the bare "1-1"; the section's link and the "2-7" link are no site of it
-    assert got == [("link", "1-1")], [(s.via, s.mention, s.sentence) for s in figs[0].sites]
-    assert "events is shown in 1-1" in figs[0].sites[0].sentence
+    assert got == [("link", "1-1")], [(s.via, s.mention, s.sentence) for s in fig.sites]
+    assert "events is shown in 1-1" in fig.sites[0].sentence
 
 
 def test_a_bare_number_with_a_capital_panel_letter_is_bound_through_its_link(tmp_path, pdflatex):
     # "(\ref{fig:a}A)" prints "(1A)", the link under "1" (read with the letter); like a printed
     # "Fig. 1A" it names Figure 1. Negative: a link whose text is a lone capital names nothing
-    tex = ("\\documentclass{article}\n\\usepackage{graphicx}\n\\usepackage{hyperref}\n\\begin{document}\n"
-           + "Some text before the figure. " * 40 + "\n"
-           "\\begin{figure}[h]\\centering\\includegraphics[width=0.4\\textwidth]{p.png}"
-           "\\caption{Lipid classes by condition.}\\label{fig:a}\\end{figure}\n"
-           + "More text after the figure. " * 20 + "\n\n"
-           "The expansion is identified in the class plots (\\ref{fig:a}A) of the survey. "
-           "Appendix \\hyperref[fig:a]{B} lists the rest.\n\\end{document}\n")
-    (tmp_path / "a").mkdir()
-    figs = [f for f in read_pdf(compile_tex(tmp_path / "a", tex, IMAGES)).figures if f.number == "1"]
-    assert len(figs) == 1
-    got = [(s.via, s.panels) for s in figs[0].sites]
-    assert got == [("link", [])], [(s.via, s.mention, s.sentence) for s in figs[0].sites]
-    assert "identified in the class plots" in figs[0].sites[0].sentence
+    fig = _figure_one(tmp_path, "1", "Lipid classes by condition.",
+                      "The expansion is identified in the class plots (\\ref{fig:a}A) of the survey. "
+                      "Appendix \\hyperref[fig:a]{B} lists the rest.")
+    got = [(s.via, s.panels) for s in fig.sites]
+    assert got == [("link", [])], [(s.via, s.mention, s.sentence) for s in fig.sites]
+    assert "identified in the class plots" in fig.sites[0].sentence
 
 
 def test_a_footnote_mark_is_no_part_of_the_citing_sentence(tmp_path, pdflatex):
     # "cross-attention\footnote{..}" prints "cross-attention¹": read glued to the word it made
     # another word ("cross-attention1"). hyperref links the mark to its footnote, which tells it
     # from a unit's exponent ("54 m³", no link), kept
-    tex = ("\\documentclass{article}\n\\usepackage{graphicx}\n\\usepackage{hyperref}\n\\begin{document}\n"
-           + "Some text before the figure. " * 40 + "\n"
-           "\\begin{figure}[h]\\centering\\includegraphics[width=0.4\\textwidth]{p.png}"
-           "\\caption{Attention weights of the baseline.}\\label{fig:a}\\end{figure}\n"
-           + "More text after the figure. " * 20 + "\n\n"
-           "Figure~\\ref{fig:a} visualizes cross-attention\\footnote{Also known as encoder-decoder attention.} "
-           "from our baseline model in a room of 54~m$^3$ as well.\n\\end{document}\n")
-    (tmp_path / "a").mkdir()
-    figs = [f for f in read_pdf(compile_tex(tmp_path / "a", tex, IMAGES)).figures if f.number == "1"]
-    assert len(figs) == 1 and len(figs[0].sites) == 1
-    sentence = figs[0].sites[0].sentence
+    fig = _figure_one(tmp_path, "1", "Attention weights of the baseline.",
+                      "Figure~\\ref{fig:a} visualizes cross-attention\\footnote{Also known as encoder-decoder attention.} "
+                      "from our baseline model in a room of 54~m$^3$ as well.")
+    assert len(fig.sites) == 1
+    sentence = fig.sites[0].sentence
     assert "cross-attention from our baseline" in sentence and "m3 as well" in sentence, sentence
