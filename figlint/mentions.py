@@ -353,6 +353,7 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
     """
     spans: list[tuple[int, int]] = []
     start = 0
+    depth = 0  # brackets the last sentence left open
     for m in _BREAK_RE.finditer(text):
         dot = m.start()
         if text[dot] == ".":
@@ -370,21 +371,45 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
                 continue
         end = m.end()
         if _has_text(text, start, end):
-            _add_span(spans, text, start, end)
+            depth = _add_span(spans, text, start, end, depth)
         start = end
     if _has_text(text, start, len(text)):
-        _add_span(spans, text, start, len(text))
+        _add_span(spans, text, start, len(text), depth)
     return spans
 
 
-def _add_span(spans: list[tuple[int, int]], text: str, start: int, end: int) -> None:
-    """Append a sentence; one that is only a parenthesis ("... rises quickly. (Figure 3A).")
-    belongs to the sentence before it, as the reader takes it: the mention in it refers to
-    that sentence's claim, and on its own it holds no words around the mention."""
-    if spans and _only_parenthetical(text, start, end):
+def _add_span(spans: list[tuple[int, int]], text: str, start: int, end: int, depth: int = 0) -> int:
+    """Append a sentence and return the brackets left open at its end. A sentence belongs to
+    the one before it, as the reader takes it, when it is only a parenthesis ("... rises
+    quickly. (Figure 3A).": the mention in it refers to that sentence's claim, and on its own
+    it holds no words around the mention), or when it closes a bracket the sentence before
+    left open: the dot inside the brackets ended no sentence ("contact times (see. Fig. 2)."
+    is one sentence, not "contact times (see." and "Fig. 2).").
+    `depth`: the brackets the sentence before left open (kept as the text is split, so a
+    long run of joined sentences is not read again for every join)."""
+    low, final = _bracket_depth(text, start, end)
+    if spans and (_only_parenthetical(text, start, end) or (depth > 0 and low < 0)):
         spans[-1] = (spans[-1][0], end)
-    else:
-        spans.append((start, end))
+        return max(depth + final, 0)
+    spans.append((start, end))
+    return max(final, 0)
+
+
+def _bracket_depth(text: str, start: int, end: int) -> tuple[int, int]:
+    """(lowest, final) depth of round and square brackets over text[start:end], from 0."""
+    opens = text.count("(", start, end) + text.count("[", start, end)
+    closes = text.count(")", start, end) + text.count("]", start, end)
+    if not closes or not opens:
+        return -closes, opens - closes  # no order to read: every closer comes before any opener
+    depth = low = 0
+    for ch in text[start:end]:
+        if ch == "(" or ch == "[":
+            depth += 1
+        elif ch == ")" or ch == "]":
+            depth -= 1
+            if depth < low:
+                low = depth
+    return low, depth
 
 
 def _only_parenthetical(text: str, start: int, end: int) -> bool:

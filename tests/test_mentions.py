@@ -179,6 +179,23 @@ def test_a_parenthesis_after_a_sentence_end_belongs_to_that_sentence():
     assert sentence_at("(Figure 3). Then it falls.", 1) == "(Figure 3)."
 
 
+def test_a_dot_inside_brackets_left_open_ends_no_sentence():
+    # "(see. Fig. 2.2)." (a thesis, binding against .aux): the stray dot inside the parenthesis
+    # split the citing sentence into "... times (see." and "Fig. 2.2)."
+    text = "These are the contact times (see. Fig. 2.2). The total duration follows. Then [cf. Fig. 3] it ends."
+    assert sentence_at(text, text.index("Fig. 2.2")) == "These are the contact times (see. Fig. 2.2)."
+    sentences = [text[a:b].strip() for a, b in sentence_spans(text)]
+    assert sentences[1] == "The total duration follows."
+    # a closing bracket alone does not join: an enumerator after a full sentence ("2) ...")
+    # and a sentence whose bracket the one before never opened stay apart
+    text = "First we read it. 2) Then we write. Smile :) here. Next one."
+    assert [text[a:b].strip() for a, b in sentence_spans(text)] == [
+        "First we read it.", "2) Then we write.", "Smile :) here.", "Next one."]
+    # a bracket opened and never closed joins only the next sentence, not every later one
+    text = "A typo (here. Then b) one. And c) two."
+    assert [text[a:b].strip() for a, b in sentence_spans(text)] == ["A typo (here. Then b) one.", "And c) two."]
+
+
 def test_abbreviations_joined_to_a_word_do_not_break_sentences():
     # "App. H/Fig. A5" (value-profiles): the abbreviation follows a slash, not a space
     text = "Demographics help (cf. App. H/Fig. A5). See (Fig. 2) too. It ends here2. Next one."
