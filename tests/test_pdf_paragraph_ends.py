@@ -53,3 +53,24 @@ def test_the_last_line_of_a_paragraph_over_a_float_is_the_paragraph_s(tmp_path, 
         + "\\end{document}\n"
     got = _paragraph_with(tmp_path / "b", tex, "coincide")
     assert got.endswith("in that panel at all.")
+
+
+def test_a_row_split_at_stacked_scripts_is_read_in_order(tmp_path, pdflatex):
+    # A physics paper (binding against .aux): inline formulas with a superscript and a
+    # subscript stacked under it ($\Delta^F_{(7,6)}$, a norm $||x^{a,b}_{(n,n)}||_\infty$)
+    # split each row into pieces; sorted by their tops the subscript came after the words
+    # to its right, and a row ending in a script-size piece opened a new paragraph (its size
+    # read as a footnote's), which cut the citing sentences.
+    pre = "\\documentclass[twocolumn]{article}\n\\usepackage{graphicx}\n\\usepackage{amsmath}\n\\begin{document}\n"
+    para = ("We plot $\\Delta^F_{(7,6)}$ in Figure~\\ref{fig:a}, demonstrating that $\\Delta^F_{(7,6)} < 10^{-6}$ "
+            "across the domain. To estimate the interpolation error of our spline, $\\Delta^F_{(8,7)}$, we examine "
+            "the convergence rate of $|| \\Delta^{t,\\Omega t,\\Phi}_{(n+1,n)} ||_\\infty$\\linebreak in "
+            "Figure~\\ref{fig:a}. We find that it holds.\n\n")
+    fig = ("\\begin{figure}[t]\\centering\\includegraphics[width=0.6\\columnwidth]{p.png}"
+           "\\caption{Bias as a function of the threshold.}\\label{fig:a}\\end{figure}\n")
+    tex = pre + BEFORE + para + "Another paragraph follows here. " * 10 + "\n\n" + fig + "\\end{document}\n"
+    got = _paragraph_with(tmp_path / "a", tex, "convergence")
+    assert got.startswith("We plot") and got.endswith("We find that it holds.")
+    assert "that ∆F (7,6) < 10−6 across the domain. To estimate the" in got
+    # negative: the paragraph after it (a new paragraph, indented) stays apart
+    assert "Another paragraph" not in got

@@ -119,17 +119,40 @@ def _wide_text_under(head: Line, lines: list[Line], wide: list[Line], cols: dict
 
 
 def _left_to_right(lines: list[Line], layout: Layout) -> list[Line]:
-    """Pieces of one printed line come left to right, although a superscript ("N²") lifts the
-    top of the right-hand piece above that of a run-in heading on its left."""
-    out = list(lines)
-    for i in range(len(out) - 1):
-        a, b = out[i], out[i + 1]
-        h = min(a.bbox[3] - a.bbox[1], b.bbox[3] - b.bbox[1])
-        over = min(a.bbox[3], b.bbox[3]) - max(a.bbox[1], b.bbox[1])
-        if b.bbox[2] <= a.bbox[0] + 1 and h > 0 and over > 0.6 * h \
-                and layout.column_of(a.bbox[0], a.bbox[2]) == layout.column_of(b.bbox[0], b.bbox[2]):
-            out[i], out[i + 1] = b, a
+    """Pieces of one printed row come left to right. Sorted by their tops, a row split at a
+    formula comes out of order: a superscript lifts the top of a right-hand piece above that
+    of the words on its left (a run-in heading, "that x^F"), and a subscript stacked under it
+    ("_(7,6)", set apart by pymupdf) starts lower than the words after it. So the pieces whose
+    middle lies within the body text of the row's first piece (a row of normal height, not a
+    tall formula, which may reach into the rows around it) are read as one row, by x."""
+    out: list[Line] = []
+    i, n = 0, len(lines)
+    while i < n:
+        a = lines[i]
+        j = i + 1
+        y0, y1 = _body_band(a)
+        if y1 - y0 <= 1.6 * max(a.size, 1.0):
+            col = layout.column_of(a.bbox[0], a.bbox[2])
+            while j < n:
+                b = lines[j]
+                mid = (b.bbox[1] + b.bbox[3]) / 2
+                if not (y0 <= mid <= y1) or b.page != a.page or layout.column_of(b.bbox[0], b.bbox[2]) != col:
+                    break
+                j += 1
+        row = lines[i:j]
+        if len(row) > 1:
+            row = sorted(row, key=lambda l: l.bbox[0])
+        out.extend(row)
+        i = j
     return out
+
+
+def _body_band(ln: Line) -> tuple[float, float]:
+    """The vertical extent of a line's text in its own size (its scripts left out)."""
+    tops = [sp["bbox"][1] for sp in ln.spans if sp["text"].strip() and abs(sp["size"] - ln.size) <= 0.5]
+    if not tops:
+        return ln.bbox[1], ln.bbox[3]
+    return min(tops), max(sp["bbox"][3] for sp in ln.spans if sp["text"].strip() and abs(sp["size"] - ln.size) <= 0.5)
 
 
 def number_lines(pages: list[PageData], layout: Layout, spanning: dict[int, list[BBox]]) -> None:
@@ -147,6 +170,7 @@ def paragraphs(pages: list[PageData], layout: Layout, spanning: dict[int, list[B
     cur = Para()
     prev: Line | None = None
     held: Para | None = None  # the paragraph a footnote or foot line interrupted
+    row: Line | None = None  # the first piece of the printed row prev is on
     in_refs, refs_size = False, 0.0
     ragged = ragged_right(pages, layout)
     # what stands beside the text on each page: float lines, graphics (a wrapfigure)
@@ -172,7 +196,7 @@ def paragraphs(pages: list[PageData], layout: Layout, spanning: dict[int, list[B
                 if cur.text:
                     paras.append(cur)
                 cur, held = held, None
-            elif prev is None or _breaks(prev, ln, layout, floats, beside, ragged):
+            elif prev is None or _breaks(prev, ln, layout, floats, beside, ragged, row):
                 if held is not None and not _smaller(ln, held.lines[-1]):
                     paras.append(held)  # the asides are over and ln does not continue it
                     held = None
@@ -183,6 +207,10 @@ def paragraphs(pages: list[PageData], layout: Layout, spanning: dict[int, list[B
                 cur = Para(skip=in_refs or lof_page)
             _append(cur, ln, marks)
             cur.lines.append(ln)
+            # the first piece of the printed row ln is on (a row split at a formula's script)
+            if row is None or prev is None or prev.page != ln.page or not _rest_of_row(prev, ln) \
+                    or _col_bounds(prev, layout)[0] != _col_bounds(ln, layout)[0]:
+                row = ln
             prev = ln
     if held is not None and held.text:
         paras.append(held)
@@ -256,23 +284,28 @@ def float_paragraphs(pages: list[PageData], captions) -> list[Para]:
 
 
 def _breaks(prev: Line, ln: Line, layout: Layout, floats: list[BBox] = (),
-            beside: dict[int, list[BBox]] | None = None, ragged: list[float] | None = None) -> bool:
+            beside: dict[int, list[BBox]] | None = None, ragged: list[float] | None = None,
+            row: Line | None = None) -> bool:
     """Does ln open a new paragraph? A size change (footnotes), a heading before it, a vertical
-    gap, an indent, or a short line before it; across a column or page break only the last two."""
-    if abs(prev.size - ln.size) > 1.0 and not (_half_in(prev, ln.size) or _half_in(ln, prev.size)):
-        return True
+    gap, an indent, or a short line before it; across a column or page break only the last two.
+    `row`: the first piece of the printed row prev belongs to (prev itself when None)."""
     pcol, p0, p1 = _col_bounds(prev, layout)
     col, c0, c1 = _col_bounds(ln, layout)
+    same_page_col = prev.page == ln.page and pcol == col
+    if same_page_col and _rest_of_row(prev, ln):
+        # the rest of the same printed line (pymupdf split it at a gap or a link, or between
+        # a superscript and the subscript stacked under it, x^-_m, which overlap), whatever
+        # its size: a piece set in script size (a norm's subscript and bars) is no footnote
+        return False
+    # the size of the printed row prev ends, not of its last piece: a row that ends in a
+    # subscripted formula (||x||_(n+1,n) at the right margin) is still running text
+    ref = row if row is not None else prev
+    if abs(ref.size - ln.size) > 1.0 and not (_half_in(ref, ln.size) or _half_in(ln, ref.size)):
+        return True
     if heading_like(prev, layout) and len(prev.text) < 80 and prev.bold and prev.bbox[2] < p1 - 1.5:
         # (a bold line set out to the column's right edge is justified running text: words in
         # bold inside a paragraph, or a run-in heading's line, which the paragraph continues)
         return True
-    same_page_col = prev.page == ln.page and pcol == col
-    if same_page_col and abs(ln.bbox[1] - prev.bbox[1]) <= 2 \
-            and ln.bbox[0] >= prev.bbox[2] - 1 - max(_script_width(prev, -1), _script_width(ln, 0)):
-        # the rest of the same printed line (pymupdf split it at a gap or a link, or between
-        # a superscript and the subscript stacked under it, x^-_m, which overlap)
-        return False
     indented = c0 + 0.5 * ln.size < ln.bbox[0] < c0 + 3 * ln.size
     if indented and same_page_col and ((_LIST_ITEM.match(prev.text) and c0 + 0.5 * prev.size < prev.bbox[0] <= ln.bbox[0] + 1)
                                        or ln.bbox[0] - prev.bbox[0] < 0.5 * ln.size):
@@ -293,6 +326,18 @@ def _breaks(prev: Line, ln: Line, layout: Layout, floats: list[BBox] = (),
             and not _float_between(prev, ln, floats, c0, c1):
         return True
     return indented or short_prev
+
+
+def _rest_of_row(prev: Line, ln: Line) -> bool:
+    """ln continues prev's printed row (both in one column of one page): on the same height, and it
+    starts where prev ends (or overlaps its last piece when either is a script)."""
+    if ln.bbox[0] < prev.bbox[2] - 1 - max(_script_width(prev, -1), _script_width(ln, 0)):
+        return False
+    if abs(ln.bbox[1] - prev.bbox[1]) <= 2:
+        return True
+    # tops further apart when a script lifts one piece: the two still share most of a height
+    h = min(ln.bbox[3] - ln.bbox[1], prev.bbox[3] - prev.bbox[1])
+    return h > 0 and min(ln.bbox[3], prev.bbox[3]) - max(ln.bbox[1], prev.bbox[1]) >= 0.6 * h
 
 
 def _half_in(ln: Line, size: float) -> bool:
@@ -338,12 +383,17 @@ def _text_end(ln: Line) -> float:
 
 
 def _script_width(ln: Line, k: int) -> float:
-    """Width of the line's first (k=0) or last (k=-1) piece of text when it is set smaller than
-    the line, as a sub- or superscript is; else 0."""
+    """Width of the line's first (k=0) or last (k=-1) run of text set smaller than the line, as
+    a sub- or superscript is; else 0."""
     spans = [sp for sp in ln.spans if sp["text"].strip()]
     if not spans or spans[k]["size"] >= ln.size - 1.0:
         return 0.0
-    return spans[k]["bbox"][2] - spans[k]["bbox"][0]
+    # the whole run of script pieces at that end ("t,", "Ω", "t,", "Φ" of one superscript)
+    run = spans if k == 0 else spans[::-1]
+    n = next((i for i, sp in enumerate(run) if sp["size"] >= ln.size - 1.0), len(run))
+    x0 = min(sp["bbox"][0] for sp in run[:n])
+    x1 = max(sp["bbox"][2] for sp in run[:n])
+    return x1 - x0
 
 
 def _room_for(prev: Line, ln: Line, right: float) -> bool:
