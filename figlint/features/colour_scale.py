@@ -331,27 +331,40 @@ def _cell_bar(ticks_of, run: list, vertical: bool) -> ColourScale | None:
     return ColourScale("bar", "cells", box, [m[1] for m in run], ticks)
 
 
+def _image_role(an, bbox) -> str | None:
+    """What a placed image printed at `bbox` can be in a vector figure: "bar" (a narrow strip,
+    a colour bar's gradient), "field" (a large image, a colour field) or None (an icon, a
+    logo: neither). Decided on the printed box alone, so images that can be neither are
+    never decoded."""
+    if bbox is None:
+        return None
+    fw, fh = max(an.width, 1e-6), max(an.height, 1e-6)
+    x0, y0, x1, y1 = bbox
+    w, h = x1 - x0, y1 - y0
+    if w <= 0 or h <= 0:
+        return None
+    vertical = h >= w
+    if max(w, h) >= BAR_ASPECT * min(w, h) and min(w, h) <= 0.15 * (fw if vertical else fh):
+        return "bar"
+    return "field" if w * h >= 0.05 * fw * fh else None
+
+
 def _image_scales(an, placed) -> tuple[list[ColourScale], list[ColourScale]]:
     """Colour bars (narrow images with numbers beside them) and colour fields (other images)
     among a vector figure's placed images, `placed` from features.quality.placed_images."""
     bars, fields = [], []
-    fw, fh = max(an.width, 1e-6), max(an.height, 1e-6)
     for p in placed:
-        if p.bbox is None or p.bgr is None:
+        if p.bgr is None:
             continue
-        x0, y0, x1, y1 = p.bbox
-        w, h = x1 - x0, y1 - y0
-        if w <= 0 or h <= 0:
-            continue
-        vertical = h >= w
-        long_, short = max(w, h), min(w, h)
-        if long_ >= BAR_ASPECT * short and short <= 0.15 * (fw if vertical else fh):
+        role = _image_role(an, p.bbox)
+        if role == "bar":
+            x0, y0, x1, y1 = p.bbox
+            vertical = y1 - y0 >= x1 - x0
             cols = _strip_colours(p.bgr, vertical)
             ticks = ticks_beside(an, p.bbox, vertical)
             if len(cols) >= MIN_BAR_STEPS and ticks >= 2:
                 bars.append(ColourScale("bar", "image", p.bbox, cols, ticks))
-            continue
-        if w * h >= 0.05 * fw * fh:
+        elif role == "field":
             for cols in field_colours(p.bgr):
                 fields.append(ColourScale("field", "image", p.bbox, cols))
     return bars, fields
@@ -580,10 +593,12 @@ def colour_scales(an, paper=None) -> list[ColourScale]:
     if an.source == "vector":
         bars += _cell_bars(an)
         fig = an.figure
-        if fig is not None and fig.images:
+        # only images that can be a colour bar or field are decoded (an icon is neither)
+        wanted = {im.name for im in fig.images if _image_role(an, im.bbox)} if fig is not None else set()
+        if wanted:
             from figlint.features.quality import placed_images
 
-            img_bars, img_fields = _image_scales(an, placed_images(fig, paper, min_side_px=1))
+            img_bars, img_fields = _image_scales(an, placed_images(fig, paper, min_side_px=1, names=wanted))
             bars += img_bars
             fields += img_fields
         if not bars and an.chart_type == "heatmap":
