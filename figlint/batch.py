@@ -94,6 +94,8 @@ def finish(r: PaperResult, config: Config) -> PaperResult:
     silenced = set((paper.extra.get("silenced_rules") or ()) if paper is not None else ())
     # only while FL012 is reported: a user who ignores FL012 gets the citation rules back
     if silenced and any(f.code == "FL012" for f in findings):
+        if "FL301" in silenced and _more_uncited_than_marks(paper):
+            silenced.discard("FL301")
         findings = [f for f in findings if f.code not in silenced]
     findings = drop_per_file_ignores(findings, paper, config)
     for f in findings:
@@ -101,6 +103,17 @@ def finish(r: PaperResult, config: Config) -> PaperResult:
     findings.sort(key=lambda f: finding_order(f, r.path))
     r.findings = findings
     return r
+
+
+def _more_uncited_than_marks(paper) -> bool:
+    """More figures are uncited than the PDF prints `??` marks: each mark stands for one
+    reference, so it can hide the citation of one figure at most, and the others are
+    uncited however the marks resolve (a draft with one undefined label and a dozen figures
+    its text never cites). Their FL301 findings stand; the rule's message names the marks."""
+    marks = int(paper.extra.get("unresolved_pdf_refs") or 0)
+    uncited = sum(1 for f in paper.figures if f.number and not f.continuation
+                  and not any(p.sites for p in paper.parts(f)))
+    return uncited > marks
 
 
 def finding_order(f, default_file: str) -> tuple:

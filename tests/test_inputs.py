@@ -207,6 +207,30 @@ def test_first_run_pdf_with_question_marks_is_one_finding_and_silences_citation_
     assert "FL012" not in [f["code"] for f in twice["papers"][0]["findings"]]
 
 
+def test_question_marks_silence_fl301_only_for_as_many_figures_as_they_could_cite(tmp_path):
+    # A draft (field audit): one reference to an undefined label prints "Figure ??" and the
+    # text cites none of its other figures. One mark can hide one figure's citation at most,
+    # so the figures stay reported beside FL012, their message naming the mark.
+    paper = tmp_path / "paper"
+    paper.mkdir()
+    make_png(paper / "chart.png", (1500, 1000))
+    floats = "".join(
+        "\\begin{figure}[h]\\centering\\includegraphics[width=0.3\\linewidth]{chart}\n"
+        f"\\caption{{Training loss per epoch on split {k} of the validation set.}}\\label{{fig:{k}}}\\end{{figure}}\n"
+        for k in "abc")
+    (paper / "main.tex").write_text(
+        "\\documentclass{article}\n\\usepackage{graphicx}\n\\begin{document}\n"
+        "Figure~\\ref{fig:missing} shows that the loss falls over the first ten epochs of training.\n\n"
+        + floats + "\\end{document}\n")
+    _compile(paper, runs=2)
+    pdf = json.loads(figlint(str(paper / "main.pdf"), "--format", "json").stdout)
+    found = pdf["papers"][0]["findings"]
+    codes = [f["code"] for f in found]
+    assert "FL012" in codes and "FL301" in codes, codes
+    assert any("'??'" in f["message"] for f in found if f["code"] == "FL301")
+    # negative: as many marks as uncited figures silence FL301 (test above: a first run)
+
+
 def _zip(path: Path, members: dict[str, bytes], links: tuple[str, ...] = ()) -> Path:
     with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
         for name, data in members.items():

@@ -120,6 +120,11 @@ def uncited_figure(fig: Figure, ctx: Context):
             return
         message = (f"none of the {len(numbered)} figures is cited in the text (if they are cited from another "
                    "document, such as the article this file supplements, ignore this)")
+    marks = int(ctx.paper.extra.get("unresolved_pdf_refs") or 0)
+    if marks:
+        # reported beside FL012 only when more figures are uncited than the marks could cite
+        message += (f" (the PDF prints '??' for {marks} reference{'s' if marks != 1 else ''}; "
+                    f"{'that one' if marks == 1 else 'those'} may cite {'it' if marks == 1 else 'some of them'})")
     severity = ctx.option("appendix-severity") if fig.in_appendix else None
     yield ctx.finding(
         message,
