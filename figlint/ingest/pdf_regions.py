@@ -607,7 +607,10 @@ def _beside(cap: CaptionBlock, elems: list[Elem]) -> list[Elem]:
     cb = cap.bbox
 
     def gap(e: Elem) -> float:
-        return cb[0] - e.bbox[2] if e.bbox[2] <= cb[0] + 2 else e.bbox[0] - cb[2]
+        # from the graphic's own box (its frame) where it has one: white margins inside an
+        # included graphic are no distance (a minipage of 3.5in beside one of 3in)
+        b = e.frame if e.frame is not None and (e.frame[2] <= cb[0] + 2 or e.frame[0] >= cb[2] - 2) else e.bbox
+        return cb[0] - b[2] if e.bbox[2] <= cb[0] + 2 else b[0] - cb[2]
 
     cand = [e for e in elems if e.owner is None and e.kind != "text"
             and (e.bbox[2] <= cb[0] + 2 or e.bbox[0] >= cb[2] - 2)
@@ -626,6 +629,11 @@ def _beside(cap: CaptionBlock, elems: list[Elem]) -> list[Elem]:
             break
         got += more
         box = union([box] + [e.bbox for e in more])
+    # an included graphic is one piece: the rest of the graphic those belong to comes along
+    frames = {e.frame for e in got if e.frame is not None}
+    if frames:
+        seen = {id(e) for e in got}
+        got += [e for e in elems if e.owner is None and id(e) not in seen and e.frame in frames]
     return got
 
 
