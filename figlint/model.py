@@ -257,14 +257,25 @@ class Paper:
             return [fig]
         same = [i for i, f in enumerate(self.figures) if f.number == fig.number]
         start = max((i for i in same if i <= k and not self.figures[i].continuation), default=k)
-        out = [self.figures[start]]
+        got = [start]
         for i in same:
             if i <= start:
                 continue
             if not self.figures[i].continuation:
                 break
-            out.append(self.figures[i])
-        return out
+            got.append(i)
+        # a continuation also continues the float right before it when the author printed
+        # the parts under numbers of their own (\ContinuedFloat with the counter's format
+        # changed by hand: "6.3a", "6.3b"), as LaTeX does
+        first = k
+        while first > 0 and self.figures[first].continuation:
+            first -= 1
+        last = k + 1
+        while last < len(self.figures) and self.figures[last].continuation:
+            last += 1
+        if last - first > 1:
+            got = sorted(set(got) | set(range(first, last)))
+        return [self.figures[i] for i in got]
 
 
 @dataclass

@@ -295,3 +295,42 @@ def test_phantom_subcaption_labels_print_lettered_panels(tmp_path, pdflatex):
     assert [s.label for s in one.subpanels] == ["a", "b"]
     assert len(one.sites) == 3
     assert "FL306" not in {c for c, _f in _codes(tmp_path / "main.tex")}
+
+
+def test_a_continuation_numbered_by_hand_is_cited_with_its_first_part(tmp_path, pdflatex):
+    """A thesis prints a \\ContinuedFloat pair as "1a" and "1b" by changing \\thefigure by hand
+    and gives both parts one label; \\ref then prints "1b" (the label's last definition), and
+    the text citing the pair cites both parts: no FL301 for "1a" (field audit, a PhD thesis).
+    The negative: an uncited figure after the pair is still reported."""
+    figs = ("\\renewcommand{\\thefigure}{\\arabic{figure}a}\n"
+            + FIG % ("", "Localisation results of the model, first part.", "\\label{fig:pair}")
+            + "\\renewcommand{\\thefigure}{\\arabic{figure}b}\n"
+            + FIG % ("\\ContinuedFloat", "Localisation results of the model, second part.", "\\label{fig:pair}")
+            + "\\renewcommand{\\thefigure}{\\arabic{figure}}\n"
+            + FIG % ("", "Loss of the baseline model over ten training epochs.", "\\label{fig:b}"))
+    _paper(tmp_path, figs, "The results of the model are shown in Figure~\\ref{fig:pair}.")
+    tex = read_latex(str(tmp_path / "main.tex"))
+    assert [(f.number, f.continuation) for f in tex.figures] == [("1a", False), ("1b", True), ("2", False)]
+    got = [(f.code, f.figure) for f in lint_path(str(tmp_path / "main.tex"), Config(select=["FL301"])).findings]
+    assert got == [("FL301", "2")], got
+
+
+def test_margin_figures_are_read_where_they_stand(tmp_path, pdflatex):
+    """A tufte document sets small figures in the margin beside the paragraph they illustrate
+    and seldom cites them: FL301 leaves a margin figure alone, from the sources (its
+    environment) and from the PDF (it prints beside the text block). The negative: an
+    uncited figure in the text block is reported on both routes."""
+    _plot(tmp_path)
+    (tmp_path / "main.tex").write_text(
+        "\\documentclass{tufte-handout}\n\\usepackage{graphicx}\n\\begin{document}\n\\section{Results}\n"
+        + "The loss falls over the first ten epochs of training and then levels off. " * 12 + "\n\n"
+        "\\begin{marginfigure}\\includegraphics[width=\\linewidth]{plot.png}"
+        "\\caption{Loss of the baseline model over ten epochs.}\\end{marginfigure}\n"
+        + "The accuracy of both models rises over the same epochs and then levels off. " * 12 + "\n\n"
+        "\\begin{figure}[h]\\includegraphics[width=6cm]{plot.png}"
+        "\\caption{Accuracy of the two models over ten training epochs.}\\label{fig:acc}\\end{figure}\n"
+        + "More text follows here about other things. " * 20 + "\n\\end{document}\n")
+    _compile(tmp_path)
+    for path in ("main.tex", "main.pdf"):
+        got = [(f.code, f.figure) for f in lint_path(str(tmp_path / path), Config(select=["FL301"])).findings]
+        assert got == [("FL301", "2")], (path, got)
