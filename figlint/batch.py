@@ -110,10 +110,10 @@ def _more_uncited_than_marks(paper) -> bool:
     reference, so it can hide the citation of one figure at most, and the others are
     uncited however the marks resolve (a draft with one undefined label and a dozen figures
     its text never cites). Their FL301 findings stand; the rule's message names the marks."""
+    from figlint.rules.references import uncited
+
     marks = int(paper.extra.get("unresolved_pdf_refs") or 0)
-    uncited = sum(1 for f in paper.figures if f.number and not f.continuation
-                  and not any(p.sites for p in paper.parts(f)))
-    return uncited > marks
+    return sum(1 for f in paper.figures if uncited(f, paper)) > marks
 
 
 def finding_order(f, default_file: str) -> tuple:

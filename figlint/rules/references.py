@@ -84,6 +84,17 @@ def is_bare_pointer(site: CitingSite, max_claim_words: int) -> bool:
 UNCITED_DOCUMENT = 3
 
 
+def uncited(fig: Figure, paper) -> bool:
+    """A figure FL301 reports: numbered, with no part cited (a continuation is part of the
+    figure before it: cited when that one is), and not set in the margin beside the text it
+    illustrates (tufte's margin figures are read where they stand)."""
+    from figlint.rules.visual_fit import in_margin
+
+    if not fig.number or fig.continuation or any(p.sites for p in paper.parts(fig)):
+        return False
+    return not in_margin(fig, paper)
+
+
 @rule("FL301", "uncited-figure", severity="warning", dimension="context_consistency",
       options={"appendix-severity": "warning"})
 def uncited_figure(fig: Figure, ctx: Context):
@@ -93,7 +104,9 @@ def uncited_figure(fig: Figure, ctx: Context):
     Reports a numbered figure that no `\\ref`-style command and no printed "Figure N"
     in the body text refers to. A figure continued in another float (`\\ContinuedFloat`,
     which prints its number again) is one figure: cited when any of its parts is. Appendix
-    figures can be given another severity with `appendix-severity`. When the text cites
+    figures can be given another severity with `appendix-severity`. A margin figure
+    (tufte's `marginfigure`, or a figure printed wholly beside the text block) stands
+    next to the text it illustrates, so it is not reported. When the text cites
     none of three or more figures (a supplement whose figures the main article cites),
     that is one finding, on the first figure, not one per figure.
 
@@ -109,8 +122,8 @@ def uncited_figure(fig: Figure, ctx: Context):
     Cite it where its evidence is used: "Figure~\\ref{fig:ablation} shows that removing
     the retriever costs 7 points of recall."
     """
-    if not fig.number or fig.continuation or any(p.sites for p in ctx.paper.parts(fig)):
-        return  # a continuation is part of the figure before it: cited when that one is
+    if not uncited(fig, ctx.paper):
+        return
     numbered = [f for f in ctx.paper.figures if f.number and not f.continuation]
     message = f"{fig.key} is never cited in the text"
     if len(numbered) >= UNCITED_DOCUMENT and not any(f.sites for f in ctx.paper.figures):

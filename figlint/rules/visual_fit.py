@@ -163,6 +163,19 @@ def _sideways(fig: Figure) -> bool:
     return turned > 2 * up and turned >= 20
 
 
+def in_margin(fig: Figure, paper) -> bool:
+    """The figure stands wholly beside the text block, in a page margin: tufte's
+    `marginfigure`, a graphic in a `\\marginpar`; from the PDF, its box beside the columns of
+    running text of its page."""
+    if (fig.env or "") == "marginfigure":
+        return True
+    lay = paper.extra.get("layout") if paper is not None else None
+    if not lay or not fig.page or not fig.bbox or not lay.get("columns"):
+        return False
+    cols = _page_columns(lay, fig.page - 1)
+    return fig.bbox[2] <= cols[0][0] + 1 or fig.bbox[0] >= cols[-1][1] - 1
+
+
 def _page_columns(lay: dict, page: int) -> list[tuple[float, float]]:
     """The columns of a page: the median of what the pages of its parity show (two-sided
     documents move the text block between odd and even pages; one page whose column holds
