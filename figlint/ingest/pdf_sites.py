@@ -122,21 +122,32 @@ def _left_to_right(lines: list[Line], layout: Layout) -> list[Line]:
     """Pieces of one printed row come left to right. Sorted by their tops, a row split at a
     formula comes out of order: a superscript lifts the top of a right-hand piece above that
     of the words on its left (a run-in heading, "that x^F"), and a subscript stacked under it
-    ("_(7,6)", set apart by pymupdf) starts lower than the words after it. So the pieces whose
-    middle lies within the body text of the row's first piece (a row of normal height, not a
-    tall formula, which may reach into the rows around it) are read as one row, by x."""
-    out: list[Line] = []
+    ("_(7,6)", set apart by pymupdf) starts lower than the words after it. So a piece that
+    ends left of the one before it on the same row comes first, and within a column the
+    pieces whose middle lies within the body text of the row's first piece (a row of normal
+    height, not a tall formula, which may reach into the rows around it) are read as one row,
+    by x. What stands beside the column (review line numbers, margin notes) keeps its place."""
+    out = list(lines)
+    for i in range(len(out) - 1):
+        a, b = out[i], out[i + 1]
+        h = min(a.bbox[3] - a.bbox[1], b.bbox[3] - b.bbox[1])
+        over = min(a.bbox[3], b.bbox[3]) - max(a.bbox[1], b.bbox[1])
+        if b.bbox[2] <= a.bbox[0] + 1 and h > 0 and over > 0.6 * h \
+                and layout.column_of(a.bbox[0], a.bbox[2]) == layout.column_of(b.bbox[0], b.bbox[2]):
+            out[i], out[i + 1] = b, a
+    lines, out = out, []
     i, n = 0, len(lines)
     while i < n:
         a = lines[i]
         j = i + 1
         y0, y1 = _body_band(a)
-        if y1 - y0 <= 1.6 * max(a.size, 1.0):
-            col = layout.column_of(a.bbox[0], a.bbox[2])
+        col = layout.column_of(a.bbox[0], a.bbox[2])
+        if col is not None and y1 - y0 <= 1.6 * max(a.size, 1.0) and _within(a, layout.columns[col]):
             while j < n:
                 b = lines[j]
                 mid = (b.bbox[1] + b.bbox[3]) / 2
-                if not (y0 <= mid <= y1) or b.page != a.page or layout.column_of(b.bbox[0], b.bbox[2]) != col:
+                if not (y0 <= mid <= y1) or b.page != a.page or layout.column_of(b.bbox[0], b.bbox[2]) != col \
+                        or not _within(b, layout.columns[col]):
                     break
                 j += 1
         row = lines[i:j]
@@ -145,6 +156,11 @@ def _left_to_right(lines: list[Line], layout: Layout) -> list[Line]:
         out.extend(row)
         i = j
     return out
+
+
+def _within(ln: Line, column: tuple[float, float]) -> bool:
+    """The line lies within the column's measure (not in a gutter of line numbers beside it)."""
+    return ln.bbox[0] >= column[0] - 2 and ln.bbox[2] <= column[1] + 2
 
 
 def _body_band(ln: Line) -> tuple[float, float]:
@@ -170,7 +186,7 @@ def paragraphs(pages: list[PageData], layout: Layout, spanning: dict[int, list[B
     cur = Para()
     prev: Line | None = None
     held: Para | None = None  # the paragraph a footnote or foot line interrupted
-    row: Line | None = None  # the first piece of the printed row prev is on
+    row: Line | None = None  # the main piece of the printed row prev is on
     in_refs, refs_size = False, 0.0
     ragged = ragged_right(pages, layout)
     # what stands beside the text on each page: float lines, graphics (a wrapfigure)
@@ -207,9 +223,12 @@ def paragraphs(pages: list[PageData], layout: Layout, spanning: dict[int, list[B
                 cur = Para(skip=in_refs or lof_page)
             _append(cur, ln, marks)
             cur.lines.append(ln)
-            # the first piece of the printed row ln is on (a row split at a formula's script)
+            # the main piece of the printed row ln is on (a row split at a formula's script, or
+            # led by a review line number): the largest type, then the longest
             if row is None or prev is None or prev.page != ln.page or not _rest_of_row(prev, ln) \
                     or _col_bounds(prev, layout)[0] != _col_bounds(ln, layout)[0]:
+                row = ln
+            elif (ln.size, len(ln.text)) > (row.size, len(row.text)):
                 row = ln
             prev = ln
     if held is not None and held.text:
@@ -288,23 +307,25 @@ def _breaks(prev: Line, ln: Line, layout: Layout, floats: list[BBox] = (),
             row: Line | None = None) -> bool:
     """Does ln open a new paragraph? A size change (footnotes), a heading before it, a vertical
     gap, an indent, or a short line before it; across a column or page break only the last two.
-    `row`: the first piece of the printed row prev belongs to (prev itself when None)."""
+    `row`: the main piece of the printed row prev belongs to (prev itself when None)."""
     pcol, p0, p1 = _col_bounds(prev, layout)
     col, c0, c1 = _col_bounds(ln, layout)
+    if heading_like(prev, layout) and len(prev.text) < 80 and prev.bold and prev.bbox[2] < p1 - 1.5:
+        # (a bold line set out to the column's right edge is justified running text: words in
+        # bold inside a paragraph, or a run-in heading's line, which the paragraph continues)
+        return True
     same_page_col = prev.page == ln.page and pcol == col
-    if same_page_col and _rest_of_row(prev, ln):
+    if same_page_col and _rest_of_row(prev, ln) and not (ln.size > prev.size + 1.0 and (row is None or row is prev)):
         # the rest of the same printed line (pymupdf split it at a gap or a link, or between
         # a superscript and the subscript stacked under it, x^-_m, which overlap), whatever
-        # its size: a piece set in script size (a norm's subscript and bars) is no footnote
+        # its size: a piece in script size (a norm's subscript and bars) is no footnote. Only
+        # a row's first piece in small type before larger words (a review line number) is
+        # left to the size test below.
         return False
     # the size of the printed row prev ends, not of its last piece: a row that ends in a
     # subscripted formula (||x||_(n+1,n) at the right margin) is still running text
     ref = row if row is not None else prev
     if abs(ref.size - ln.size) > 1.0 and not (_half_in(ref, ln.size) or _half_in(ln, ref.size)):
-        return True
-    if heading_like(prev, layout) and len(prev.text) < 80 and prev.bold and prev.bbox[2] < p1 - 1.5:
-        # (a bold line set out to the column's right edge is justified running text: words in
-        # bold inside a paragraph, or a run-in heading's line, which the paragraph continues)
         return True
     indented = c0 + 0.5 * ln.size < ln.bbox[0] < c0 + 3 * ln.size
     if indented and same_page_col and ((_LIST_ITEM.match(prev.text) and c0 + 0.5 * prev.size < prev.bbox[0] <= ln.bbox[0] + 1)
