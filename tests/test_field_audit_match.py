@@ -90,3 +90,24 @@ def test_source_findings_anchor_by_file_and_line(run):
 def test_the_recorded_verdicts_are_well_formed(run):
     for rec in run.load_papers():
         assert not run.check_record(rec, rec["_file"])
+
+
+def test_a_source_finding_that_gains_a_page_keeps_its_verdict(run):
+    # A LaTeX-route finding anchored by file and line, whose figure the PDF now places on its
+    # page (the reading improved): it pairs with its verdict by key, as before the anchor.
+    f = {"code": "FL106", "figure": "3.1", "message": "4 labels below 2.5:1", "location": {"file": "ch3.tex", "line": 29}}
+    f["key"] = run.finding_keys([f])[0]
+    rec = {"repo": "someone/thesis", "verdicts": [{"route": "latex", "figure": "3.1", "code": "FL106", "key": f["key"],
+                                                   "verdict": "true", "reason": "made up", "at": run.anchor(f)}]}
+    moved = dict(f, location={"file": "ch3.tex", "line": 29, "page": 37, "bbox": [69.6, 482.2, 367.8, 611.1]})
+    pairs, new, gone = run.match(rec, {"pdf": {"findings": []}, "latex": {"findings": [moved]}})
+    assert len(pairs) == 1 and not new and not gone
+    # negative: a finding anchored on a page still pairs only on that page
+    g = _finding(3, (60, 100, 500, 400), code="FL106", message="4 labels below 2.5:1")
+    g["figure"] = "3.1"
+    g["key"] = run.finding_keys([g])[0]
+    rec = {"repo": "someone/thesis", "verdicts": [{"route": "pdf", "figure": "3.1", "code": "FL106", "key": g["key"],
+                                                   "verdict": "true", "reason": "made up", "at": run.anchor(g)}]}
+    elsewhere = dict(g, location={"file": "paper.pdf", "page": 7, "bbox": [60, 100, 500, 400]})
+    pairs, new, gone = run.match(rec, {"pdf": {"findings": [elsewhere]}, "latex": {"findings": []}})
+    assert not pairs and len(new) == 1 and len(gone) == 1

@@ -413,6 +413,8 @@ def _key_may_pair(at: dict | None, here: dict | None) -> bool:
     (or in its file): its box may have moved there, not to another page."""
     if not at or here is None:
         return True
+    if ("page" in at) != ("page" in here):
+        return True  # the finding gained (or lost) a place on the page: its reading changed, not its target
     if "page" in at:
         return at["page"] == here.get("page")
     return at.get("file") == here.get("file")
