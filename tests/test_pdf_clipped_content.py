@@ -8,6 +8,10 @@ quoted at a few DPI, and figure boxes reaching over the text beside them.
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
+
 import pytest
 
 from fixtures.clipped_pdf import GONE, KEPT, OUTSIDE_TEXT, STRADDLE, STRADDLE_INSIDE, write_cropped_figure, write_paper
@@ -69,3 +73,20 @@ def test_a_cropped_figure_file_is_read_within_its_page_box(tmp_path, box):
         assert abs(im.dpi_x - 72) < 1  # 60 px over 60 pt, 50 px over 50 pt: the whole image's
     assert fig.drawings and all(d.bbox[2] <= w and d.bbox[3] <= h for d in fig.drawings)
     assert [s.text for s in fig.spans] == ["inside label"]
+
+
+@pytest.mark.parametrize("coarse", [False, True])
+def test_a_two_pixel_fill_shaped_by_its_soft_mask_is_not_a_low_resolution_picture(tmp_path, coarse):
+    """Mathematica writes a label as a 2 x 2 px flat colour under a fine 1-bit soft mask: the
+    2 x 2 image has no detail to lose (FL101 silent); a 12 x 12 px checkerboard over 80 pt has."""
+    from fixtures.clipped_pdf import write_stencil_figure
+
+    path = write_stencil_figure(tmp_path / "fig.pdf", coarse=coarse)
+    proc = subprocess.run([sys.executable, "-m", "figlint", str(path), "--select", "FL101", "--format", "json",
+                           "--no-cache"], capture_output=True, text=True, timeout=300)
+    assert proc.returncode in (0, 1), proc.stderr
+    found = [f["message"] for p in json.loads(proc.stdout)["papers"] for f in p["findings"]]
+    if coarse:
+        assert len(found) == 1 and "12×12 px" in found[0] and "raster image prints" in found[0], found
+    else:
+        assert found == []
