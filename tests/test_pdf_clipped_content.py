@@ -43,6 +43,9 @@ def test_clipped_images_and_text_of_an_included_pdf_are_not_read(cropped_paper, 
     straddle = next(im for im in one.images if (im.width_px, im.height_px) == STRADDLE)
     assert abs((straddle.bbox[2] - straddle.bbox[0]) - STRADDLE_INSIDE) < 0.5  # cut at the box's edge
     assert abs(straddle.dpi_x - 72) < 1  # the resolution stays the whole image's (50 px over 50 pt)
+    # its pixels map onto the whole image's box (pixel readings measure sizes through it)
+    assert straddle.placed is not None and abs((straddle.placed[2] - straddle.placed[0]) - 50) < 0.5
+    assert all(im.placed is None for im in one.images + two.images if im is not straddle)
     side = next(im for im in one.images if (im.width_px, im.height_px) == (60, 60))
     assert one.bbox[2] <= side.bbox[2] + 0.5  # the figure ends at the PNG beside the cropped PDF
     assert [(im.width_px, im.height_px) for im in two.images] == [(100, 50)]
@@ -71,6 +74,7 @@ def test_a_cropped_figure_file_is_read_within_its_page_box(tmp_path, box):
         x0, y0, x1, y1 = im.bbox
         assert 0 <= x0 and 0 <= y0 and x1 <= w and y1 <= h
         assert abs(im.dpi_x - 72) < 1  # 60 px over 60 pt, 50 px over 50 pt: the whole image's
+        assert (im.placed is None) == ((im.width_px, im.height_px) == KEPT)
     assert fig.drawings and all(d.bbox[2] <= w and d.bbox[3] <= h for d in fig.drawings)
     assert [s.text for s in fig.spans] == ["inside label"]
 

@@ -399,13 +399,15 @@ def _images(page: pymupdf.Page, m: pymupdf.Matrix | None = None) -> list[dict]:
         bbox = pymupdf.Rect(info["bbox"]) & prect
         if bbox.is_empty:
             continue
+        full = pymupdf.Rect(info["full"])
         if m is not None:
             bbox = pymupdf.Rect(turn.box(bbox, m))
+            full = pymupdf.Rect(turn.box(full, m))
         a, b, c, dd = info["transform"][:4]
         disp_w, disp_h = math.hypot(a, b), math.hypot(c, dd)
         xref = info.get("xref") or None
         out.append({
-            "bbox": tuple(bbox), "width": info["width"], "height": info["height"],
+            "bbox": tuple(bbox), "width": info["width"], "height": info["height"], "full": tuple(full),
             "disp_w": disp_w, "disp_h": disp_h, "xref": xref,
             "name": names.get(xref, "") if xref else "",
         })
@@ -444,6 +446,14 @@ def image_info_xrefs(page: pymupdf.Page) -> list[dict]:
             match = by_size.get((info["width"], info["height"]), [])
             out.append(dict(info, xref=match[0] if len(match) == 1 else 0))
     return out
+
+
+def cut_from(shown, full) -> tuple | None:
+    """`full` (an image's whole placed box) when the part that prints (`shown`) is smaller, else
+    None: RasterImage.placed."""
+    if max(abs(a - b) for a, b in zip(shown, full)) < 0.01:
+        return None
+    return tuple(full)
 
 
 def _clipped_image_info(page: pymupdf.Page) -> list[dict]:

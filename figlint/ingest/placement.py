@@ -1207,13 +1207,14 @@ def _pdf_content(path: str, page_no: int) -> _Content | None:
                                     (x0 - ox, y0 - oy, x1 - ox, y1 - oy), s.get("color")))
         # get_image_info interprets the whole page again: only when the page uses images at all.
         # Not get_image_info(xrefs=True): it decodes every image in full (a decompression bomb).
-        from figlint.ingest.pdf_layout import image_info_xrefs
+        from figlint.ingest.pdf_layout import cut_from, image_info_xrefs
 
         for info in image_info_xrefs(page):  # images outside the page box never print: left out or cut
             x0, y0, x1, y1 = info["bbox"]
             f0, f1, f2, f3 = info["full"]
+            whole = (x0, y0, x1, y1) if cut_from(info["bbox"], info["full"]) is None else (f0, f1, f2, f3)
             c.images.append((int(info["width"]), int(info["height"]), (x0 - ox, y0 - oy, x1 - ox, y1 - oy),
-                             (f0 - ox, f1 - oy, f2 - ox, f3 - oy), info.get("xref") or None))
+                             (whole[0] - ox, whole[1] - oy, whole[2] - ox, whole[3] - oy), info.get("xref") or None))
         if paths is not None:
             c.drawings = clipped_drawings(paths, ox, oy, page_box=tuple(rect))
         return c
@@ -1645,7 +1646,8 @@ def _emit(fig: Figure, c: _Content, p: Placed, rel: str, x: float, y: float) -> 
         if p.rotated:
             w_in, h_in = h_in, w_in
         fig.images.append(RasterImage(width_px=w_px, height_px=h_px, bbox=bb, dpi_x=w_px / w_in, dpi_y=h_px / h_in,
-                                      xref=xref, name=f"{name}:image{len(fig.images) + 1}", dpi_source="placement"))
+                                      xref=xref, name=f"{name}:image{len(fig.images) + 1}", dpi_source="placement",
+                                      placed=None if b == whole else fb))
     for d in c.drawings:
         if not visible(d.bbox):
             continue
