@@ -49,8 +49,9 @@ def low_dpi(fig: Figure, ctx: Context):
     min_dpi = float(ctx.option("min-dpi"))
     low = []
     for img in fig.images:
-        w = img.bbox[2] - img.bbox[0]
-        h = img.bbox[3] - img.bbox[1]
+        box = img.placed or img.bbox  # the whole image, as its pixels and DPI measure it
+        w = box[2] - box[0]
+        h = box[3] - box[1]
         if w < _MIN_IMAGE_SIDE_PT and h < _MIN_IMAGE_SIDE_PT:
             continue
         # to the whole DPI, as the message shows it: PNG stores pixels per metre, so an
