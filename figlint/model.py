@@ -83,7 +83,7 @@ class RasterImage:
 
     width_px: int
     height_px: int
-    bbox: BBox  # displayed box in points
+    bbox: BBox  # displayed box in points: the part that prints, cut to its clip and the page
     dpi_x: float  # pixels per inch at the displayed size
     dpi_y: float
     xref: int | None = None
@@ -92,6 +92,9 @@ class RasterImage:
     # how dpi_x/dpi_y were found: "placement" (printed box in a PDF), "metadata" (the
     # file's own DPI, for a standalone image) or "assumed" (standalone, none recorded)
     dpi_source: str = "placement"
+    # the whole image's box when a clip (or the page edge) cuts what prints: its pixels map
+    # onto this box, not onto `bbox` (None: the same as bbox)
+    placed: BBox | None = None
 
     @property
     def effective_dpi(self) -> float:

@@ -79,11 +79,11 @@ def _site_from(d: dict) -> CitingSite:
 
 def _image(i: RasterImage) -> dict:
     return {"width_px": i.width_px, "height_px": i.height_px, "bbox": i.bbox, "dpi_x": i.dpi_x, "dpi_y": i.dpi_y,
-            "xref": i.xref, "name": i.name, "digest": i.digest, "dpi_source": i.dpi_source}
+            "xref": i.xref, "name": i.name, "digest": i.digest, "dpi_source": i.dpi_source, "placed": i.placed}
 
 
 def _image_from(d: dict) -> RasterImage:
-    return RasterImage(**{**d, "bbox": _box(d["bbox"])})
+    return RasterImage(**{**d, "bbox": _box(d["bbox"]), "placed": _box(d["placed"]) if d.get("placed") else None})
 
 
 def _figure(fig: Figure) -> dict:

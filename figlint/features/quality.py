@@ -313,5 +313,7 @@ def _from_pdf(pdf: str, imgs):
             except Exception:  # noqa: BLE001 - an image we cannot decode is left out
                 continue
             if arr is not None:
-                yield Placed(im.name or f"xref {im.xref}", arr, jpeg, _size(im.bbox), im.bbox)
+                # the pixels span the whole placed image, of which a clip may print a part
+                box = im.placed or im.bbox
+                yield Placed(im.name or f"xref {im.xref}", arr, jpeg, _size(box), box)
             del arr  # not held while the caller reads the next one

@@ -136,20 +136,24 @@ def _read_pdf_figure(path: str) -> Paper:
                                           bbox=tuple(round(v, 2) for v in s["bbox"]), color=s.get("color")))
         # the same marks as the figure's region in a paper and its file placed from the sources
         # (paths.clipped_drawings): one reading, one set of features, whichever way it is read
-        drawings = clipped_drawings(paths)
+        drawings = clipped_drawings(paths, page_box=tuple(rect))
         images: list[RasterImage] = []
         # Not get_image_info(xrefs=True) or hashes=True: MuPDF would decode every image in full
         # to hash its pixels (an image declared 15,000 x 15,000 costs 700 MB, 50,000 x 50,000
         # raises FzErrorLimit); the raw, still-compressed stream identifies the image as well.
-        from figlint.ingest.pdf_layout import image_info_xrefs
+        from figlint.ingest.pdf_layout import cut_from, image_info_xrefs
 
-        for info in image_info_xrefs(page):
+        for info in image_info_xrefs(page):  # boxes cut to the page box and clips: what prints
             x0, y0, x1, y1 = info["bbox"]
-            w_in, h_in = max(x1 - x0, 1e-6) / 72.0, max(y1 - y0, 1e-6) / 72.0
+            placed = cut_from(info["bbox"], info["full"])
+            # the resolution is the whole image's, however much of it prints
+            f0, f1, f2, f3 = placed or info["bbox"]
+            w_in, h_in = max(f2 - f0, 1e-6) / 72.0, max(f3 - f1, 1e-6) / 72.0
             digest = _raw_digest(doc, info.get("xref"))
             images.append(RasterImage(width_px=int(info["width"]), height_px=int(info["height"]),
                                       bbox=(x0, y0, x1, y1), dpi_x=info["width"] / w_in, dpi_y=info["height"] / h_in,
                                       xref=info.get("xref") or None, name=f"image{len(images) + 1}",
+                                      placed=placed,
                                       digest=digest.hex() if isinstance(digest, bytes) else ""))
     bbox = (rect.x0, rect.y0, rect.x1, rect.y1)
     fig = Figure(number="", page=1, bbox=bbox, spans=spans, drawings=drawings, images=images, graphics=[path],

@@ -294,14 +294,16 @@ def printed(p: dict) -> dict | None:
 INVISIBLE = 0.01  # opacity at or below which paint leaves no visible mark
 
 
-def clipped_drawings(paths: list[dict], ox: float = 0.0, oy: float = 0.0) -> list:
+def clipped_drawings(paths: list[dict], ox: float = 0.0, oy: float = 0.0, page_box: tuple | None = None) -> list:
     """Vector paths (`page.get_cdrawings(extended=True)`) as the PDF route reads them: boxes
     cut to the clip in force, consecutive paths of one style merged (merge_paths). A figure
     file read on its own (ingest/graphics.py) and placed from the sources (ingest/placement.py)
     go through this, as a paper's figure region does (ingest/pdf.py), so a chart has the same
-    marks whichever way it is read."""
+    marks whichever way it is read. `page_box`: a figure file's page box (page.rect), the
+    outermost clip: MuPDF pushes no clip for it, and a figure cut from a larger page keeps
+    paths outside it, which never print (pdfTeX clips an included PDF to its box)."""
     clipped: list[PathRecord] = []
-    clips: list[tuple[int, tuple]] = []
+    clips: list[tuple[int, tuple]] = [(-1, page_box)] if page_box is not None else []
     for d in paths:
         level = d.get("level", 0)
         while clips and clips[-1][0] >= level:

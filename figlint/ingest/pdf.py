@@ -25,7 +25,7 @@ from figlint.ingest import pdf_regions as R
 from figlint.ingest.pdf_turn import point as _turned_point, turn_matrix, turned_size, upright
 from figlint.ingest.pdf_captions import CaptionBlock, _hoverlap, find_captions, pick_captions
 from figlint.ingest import pdf_sites as S
-from figlint.ingest.pdf_layout import (NONFIG_DESTS, BBox, Layout, PageData, body_stats, find_layout, is_body_size, margin_text,
+from figlint.ingest.pdf_layout import (NONFIG_DESTS, BBox, cut_from, Layout, PageData, body_stats, find_layout, is_body_size, margin_text,
                                       mark_margins, page_columns, page_layout, read_page)
 from figlint.model import Caption, Drawing, Figure, Location, Paper, Problem, RasterImage, Subpanel, TextSpan, union
 from figlint.ingest.paths import merge_paths
@@ -441,10 +441,15 @@ def _fill(fig: Figure, pd: PageData, box: BBox) -> Figure:
             dx = im["width"] * 72.0 / im["disp_w"] if im["disp_w"] else 0.0
             dy = im["height"] * 72.0 / im["disp_h"] if im["disp_h"] else 0.0
             fig.images.append(RasterImage(width_px=im["width"], height_px=im["height"], bbox=tuple(round(v, 2) for v in im["bbox"]),
-                                          dpi_x=round(dx, 1), dpi_y=round(dy, 1), xref=im["xref"], name=im["name"]))
+                                          dpi_x=round(dx, 1), dpi_y=round(dy, 1), xref=im["xref"], name=im["name"],
+                                          placed=_rounded(cut_from(im["bbox"], im["full"]))))
     fig.drawings = _drawings_in(pd, box)
     fig.subpanels = _subpanels(lines)
     return fig
+
+
+def _rounded(box: BBox | None) -> BBox | None:
+    return None if box is None else tuple(round(v, 2) for v in box)
 
 
 def _drawings_in(pd: PageData, box: BBox) -> list[Drawing]:

@@ -399,13 +399,15 @@ def _images(page: pymupdf.Page, m: pymupdf.Matrix | None = None) -> list[dict]:
         bbox = pymupdf.Rect(info["bbox"]) & prect
         if bbox.is_empty:
             continue
+        full = pymupdf.Rect(info["full"])
         if m is not None:
             bbox = pymupdf.Rect(turn.box(bbox, m))
+            full = pymupdf.Rect(turn.box(full, m))
         a, b, c, dd = info["transform"][:4]
         disp_w, disp_h = math.hypot(a, b), math.hypot(c, dd)
         xref = info.get("xref") or None
         out.append({
-            "bbox": tuple(bbox), "width": info["width"], "height": info["height"],
+            "bbox": tuple(bbox), "width": info["width"], "height": info["height"], "full": tuple(full),
             "disp_w": disp_w, "disp_h": disp_h, "xref": xref,
             "name": names.get(xref, "") if xref else "",
         })
@@ -414,7 +416,8 @@ def _images(page: pymupdf.Page, m: pymupdf.Matrix | None = None) -> list[dict]:
 
 def image_info_xrefs(page: pymupdf.Page) -> list[dict]:
     """`page.get_image_info()` with an "xref" for each image whose pixel size names one image of
-    the page (0 when several share it), as _images matches them.
+    the page (0 when several share it), as _images matches them; each "bbox" cut to its clip,
+    "full" the whole placed box; images clipped away entirely left out (_clipped_image_info).
 
     Never `get_image_info(xrefs=True)`: it decodes every image of the page in full to hash it,
     a decompression bomb (an image declared 15,000 x 15,000 pixels over a few bytes of data
@@ -426,7 +429,7 @@ def image_info_xrefs(page: pymupdf.Page) -> list[dict]:
     by_size: dict[tuple[int, int], list[int]] = {}
     for item in listed:
         by_size.setdefault((item[2], item[3]), []).append(item[0])
-    infos = page.get_image_info()
+    infos = _clipped_image_info(page)
     if any(len(v) > 1 for v in by_size.values()) and all(item[2] * item[3] <= MAX_DECODE_PIXELS for item in listed):
         # Several images of one pixel size (two charts exported alike, side by side): only
         # MuPDF's own matching, which decodes each image to hash it, tells them apart. Safe
@@ -436,12 +439,44 @@ def image_info_xrefs(page: pymupdf.Page) -> list[dict]:
         except Exception:  # noqa: BLE001 - keep the unmatched reading
             matched = None
         if matched is not None and len(matched) == len(infos):
-            return [dict(a, xref=b.get("xref") or 0) for a, b in zip(infos, matched)]
+            return [dict(a, xref=b.get("xref") or 0) for a, b in zip(infos, matched) if a["shown"]]
     out = []
     for info in infos:
-        match = by_size.get((info["width"], info["height"]), [])
-        out.append(dict(info, xref=match[0] if len(match) == 1 else 0))
+        if info["shown"]:
+            match = by_size.get((info["width"], info["height"]), [])
+            out.append(dict(info, xref=match[0] if len(match) == 1 else 0))
     return out
+
+
+def cut_from(shown, full) -> tuple | None:
+    """`full` (an image's whole placed box) when the part that prints (`shown`) is smaller, else
+    None: RasterImage.placed."""
+    if max(abs(a - b) for a, b in zip(shown, full)) < 0.01:
+        return None
+    return tuple(full)
+
+
+def _clipped_image_info(page: pymupdf.Page) -> list[dict]:
+    """`get_image_info()`'s list (every placement, in content order), each "bbox" cut to the clip
+    in force when the image is painted, "full" its whole placed box, "shown" False when the
+    clip leaves nothing of it.
+
+    A figure PDF cut out of a larger page often keeps the images outside its new page box;
+    pdfTeX places it as a Form XObject whose /BBox clips them, so they never print. MuPDF's
+    text device cuts image boxes to the clip with TEXT_CLIP (the flag that also drops clipped
+    characters, as the text reading does); an image clipped away entirely comes back with an
+    inverted box. The list keeps every entry, so that it pairs one to one with
+    `get_image_info(xrefs=True)`."""
+    tp = page.get_textpage(flags=pymupdf.TEXT_PRESERVE_IMAGES | pymupdf.TEXT_CLIP)
+    infos = tp.extractIMGINFO()
+    del tp
+    for info in infos:
+        x0, y0, x1, y1 = info["bbox"]
+        full = pymupdf.Rect(0, 0, 1, 1) * pymupdf.Matrix(info["transform"])
+        info["full"] = (full.x0, full.y0, full.x1, full.y1)
+        # inverted: clipped away; cut to nothing (no area left of a box that had some): as well
+        info["shown"] = x1 >= x0 and y1 >= y0 and ((x1 > x0 and y1 > y0) or full.is_empty)
+    return infos
 
 
 def is_mono(font: str, flags: int = 0) -> bool:

@@ -1160,7 +1160,8 @@ class _Content:
     width: float  # bp
     height: float
     spans: list[tuple[str, float, str, tuple, int | None]] = field(default_factory=list)
-    images: list[tuple[int, int, tuple, int | None]] = field(default_factory=list)  # w px, h px, bbox, xref
+    # w px, h px, printed box (cut to the page box and clips), whole placed box, xref
+    images: list[tuple[int, int, tuple, tuple, int | None]] = field(default_factory=list)
     # (bbox, stroke, fill, width, items, dash, vertex runs)
     drawings: list = field(default_factory=list)  # model.Drawing, in the file's coordinates
     pixels: tuple[int, int] | None = None  # raster file: its pixel size
@@ -1206,14 +1207,16 @@ def _pdf_content(path: str, page_no: int) -> _Content | None:
                                     (x0 - ox, y0 - oy, x1 - ox, y1 - oy), s.get("color")))
         # get_image_info interprets the whole page again: only when the page uses images at all.
         # Not get_image_info(xrefs=True): it decodes every image in full (a decompression bomb).
-        from figlint.ingest.pdf_layout import image_info_xrefs
+        from figlint.ingest.pdf_layout import cut_from, image_info_xrefs
 
-        for info in image_info_xrefs(page):
+        for info in image_info_xrefs(page):  # images outside the page box never print: left out or cut
             x0, y0, x1, y1 = info["bbox"]
+            f0, f1, f2, f3 = info["full"]
+            whole = (x0, y0, x1, y1) if cut_from(info["bbox"], info["full"]) is None else (f0, f1, f2, f3)
             c.images.append((int(info["width"]), int(info["height"]), (x0 - ox, y0 - oy, x1 - ox, y1 - oy),
-                             info.get("xref") or None))
+                             (whole[0] - ox, whole[1] - oy, whole[2] - ox, whole[3] - oy), info.get("xref") or None))
         if paths is not None:
-            c.drawings = clipped_drawings(paths, ox, oy)
+            c.drawings = clipped_drawings(paths, ox, oy, page_box=tuple(rect))
         return c
     except Exception:  # noqa: BLE001 - a damaged page is skipped like an unreadable file
         return None
@@ -1635,15 +1638,16 @@ def _emit(fig: Figure, c: _Content, p: Placed, rel: str, x: float, y: float) -> 
     for text, size, font, b, color in c.spans:
         if visible(b) and size * ky >= 0.5:  # as the PDF route: text under 0.5 pt is not meant to be read
             fig.spans.append(TextSpan(text=text, size=round(size * ky, 2), font=font, bbox=box(b), color=color))
-    for w_px, h_px, b, xref in c.images:
+    for w_px, h_px, b, whole, xref in c.images:
         if not visible(b):
             continue
-        bb = box(b)
-        w_in, h_in = max(bb[2] - bb[0], 1e-6) / 72.0, max(bb[3] - bb[1], 1e-6) / 72.0
+        bb, fb = box(b), box(whole)  # the resolution is the whole image's, however much prints
+        w_in, h_in = max(fb[2] - fb[0], 1e-6) / 72.0, max(fb[3] - fb[1], 1e-6) / 72.0
         if p.rotated:
             w_in, h_in = h_in, w_in
         fig.images.append(RasterImage(width_px=w_px, height_px=h_px, bbox=bb, dpi_x=w_px / w_in, dpi_y=h_px / h_in,
-                                      xref=xref, name=f"{name}:image{len(fig.images) + 1}", dpi_source="placement"))
+                                      xref=xref, name=f"{name}:image{len(fig.images) + 1}", dpi_source="placement",
+                                      placed=None if b == whole else fb))
     for d in c.drawings:
         if not visible(d.bbox):
             continue

@@ -29,8 +29,9 @@ def low_dpi(fig: Figure, ctx: Context):
     DPI metadata) and reports the figure when any image is below `min-dpi`. An image
     with no detail to lose is not reported, as it prints sharp at any resolution: a
     few flat colours in blocks with no line or letter a pixel or two wide (a heatmap
-    or confusion matrix drawn by `imshow`, its numbers drawn as text on top), or a
-    smooth gradient (its colour bar).
+    or confusion matrix drawn by `imshow`, its numbers drawn as text on top), a
+    smooth gradient (its colour bar), or an image of at most 2×2 pixels (a colour fill,
+    whose printed shape, if any, is its soft mask's).
 
     Why is this bad?
     A low-resolution bitmap looks sharp on screen at 200 % zoom and blurry in print and
@@ -48,8 +49,9 @@ def low_dpi(fig: Figure, ctx: Context):
     min_dpi = float(ctx.option("min-dpi"))
     low = []
     for img in fig.images:
-        w = img.bbox[2] - img.bbox[0]
-        h = img.bbox[3] - img.bbox[1]
+        box = img.placed or img.bbox  # the whole image, as its pixels and DPI measure it
+        w = box[2] - box[0]
+        h = box[3] - box[1]
         if w < _MIN_IMAGE_SIDE_PT and h < _MIN_IMAGE_SIDE_PT:
             continue
         # to the whole DPI, as the message shows it: PNG stores pixels per metre, so an
@@ -89,7 +91,10 @@ def _without_fine_detail(fig: Figure, ctx: Context, low: list) -> list:
     from figlint.features.quality import no_fine_detail, placed_images
 
     names = {t[0].name for t in low}
-    flat = set()
+    # At most 2 x 2 pixels is a colour fill, not a picture: no letter or line fits in it, and
+    # where it prints a shape (a label set as a flat colour under a fine 1-bit soft mask, as
+    # Mathematica writes text in PDFs) the shape is the mask's. Too small to decode below.
+    flat = {t[0].name for t in low if t[0].width_px <= 2 and t[0].height_px <= 2}
     for p in placed_images(fig, ctx.paper, min_side_px=3, names=names):  # one image at a time
         if no_fine_detail(p.bgr):
             flat.add(p.name)
