@@ -49,6 +49,7 @@ scores; no paper content). Misses (with paper text) go to stdout only.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import re
@@ -189,8 +190,11 @@ def _same_text(a: Path, b: Path, near: bool = False) -> bool:
 # \addcontentsline restored at \begin{document}; and, for classes whose figure environment or
 # \@caption never calls it (AGU, Copernicus), every \@caption{type}[short]{long} also writes
 # \blxcaption{type}{number}{page}{long} to the .aux, expanded as a list-of-figures entry would be
+# (\label, \index and \glossary gobbled, as LaTeX's \addtocontents does: a caption that begins
+# with \label{..}, iopart's habit, otherwise writes the label's expanded internals, not its text)
 HOOK = ("\\makeatletter\\let\\blxacl\\addcontentsline\\AtBeginDocument{\\let\\addcontentsline\\blxacl"
-        "\\let\\blxcap\\@caption\\long\\def\\@caption#1[#2]#3{\\protected@write\\@auxout{}"
+        "\\let\\blxcap\\@caption\\long\\def\\@caption#1[#2]#3{\\protected@write\\@auxout"
+        "{\\let\\label\\@gobble\\let\\index\\@gobble\\let\\glossary\\@gobble}"
         "{\\string\\blxcaption{#1}{\\csname the#1\\endcsname}{\\thepage}{#3}}\\blxcap{#1}[{#2}]{#3}}}\\makeatother")
 
 
@@ -209,6 +213,11 @@ def side_aux(p: Paper, allowed: bool) -> tuple[Path | None, str]:
     job = p.main.stem + "-lof"
     out_aux = side / rel.parent / f"{job}.aux"
     stamp = side / ".binding-side"
+    # a side run made with another hook (an older one, before a fix) is made again
+    hook_stamp = side / ".binding-side-hook"
+    hook_id = hashlib.sha1(HOOK.encode()).hexdigest()[:12]
+    if stamp.is_file() and allowed and (not hook_stamp.is_file() or hook_stamp.read_text().strip() != hook_id):
+        stamp.unlink()
     if not stamp.is_file():
         if not allowed:
             return None, "no list of figures (side run deferred)"
@@ -233,6 +242,7 @@ def side_aux(p: Paper, allowed: bool) -> tuple[Path | None, str]:
         ok = _same_text(d / f"{job}.pdf", p.pdf)
         near = not ok and _same_text(d / f"{job}.pdf", p.pdf, near=True)
         stamp.write_text("verified\n" if ok else "near\n" if near else "differs\n")
+        hook_stamp.write_text(hook_id + "\n")
     if not out_aux.is_file():
         return None, "side run produced no .aux"
     state = stamp.read_text().strip()
