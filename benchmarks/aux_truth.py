@@ -1362,7 +1362,19 @@ def _merge(sites: list[Site], printed: str) -> list[Site]:
 _STRUCT = re.compile(r"\n[ \t]*\n|\\(?:begin|end|section|subsection|subsubsection|paragraph|chapter|item|caption|"
                      r"captionof|subcaption|label|footnote|subfloat|subcaptionbox|maketitle|bibliography|"
                      r"printbibliography)\b\*?")
+# in a table, a cell is read by itself: its words end at the cell's edge (& or the row's end)
+_STRUCT_CELL = re.compile(_STRUCT.pattern + r"|(?<!\\)&|\\\\|\\tabularnewline\b")
+_TABLE_ENV = re.compile(r"\\(begin|end)\s*\{(?:tabular\*?|tabularx|tabulary|longtable\*?|supertabular|xtabular|"
+                        r"tblr|longtblr|NiceTabular\*?|array)\}")
 _STOP = {"figure", "figures", "fig", "figs"}
+
+
+def _in_table(printed: str, pos: int) -> bool:
+    """pos lies in a tabular's cells (the nearest table environment before it is open)."""
+    last = None
+    for m in _TABLE_ENV.finditer(printed, max(0, pos - 20000), pos):
+        last = m.group(1)
+    return last == "begin"
 
 
 _PANEL_TAIL = re.compile(r"^\(?[a-z]\)?(?:\s*(?:--?|\u2013|,|&)\s*\(?[a-z]\)?)*(?![A-Za-z])")
@@ -1384,11 +1396,12 @@ def context_words(printed: str, start: int, end: int, ctx: Context, before: int 
     """Up to `before` words before the mention and `after` words after it, in its paragraph,
     as printed (commands, formulas, citations and other references removed)."""
     head = printed[max(0, start - 4000):start]  # from the paragraph's start: `$` parity stays right
-    cut = list(_STRUCT.finditer(head))
+    struct = _STRUCT_CELL if _in_table(printed, start) else _STRUCT
+    cut = list(struct.finditer(head))
     if cut:
         head = head[cut[-1].end():]
     tail = printed[end:end + 700]
-    m = _STRUCT.search(tail)
+    m = struct.search(tail)
     if m:
         tail = tail[:m.start()]
     # a panel's letters glued to the number ("\\ref{fig:a}b-c" prints "4b-c") are the mention's own

@@ -239,3 +239,17 @@ def test_a_side_note_under_a_margin_caption_is_not_the_caption(tmp_path, pdflate
                       "\\textsuperscript{13}C spectra of the samples.}")
     got = _caption(tmp_path / "b", tex)
     assert got.endswith("C spectra of the samples."), got
+
+
+def test_a_single_spaced_caption_in_a_double_spaced_paper_ends_at_its_last_line(tmp_path, pdflatex):
+    # a referee layout (GJI's, from pandoc): the text double-spaced at 12 pt, captions single-spaced
+    # a size smaller; the white space under a caption is about one of the text's own line gaps
+    pre = ("\\usepackage{setspace}\n\\setstretch{2}\n\\usepackage[font=small]{caption}\n"
+           "\\setlength{\\textfloatsep}{8pt}\n")
+    tex = ("\\documentclass[12pt]{article}\n\\usepackage{graphicx}\n" + pre + "\\begin{document}\n"
+           + "Some text before the figure. " * 40 + "See Figure~\\ref{fig:a}.\n"
+           + _float("\\centering\\includegraphics[width=0.5\\textwidth]{p.png}", BAND * 3 + "Last words here.")
+           + "\n" + AFTER * 30 + "\n\\end{document}\n")
+    got = _caption(tmp_path / "a", tex)
+    assert got.endswith("Last words here.")
+    assert got.startswith("The shaded band") and got.count("The shaded band") == 3

@@ -376,6 +376,13 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphic
             # "Notes:" / "Source:" under a title-style caption that ends with no stop (the
             # economics and social-science convention): not the caption's
             break
+        if own and not same_row and pitch > 0 and abs(ln.size - ref) > 0.6 and ln.bbox[3] - cur[3] > 1.6 * pitch \
+                and _ENDS.search((out[-1] if out else first).text):
+            # a caption set single-spaced in a double-spaced paper (a referee layout): the text
+            # below it, a size larger, is no more than one of the text's line gaps away, which the
+            # allowance for double-spaced captions (`lead`) takes in; the caption's own rows,
+            # measured, tell that a row this far down after its sentence ended is not its own
+            break
         if small_caps:
             ref = ln.size  # the caption's text goes on at its own size
         if not same_row and _opens_note(ln, ref):
