@@ -299,6 +299,8 @@ def tex_plain(s: str, ctx: Context | None = None, math: str = "keep") -> str:
     s = re.sub(r"\\unhbox\s*\\voidb@x\s*", "", s)
     s = re.sub(r"\\(?:kern|hskip|vskip|mkern|mskip|hspace\*?|vspace\*?)\s*" + _DIM, " ", s)
     s = re.sub(r"\\penalty\s*(?:-?\d+|\\@M|\\@m)", " ", s)
+    # a glyph chosen by its code (\\char 90 in a symbol font: an icon): no text, not the number
+    s = re.sub(r"\\char\s*(?:\d+|\"[0-9A-Fa-f]+|'[0-7]+|`\\?.)", " ", s)
     # glue of register assignments a redefined \\small leaves in the list of figures
     s = re.sub(r"(?:plus|minus)\s*-?\s*\d*\.?\d*\s*(?:\\p@|pt|em|ex|fil+)|-?\d*\.?\d+\s*\\p@|\\[pz]@", " ", s)
     s = re.sub(r"\\nobreakspace\s*\{\}", " ", s)

@@ -85,3 +85,18 @@ def test_side_run_keeps_a_caption_that_begins_with_a_label(tmp_path, pdflatex):
 def test_a_caption_record_of_expanded_internals_is_not_the_caption():
     assert at._junk("\\relax \\@savsk \\lastskip \\@savsf \\spacefactor \\begingroup \\let 4\\relax")
     assert not at._junk("Spectra of the deposited energy at $\\theta$ = 32")
+
+
+def test_a_glyph_chosen_by_its_code_prints_no_number():
+    # a caption ending in a linked icon (\char 90 of a symbol font), as a thesis's list of figures holds it
+    rec = "Measured in the chamber. \\href {http://x}{\\fontfamily {mvs}\\selectfont \\char 90}"
+    assert at.tex_plain(rec) == "Measured in the chamber."
+
+
+def test_a_table_cell_s_context_ends_at_the_cell():
+    src = ("\\begin{tabular}{ll} Weighting & A factor or more (Fig.~\\ref{fig:a}) \\\\ Quality control & min "
+           "\\end{tabular} and the text (Fig.~\\ref{fig:a}) goes on here")
+    k = src.find("Fig.")
+    assert at.context_words(src, k, src.find(")", k) + 1, at.Context()) == (["factor", "or", "more"], [])
+    k = src.rfind("Fig.")
+    assert at.context_words(src, k, src.find(")", k) + 1, at.Context())[1] == ["goes", "on", "here"]
