@@ -103,7 +103,10 @@ def find_captions(pd: PageData, layout: Layout) -> list[CaptionBlock]:
         elif _runs_on(prev, layout):
             continue  # "... as shown in\nFigure 3. Then ..." is a sentence, not a caption
         label_spans = [s for s in ln.spans if s["text"].strip()][:2]
-        if label_spans and any(_bold(s) for s in label_spans) and not ln.bold:
+        if label_spans and any(_bold(s) for s in label_spans) and (not ln.bold or _regular_part(ln) >= 0.15):
+            # a bold label before regular text; the caption's title may be bold too (its line
+            # then reads bold), so long as the line goes on in regular type: a heading that
+            # names a figure ("Figure 20 - Flexible models ...") is bold or italic throughout
             score += 2
         if ":" in ln.text[: len(label) + 3] or "|" in ln.text[: len(label) + 4]:
             score += 1
@@ -113,6 +116,12 @@ def find_captions(pd: PageData, layout: Layout) -> list[CaptionBlock]:
         text = join_lines([rest] + [l.text for l in body[1:]])
         out.append(CaptionBlock(kind, label, number, pd.index, body, text, score))
     return out
+
+
+def _regular_part(ln: Line) -> float:
+    """The share of the line's letters set in regular (not bold) type."""
+    total = sum(len(s["text"].strip()) for s in ln.spans)
+    return sum(len(s["text"].strip()) for s in ln.spans if not _bold(s)) / total if total else 0.0
 
 
 def _label_set_apart(ln: Line) -> tuple[str, str, str, str] | None:
