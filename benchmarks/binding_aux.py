@@ -69,6 +69,8 @@ import aux_truth as at  # noqa: E402
 PAPERS = HERE / "field_audit" / "papers"
 CORPUS = Path(os.environ.get("FIGLINT_CORPUS", "/work/shared/corpus/papers"))
 SCRATCH = Path("/tmp/binding_aux")
+# figlint's outputs: a helper measuring its own code keeps them apart from others' runs
+RUNS = Path(os.environ.get("BINDING_RUNS", str(SCRATCH / "runs")))
 HEADING = "Binding against LaTeX's own record (field papers)"
 ROUTES = ("pdf", "tex+pdf")
 RUNPY_OUT = {"pdf": ".figlint-audit-pdf.json", "tex+pdf": ".figlint-audit-latex.json"}
@@ -262,7 +264,7 @@ def side_aux(p: Paper, allowed: bool) -> tuple[Path | None, str]:
 def run_figlint(p: Paper, route: str, rerun: bool, run: bool = True) -> tuple[dict | None, float, str]:
     """figlint's JSON paper record for a route, its CPU seconds (0 when reused), and an error."""
     cached = p.main.parent / RUNPY_OUT[route]
-    mine = SCRATCH / "runs" / p.name / f"{route}.json"
+    mine = RUNS / p.name / f"{route}.json"
     if not rerun:
         # the newer of this script's own run and the field audit's (either may be the later)
         for c in sorted((x for x in (mine, cached) if x.is_file()), key=lambda x: -x.stat().st_mtime):
