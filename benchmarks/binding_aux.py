@@ -605,7 +605,7 @@ CORPUS_NOTE = ("Check of the truth: on the 17 shared-corpus papers (`--corpus --
                "figlint there: PDF route 16 of 17 papers and LaTeX route 16 of 17 meet all four bars.")
 
 
-CAUSES = """General causes of the misses (read from `--misses` on the run of 2026-12-05, code of
+CAUSES = r"""General causes of the misses (read from `--misses` on the run of 2026-12-05, code of
 main f1e9339; counts are misses, papers in parentheses). Each is a cause to fix, not a paper:
 
 PDF route
