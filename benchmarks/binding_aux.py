@@ -267,7 +267,9 @@ def run_figlint(p: Paper, route: str, rerun: bool, run: bool = True) -> tuple[di
     mine = RUNS / p.name / f"{route}.json"
     if not rerun:
         # the newer of this script's own run and the field audit's (either may be the later)
-        for c in sorted((x for x in (mine, cached) if x.is_file()), key=lambda x: -x.stat().st_mtime):
+        # with BINDING_RUNS set only its own outputs count: the field audit's may be another code's
+        pool = (mine,) if os.environ.get("BINDING_RUNS") else (mine, cached)
+        for c in sorted((x for x in pool if x.is_file()), key=lambda x: -x.stat().st_mtime):
             if c.stat().st_mtime >= p.pdf.stat().st_mtime:
                 try:
                     doc = json.loads(c.read_text())
