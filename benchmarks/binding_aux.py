@@ -604,7 +604,17 @@ CORPUS_NOTE = ("Check of the truth: on the 17 shared-corpus papers (`--corpus --
                "again here) figure numbers, physical pages and captions agree with their truth.json; the 7 site "
                "differences are by design (two sub-figure `\\ref`s in one mention are one site here; panel labels "
                "typed inside a figure's own environment are not sites here; a literal inside an empty macro). "
-               "figlint there: PDF route 16 of 17 papers and LaTeX route 16 of 17 meet all four bars.")
+               "figlint there: PDF route 16 of 17 papers and LaTeX route 17 of 17 meet all four bars (the PDF route's "
+               "one: a site of 47 not bound, ldade-elsevier).")
+
+TRUTH_NOTE = ("Truth fixes of 2026-12-06 (the benchmark, not figlint, was wrong; checked by extracting the truth of all "
+              "field and corpus papers before and after: only these papers changed): memoir writes a label's value "
+              "as `\\M@TitleReference{number}{title}`, whose figure labels were not recognised (a thesis lost all 12 "
+              "sites); a range of two references (`Figs.~\\ref{a}--\\ref{b}`) now cites the figures between its "
+              "ends, as a typed range does (25 sites, 8 papers); the side run for classes with no list of figures "
+              "wrote a caption beginning with `\\label{..}` (iopart) as the label's expanded internals, read as the "
+              "page number (8 captions); a citing site in a table cell takes its context words from its cell only "
+              "(15 sites, 3 papers); `\\char N` (an icon) prints no number.")
 
 
 CAUSES = r"""General causes of the misses (read from `--misses` on the run of 2026-12-05, code of
@@ -685,6 +695,8 @@ def write(rows: list[dict]) -> None:
         totals(rows),
         "",
         CORPUS_NOTE,
+        "",
+        TRUTH_NOTE,
         "",
         "Misses by coarse class (count, papers in parentheses):",
         "",
