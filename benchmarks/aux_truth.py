@@ -24,7 +24,8 @@ binding must not be made with figlint's own parser.
   Sites are \\ref-like commands (\\ref \\cref \\Cref \\autoref \\vref \\subref \\labelcref \\nameref
   \\hyperref[..] \\crefrange, and user macros whose body holds one of these) naming a figure
   label, and typed "Figure N" / "Fig. N" / "Figs. 2 and 3" / "Figs. 3-5" naming a figure
-  number. A range names every figure in it. Sites inside the cited figure's own environment
+  number. A range names every figure in it, typed ("Figs. 3-5") or of two references
+  ("Figs.~\\ref{a}--\\ref{b}", "to" or "through" alike). Sites inside the cited figure's own environment
   (its caption) are left out. Several commands naming the same figure in one mention
   ("Figs. \\ref{a}a and \\ref{a}b", only connectors between them) are one site.
   What the scanner cannot decide (conditionals other than \\iffalse and \\newif switches) is
@@ -298,6 +299,8 @@ def tex_plain(s: str, ctx: Context | None = None, math: str = "keep") -> str:
     s = re.sub(r"\\unhbox\s*\\voidb@x\s*", "", s)
     s = re.sub(r"\\(?:kern|hskip|vskip|mkern|mskip|hspace\*?|vspace\*?)\s*" + _DIM, " ", s)
     s = re.sub(r"\\penalty\s*(?:-?\d+|\\@M|\\@m)", " ", s)
+    # a glyph chosen by its code (\\char 90 in a symbol font: an icon): no text, not the number
+    s = re.sub(r"\\char\s*(?:\d+|\"[0-9A-Fa-f]+|'[0-7]+|`\\?.)", " ", s)
     # glue of register assignments a redefined \\small leaves in the list of figures
     s = re.sub(r"(?:plus|minus)\s*-?\s*\d*\.?\d*\s*(?:\\p@|pt|em|ex|fil+)|-?\d*\.?\d+\s*\\p@|\\[pz]@", " ", s)
     s = re.sub(r"\\nobreakspace\s*\{\}", " ", s)
@@ -606,6 +609,9 @@ def read_aux(main_aux: Path) -> AuxRecord:
                 continue
             if not gs:
                 continue
+            tr = re.match(r"\s*\\M@TitleReference\s*(?=\{)", gs[0])
+            if tr:  # memoir's titleref: {\M@TitleReference {number}{title}}, \ref prints the number
+                gs[0] = read_group(gs[0], tr.end())[0]
             labels[name] = (norm_number(gs[0]) if gs[0].strip() else "", tex_plain(gs[1]) if len(gs) > 1 else "",
                             gs[3].strip() if len(gs) > 3 else None)
         for key, value in _entries(text, "\\bibcite"):
@@ -1191,11 +1197,18 @@ def _anchor_figures(aux: AuxRecord, label_fig: dict) -> dict:
     return out
 
 
+_GAP_SPACE = r"(?:\s|~|\\,|\\ |\\nobreakspace\s*\{\})*"
+# between the two references of a range: a dash (or "to", "through"), a figure word after it allowed
+_REF_RANGE_GAP = re.compile(_GAP_SPACE + r"(?:-{1,3}|\u2013|\u2014|\\text(?:en|em)dash\b(?:\{\})?|to\b|through\b)"
+                            + _GAP_SPACE + r"(?:(?:[Ff]ig(?:ure)?s?\.?|FIG(?:URE)?S?\.?)" + _GAP_SPACE + r")?")
+
+
 def _ref_sites(printed: str, ctx: Context, label_fig: dict, numbers: list, refmacros: dict, out: list,
                flat: Flat, alt_of: dict | None = None) -> None:
     names = _REF_BUILTIN | set(refmacros) | {"crefrange", "Crefrange", "hyperref"}
     pat = re.compile(r"\\(" + "|".join(sorted((re.escape(n) for n in names), key=len, reverse=True)) +
                      r")(?![A-Za-z@])\*?")
+    ends: list = []  # (start, end, figures named) of each reference, for ranges
     for m in pat.finditer(printed):
         name = m.group(1)
         alts: dict = {}
@@ -1245,6 +1258,19 @@ def _ref_sites(printed: str, ctx: Context, label_fig: dict, numbers: list, refma
             seen.add(f)
             file, line, col = flat.where(m.start())
             out.append(Site(f, file, line, col, "ref", name, m.start(), end, alt=alts.get(f)))
+        ends.append((m.start(), end, seen))
+    # "Figs.~\ref{a}--\ref{b}" prints "Figs. 12-15": the range cites the figures between its ends
+    for (a0, a1, fa), (b0, b1, fb) in zip(ends, ends[1:]):
+        if len(fa) != 1 or len(fb) != 1 or b0 - a1 > 60 or not _REF_RANGE_GAP.fullmatch(printed, a1, b0):
+            continue
+        lo, hi = next(iter(fa)), next(iter(fb))
+        inner = _expand_range(lo, hi, numbers)
+        if inner == [lo, hi]:
+            continue  # not one sequence, or not ascending: nothing between
+        file, line, col = flat.where(a0)
+        for f in inner:
+            if f not in (lo, hi):
+                out.append(Site(f, file, line, col, "ref", "range", a0, b1))
 
 
 _LIT = re.compile(
@@ -1338,7 +1364,19 @@ def _merge(sites: list[Site], printed: str) -> list[Site]:
 _STRUCT = re.compile(r"\n[ \t]*\n|\\(?:begin|end|section|subsection|subsubsection|paragraph|chapter|item|caption|"
                      r"captionof|subcaption|label|footnote|subfloat|subcaptionbox|maketitle|bibliography|"
                      r"printbibliography)\b\*?")
+# in a table, a cell is read by itself: its words end at the cell's edge (& or the row's end)
+_STRUCT_CELL = re.compile(_STRUCT.pattern + r"|(?<!\\)&|\\\\|\\tabularnewline\b")
+_TABLE_ENV = re.compile(r"\\(begin|end)\s*\{(?:tabular\*?|tabularx|tabulary|longtable\*?|supertabular|xtabular|"
+                        r"tblr|longtblr|NiceTabular\*?|array)\}")
 _STOP = {"figure", "figures", "fig", "figs"}
+
+
+def _in_table(printed: str, pos: int) -> bool:
+    """pos lies in a tabular's cells (the nearest table environment before it is open)."""
+    last = None
+    for m in _TABLE_ENV.finditer(printed, max(0, pos - 20000), pos):
+        last = m.group(1)
+    return last == "begin"
 
 
 _PANEL_TAIL = re.compile(r"^\(?[a-z]\)?(?:\s*(?:--?|\u2013|,|&)\s*\(?[a-z]\)?)*(?![A-Za-z])")
@@ -1360,11 +1398,12 @@ def context_words(printed: str, start: int, end: int, ctx: Context, before: int 
     """Up to `before` words before the mention and `after` words after it, in its paragraph,
     as printed (commands, formulas, citations and other references removed)."""
     head = printed[max(0, start - 4000):start]  # from the paragraph's start: `$` parity stays right
-    cut = list(_STRUCT.finditer(head))
+    struct = _STRUCT_CELL if _in_table(printed, start) else _STRUCT
+    cut = list(struct.finditer(head))
     if cut:
         head = head[cut[-1].end():]
     tail = printed[end:end + 700]
-    m = _STRUCT.search(tail)
+    m = struct.search(tail)
     if m:
         tail = tail[:m.start()]
     # a panel's letters glued to the number ("\\ref{fig:a}b-c" prints "4b-c") are the mention's own
@@ -1509,6 +1548,12 @@ def has_lof(main_aux: Path) -> bool:
                for p in _aux_files(main_aux))
 
 
+def _junk(caption_tex: str) -> bool:
+    """A record a fragile command wrote expanded: parameter junk ("##") from a citation macro, or
+    kernel internals (a \\label's \\@bsphack ... \\protected@write body) instead of the text."""
+    return "##" in caption_tex or bool(re.search(r"\\@(?:unexpandable@protect|savsk|bsphack)\b", caption_tex))
+
+
 def truth(main: Path, pdf: Path, root: Path | None = None, aux_path: Path | None = None
           ) -> tuple[AuxRecord, SourceRecord]:
     """The full record of one built paper (main .tex next to its .aux, and its PDF); aux_path
@@ -1530,11 +1575,11 @@ def truth(main: Path, pdf: Path, root: Path | None = None, aux_path: Path | None
                     f.caption, f.caption_strip, f.caption_from = f.variants[0], f.variants[1], "source-long"
                     del pairs[k]  # several figures may share one short caption: take them in order
                     break
-        if (f.caption_tex is None or "##" in f.caption_tex) and f.number in src.captions:
-            # no entry, or an entry a fragile citation macro expanded into parameter junk
+        if (f.caption_tex is None or _junk(f.caption_tex)) and f.number in src.captions:
+            # no entry, or an entry a fragile macro expanded into parameter junk or internals
             f.variants = [tex_plain(src.captions[f.number], c, math=m) for c in ctxs for m in ("keep", "strip")]
             f.caption, f.caption_strip, f.caption_from = f.variants[0], f.variants[1], "source"
-        elif f.caption_tex and "##" in f.caption_tex:
+        elif f.caption_tex and _junk(f.caption_tex):
             f.caption_from = "none"  # unreadable record: not scored
         f.labels = sorted(k for k, v in aux.labels.items() if v[0] == f.number and v[3] == "figure")
     place_pages(aux.figures, pdf)

@@ -239,3 +239,38 @@ def test_a_side_note_under_a_margin_caption_is_not_the_caption(tmp_path, pdflate
                       "\\textsuperscript{13}C spectra of the samples.}")
     got = _caption(tmp_path / "b", tex)
     assert got.endswith("C spectra of the samples."), got
+
+
+def test_a_single_spaced_caption_in_a_double_spaced_paper_ends_at_its_last_line(tmp_path, pdflatex):
+    # a referee layout (GJI's, from pandoc): the text double-spaced at 12 pt, captions single-spaced
+    # a size smaller; the white space under a caption is about one of the text's own line gaps
+    pre = ("\\usepackage{setspace}\n\\setstretch{2}\n\\usepackage[font=small]{caption}\n"
+           "\\setlength{\\textfloatsep}{8pt}\n")
+    tex = ("\\documentclass[12pt]{article}\n\\usepackage{graphicx}\n" + pre + "\\begin{document}\n"
+           + "Some text before the figure. " * 40 + "See Figure~\\ref{fig:a}.\n"
+           + _float("\\centering\\includegraphics[width=0.5\\textwidth]{p.png}", BAND * 3 + "Last words here.")
+           + "\n" + AFTER * 30 + "\n\\end{document}\n")
+    got = _caption(tmp_path / "a", tex)
+    assert got.endswith("Last words here.")
+    assert got.startswith("The shaded band") and got.count("The shaded band") == 3
+
+
+def test_a_caption_with_a_bold_title_wins_over_a_heading_naming_its_figure(tmp_path, pdflatex):
+    # An appendix whose paragraph headings name the figures they discuss ("Figure 20 - Flexible
+    # models ...", bold or italic like the class's \paragraph) ahead of the float; the caption
+    # sets its label and its title sentence in bold, so its line reads as bold: it lost the
+    # score of a bold label before regular text, tied with the heading, and the heading (first)
+    # was taken as the figure's caption, on the wrong page.
+    title = "Flexible models do well on these data."
+    tex = ("\\documentclass{article}\n\\usepackage{graphicx}\n\\usepackage[labelfont=bf,labelsep=period]{caption}\n"
+           "\\begin{document}\n" + "Some text before the figure. " * 40 + "\n\n"
+           "\\paragraph{\\mdseries\\itshape Figure~\\ref{fig:a} - Flexible models are performant in recovering "
+           "nuisances}\\mbox{}\\\\\n" + "The models do well. " * 3 + "\n\n" + "More text in the appendix here. " * 200 + "\n\n"
+           + _float("\\centering\\includegraphics[width=0.5\\textwidth]{p.png}",
+                    "\\textbf{" + title + "} The propensity score is linear in this setup, a hard case.", "p")
+           + "\n\\end{document}\n")
+    folder = tmp_path / "a"
+    folder.mkdir()
+    figs = [f for f in read_pdf(compile_tex(folder, tex, IMAGES)).figures if f.number == "1"]
+    assert len(figs) == 1
+    assert figs[0].caption.text.startswith(title), figs[0].caption.text

@@ -74,3 +74,19 @@ def test_a_row_split_at_stacked_scripts_is_read_in_order(tmp_path, pdflatex):
     assert "that ∆F (7,6) < 10−6 across the domain. To estimate the" in got
     # negative: the paragraph after it (a new paragraph, indented) stays apart
     assert "Another paragraph" not in got
+
+
+def test_a_raised_radical_sign_inside_a_row_does_not_open_a_paragraph(tmp_path, pdflatex):
+    # A double-spaced preprint (binding against .aux): "... spans a factor⏎of ∼√N (Fig. 3)."
+    # The radical sign stands higher than its row (it covers the radicand) and comes as a
+    # piece of its own: read as a row of its own, set right of the column's edge, it looked
+    # like a new paragraph's indented first line and cut the citing sentence in two.
+    para = ("On the same synthetic network the recovered means nearly coincide, but the reported error spans a "
+            "factor\\linebreak of $\\sim\\!\\sqrt{N}$ (Figure~\\ref{fig:a}). A change that is significant under "
+            "one convention is not under another.\n\n")
+    tex = PRE + BEFORE + para + "Another paragraph follows here. " * 10 + "\n\n" + _fig() + "\\end{document}\n"
+    got = _paragraph_with(tmp_path / "a", tex, "convention")
+    assert got.startswith("On the same synthetic") and got.endswith("not under another.")
+    assert "spans a factor of" in got
+    # negative: the paragraph after it stays apart
+    assert "Another paragraph" not in got

@@ -103,7 +103,10 @@ def find_captions(pd: PageData, layout: Layout) -> list[CaptionBlock]:
         elif _runs_on(prev, layout):
             continue  # "... as shown in\nFigure 3. Then ..." is a sentence, not a caption
         label_spans = [s for s in ln.spans if s["text"].strip()][:2]
-        if label_spans and any(_bold(s) for s in label_spans) and not ln.bold:
+        if label_spans and any(_bold(s) for s in label_spans) and (not ln.bold or _regular_part(ln) >= 0.15):
+            # a bold label before regular text; the caption's title may be bold too (its line
+            # then reads bold), so long as the line goes on in regular type: a heading that
+            # names a figure ("Figure 20 - Flexible models ...") is bold or italic throughout
             score += 2
         if ":" in ln.text[: len(label) + 3] or "|" in ln.text[: len(label) + 4]:
             score += 1
@@ -113,6 +116,12 @@ def find_captions(pd: PageData, layout: Layout) -> list[CaptionBlock]:
         text = join_lines([rest] + [l.text for l in body[1:]])
         out.append(CaptionBlock(kind, label, number, pd.index, body, text, score))
     return out
+
+
+def _regular_part(ln: Line) -> float:
+    """The share of the line's letters set in regular (not bold) type."""
+    total = sum(len(s["text"].strip()) for s in ln.spans)
+    return sum(len(s["text"].strip()) for s in ln.spans if not _bold(s)) / total if total else 0.0
 
 
 def _label_set_apart(ln: Line) -> tuple[str, str, str, str] | None:
@@ -375,6 +384,13 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphic
             # (\caption{..} then {\small This figure gives ...} in the float), or opening with
             # "Notes:" / "Source:" under a title-style caption that ends with no stop (the
             # economics and social-science convention): not the caption's
+            break
+        if own and not same_row and pitch > 0 and abs(ln.size - ref) > 0.6 and ln.bbox[3] - cur[3] > 1.6 * pitch \
+                and _ENDS.search((out[-1] if out else first).text):
+            # a caption set single-spaced in a double-spaced paper (a referee layout): the text
+            # below it, a size larger, is no more than one of the text's line gaps away, which the
+            # allowance for double-spaced captions (`lead`) takes in; the caption's own rows,
+            # measured, tell that a row this far down after its sentence ended is not its own
             break
         if small_caps:
             ref = ln.size  # the caption's text goes on at its own size

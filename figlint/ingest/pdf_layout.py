@@ -290,6 +290,27 @@ def _join_row_pieces(groups: list[list[dict]]) -> list[list[dict]]:
     return out
 
 
+_RADICALS = set("\u221a\u221b\u221c")
+
+
+def _seat_raised_signs(lines: list[Line]) -> None:
+    """A radical sign stands higher than its row (it covers the radicand: "of ∼√N") and MuPDF
+    gives it a block of its own, so no block's joining sees it. Read by its own box it is a
+    row between two rows, indented: out of order, or a new paragraph's first line. Seated on
+    the row of the radicand it touches on its right (the sign's foot lies in that row), it is
+    read as that row's piece."""
+    for ln in lines:
+        if not ln.horizontal or not ln.text.strip() or any(c not in _RADICALS for c in ln.text.strip()):
+            continue
+        x0, y0, x1, y1 = ln.bbox
+        for r in lines:
+            if r is ln or not r.horizontal or abs(r.bbox[0] - x1) > 0.3 * ln.size:
+                continue
+            if r.bbox[1] > y0 + 1 and r.bbox[1] < y1 <= r.bbox[3] + 1:
+                ln.bbox = (x0, r.bbox[1], x1, r.bbox[3])
+                break
+
+
 def read_page(page: pymupdf.Page) -> PageData:
     tp = page.get_textpage(flags=_TEXT_FLAGS)
     d = tp.extractDICT()
@@ -314,6 +335,7 @@ def read_page(page: pymupdf.Page) -> PageData:
     for bno, block in enumerate(d["blocks"]):
         if block.get("type") == 0:
             data.lines.extend(_lines_of_block(page.number, bno, block))
+    _seat_raised_signs(data.lines)
     data.images = _images(page, m)
     data.matrix = tuple(page.transformation_matrix * m) if m is not None else tuple(page.transformation_matrix)
     every = page.get_links()
