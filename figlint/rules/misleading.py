@@ -353,8 +353,30 @@ def dual_value_axes(fig: Figure, ctx: Context):
         return
 
 
+# Quantities whose scale conventionally grows downward (or leftward): depth below a surface,
+# rank (1 = best, at the top), astronomical magnitude (brighter is up), atmospheric pressure
+# (altitude up), and time before present (ages falling toward today). A reader of such a chart
+# expects the reversed scale; an axis whose title names one follows the convention.
+_CONVENTION_WORDS = re.compile(
+    r"\bdepths?\b|\brank(?:s|ed|ing)?\b|\bmagnitudes?\b|\bmag\b|\bpressure\b|\bhPa\b|\bmbar\b"
+    r"|\bago\b|before present", re.I)
+
+
+def _conventional(an: FigureAnalysis, ax: Axis) -> bool:
+    """Whether the axis' title names a quantity drawn reversed by convention (read upright
+    when it is a raster y axis: OCR reads rotated titles poorly, features/titles.py)."""
+    if _CONVENTION_WORDS.search(ax.title or ""):
+        return True
+    return ax.orient == "y" and bool(_CONVENTION_WORDS.search(rotated_title(an, ax)))
+
+
 def _inverted_axis(an: FigureAnalysis) -> Axis | None:
     if an.chart_type in ("heatmap", "photo"):
+        return None
+    if _perspective(an):
+        # a 3D box in perspective: its axes' direction on the page is the camera's choice
+        # (a horizontal edge runs leftward seen from the other side), and its vertical edge
+        # is, in the subsurface views such plots mostly are, a depth axis growing downward
         return None
     min_ticks = 3 if an.chart_type in ("bar", "line", "scatter") and an.chart_confidence >= 0.6 else 4
     for ax in an.axes:
@@ -365,6 +387,8 @@ def _inverted_axis(an: FigureAnalysis) -> Axis | None:
         if ax.orient == "y" and year_like(ax):
             continue  # a timeline running down the page
         if ax.orient == "x" and ax.side == "top":
+            continue
+        if _conventional(an, ax):
             continue
         return ax
     return None
@@ -384,7 +408,10 @@ def inverted_value_axis(fig: Figure, ctx: Context):
     Reads the tick labels of each value axis and reports an axis whose values
     increase downward (vertical) or leftward (horizontal), when the ticks form a
     clean evenly spaced scale. Image and heatmap axes (row 0 at the top is their
-    convention), row or category indices and timelines are not reported.
+    convention), row or category indices, timelines, the axes of 3D plots in
+    perspective, and axes whose title names a quantity drawn reversed by
+    convention (depth, rank, magnitude, pressure, time before present) are not
+    reported.
 
     Why is this bad?
     Readers take "up" as "more". On an inverted axis a rising line means a falling
