@@ -16,6 +16,7 @@ import re
 
 from figlint.features import FigureAnalysis, analyses, year_like
 from figlint.features import second_axis
+from figlint.features.hanging import hanging_bars
 from figlint.features.axes import Axis, oblique
 from figlint.features.numbers import parse_number
 from figlint.features.shapes import Circle, circles, oblique_faces, size_classes
@@ -411,7 +412,10 @@ def inverted_value_axis(fig: Figure, ctx: Context):
     convention), row or category indices, timelines, the axes of 3D plots in
     perspective, and axes whose title names a quantity drawn reversed by
     convention (depth, rank, magnitude, pressure, time before present) are not
-    reported.
+    reported. Without tick labels, a bar chart drawn upside down is recognised by
+    its bars (at least three, evenly spaced, one width, different lengths) hanging
+    from one common top edge, when no value axis stands beside them, no negative
+    number is printed and nothing is stacked below them.
 
     Why is this bad?
     Readers take "up" as "more". On an inverted axis a rising line means a falling
@@ -429,7 +433,19 @@ def inverted_value_axis(fig: Figure, ctx: Context):
     for an in analyses(fig, ctx.paper):
         ax = _inverted_axis(an)
         if ax is None:
-            continue
+            g = hanging_bars(an) if not _perspective(an) else None
+            if g is None:
+                continue
+            ev = _base_evidence(an)
+            ev.update({"axis": "y", "increasing": "down", "hanging_bars": g.count,
+                       "bar_lengths": [round(b[3] - b[1], 1) for b in g.boxes]})
+            box = (min(b[0] for b in g.boxes), g.baseline, max(b[2] for b in g.boxes), max(g.far_ends))
+            yield ctx.finding(
+                f"bars hang from a common top edge ({g.count} bars, no value axis printed): the longer bar "
+                "reaches further down, so values increase downward",
+                figure=fig, evidence=ev, origin="figure", location=_location(fig, an, box),
+            )
+            return
         ev = _base_evidence(an)
         ev.update({"axis": ax.orient, "increasing": ax.increasing, "axis_ticks": _ticks(ax),
                    "scale": ax.scale, "axis_title": ax.title})
