@@ -16,6 +16,7 @@ import re
 
 from figlint.features import FigureAnalysis, analyses, year_like
 from figlint.features import second_axis
+from figlint.features.dates import time_axes
 from figlint.features.hanging import hanging_bars
 from figlint.features.axes import Axis, oblique
 from figlint.features.numbers import parse_number
@@ -392,6 +393,11 @@ def _inverted_axis(an: FigureAnalysis) -> Axis | None:
         if _conventional(an, ax):
             continue
         return ax
+    # dates the numeric reading does not take (months, days, quarters): a time axis whose
+    # dates grow leftward runs against the reading direction as a value axis does
+    for ax in time_axes(an):
+        if ax.inverted and ax.side != "top" and not _conventional(an, ax):
+            return ax
     return None
 
 
@@ -412,7 +418,9 @@ def inverted_value_axis(fig: Figure, ctx: Context):
     convention), row or category indices, timelines, the axes of 3D plots in
     perspective, and axes whose title names a quantity drawn reversed by
     convention (depth, rank, magnitude, pressure, time before present) are not
-    reported. Without tick labels, a bar chart drawn upside down is recognised by
+    reported. Dates the numeric reading does not take ("Jan 2020", "Mar 30",
+    "2019-06", "Q3 2018") are read as times: a row of them growing leftward is
+    an inverted time axis. Without tick labels, a bar chart drawn upside down is recognised by
     its bars (at least three, evenly spaced, one width, different lengths) hanging
     from one common top edge, when no value axis stands beside them, no negative
     number is printed and nothing is stacked below them.
