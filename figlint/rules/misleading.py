@@ -381,6 +381,7 @@ def _inverted_axis(an: FigureAnalysis) -> Axis | None:
         # is, in the subsurface views such plots mostly are, a depth axis growing downward
         return None
     min_ticks = 3 if an.chart_type in ("bar", "line", "scatter") and an.chart_confidence >= 0.6 else 4
+    found = []
     for ax in an.axes:
         if not (ax.clean and ax.inverted and ax.even_spacing and len(ax.ticks) >= min_ticks):
             continue
@@ -390,15 +391,15 @@ def _inverted_axis(an: FigureAnalysis) -> Axis | None:
             continue  # a timeline running down the page
         if ax.orient == "x" and ax.side == "top":
             continue
-        if _conventional(an, ax):
-            continue
-        return ax
+        found.append(ax)
     # dates the numeric reading does not take (months, days, quarters): a time axis whose
     # dates grow leftward runs against the reading direction as a value axis does
-    for ax in time_axes(an):
-        if ax.inverted and ax.side != "top" and not _conventional(an, ax):
-            return ax
-    return None
+    found += [ax for ax in time_axes(an) if ax.inverted and ax.side != "top"]
+    if any(_conventional(an, ax) for ax in found):
+        # the convention holds for the figure: profile panels side by side print the depth
+        # or pressure title once, and their other columns are the same quantity
+        return None
+    return found[0] if found else None
 
 
 @rule(
