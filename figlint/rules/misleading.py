@@ -421,10 +421,10 @@ def inverted_value_axis(fig: Figure, ctx: Context):
     convention (depth, rank, magnitude, pressure, time before present) are not
     reported. Dates the numeric reading does not take ("Jan 2020", "Mar 30",
     "2019-06", "Q3 2018") are read as times: a row of them growing leftward is
-    an inverted time axis. Without tick labels, a bar chart drawn upside down is recognised by
-    its bars (at least three, evenly spaced, one width, different lengths) hanging
-    from one common top edge, when no value axis stands beside them, no negative
-    number is printed and nothing is stacked below them.
+    an inverted time axis. Without tick labels, a bar chart drawn upside down is
+    recognised by its bars (at least three, evenly spaced, one width, different
+    lengths) hanging from one common top edge, when no value axis stands beside
+    them, no negative number is printed and nothing is stacked below them.
 
     Why is this bad?
     Readers take "up" as "more". On an inverted axis a rising line means a falling
