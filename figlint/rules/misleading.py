@@ -16,6 +16,8 @@ import re
 
 from figlint.features import FigureAnalysis, analyses, year_like
 from figlint.features import second_axis
+from figlint.features.dates import time_axes
+from figlint.features.hanging import hanging_bars
 from figlint.features.axes import Axis, oblique
 from figlint.features.numbers import parse_number
 from figlint.features.shapes import Circle, circles, oblique_faces, size_classes
@@ -353,10 +355,33 @@ def dual_value_axes(fig: Figure, ctx: Context):
         return
 
 
+# Quantities whose scale conventionally grows downward (or leftward): depth below a surface,
+# rank (1 = best, at the top), astronomical magnitude (brighter is up), atmospheric pressure
+# (altitude up), and time before present (ages falling toward today). A reader of such a chart
+# expects the reversed scale; an axis whose title names one follows the convention.
+_CONVENTION_WORDS = re.compile(
+    r"\bdepths?\b|\brank(?:s|ed|ing)?\b|\bmagnitudes?\b|\bmag\b|\bpressure\b|\bhPa\b|\bmbar\b"
+    r"|\bago\b|before present", re.I)
+
+
+def _conventional(an: FigureAnalysis, ax: Axis) -> bool:
+    """Whether the axis' title names a quantity drawn reversed by convention (read upright
+    when it is a raster y axis: OCR reads rotated titles poorly, features/titles.py)."""
+    if _CONVENTION_WORDS.search(ax.title or ""):
+        return True
+    return ax.orient == "y" and bool(_CONVENTION_WORDS.search(rotated_title(an, ax)))
+
+
 def _inverted_axis(an: FigureAnalysis) -> Axis | None:
     if an.chart_type in ("heatmap", "photo"):
         return None
+    if _perspective(an):
+        # a 3D box in perspective: its axes' direction on the page is the camera's choice
+        # (a horizontal edge runs leftward seen from the other side), and its vertical edge
+        # is, in the subsurface views such plots mostly are, a depth axis growing downward
+        return None
     min_ticks = 3 if an.chart_type in ("bar", "line", "scatter") and an.chart_confidence >= 0.6 else 4
+    found = []
     for ax in an.axes:
         if not (ax.clean and ax.inverted and ax.even_spacing and len(ax.ticks) >= min_ticks):
             continue
@@ -366,8 +391,15 @@ def _inverted_axis(an: FigureAnalysis) -> Axis | None:
             continue  # a timeline running down the page
         if ax.orient == "x" and ax.side == "top":
             continue
-        return ax
-    return None
+        found.append(ax)
+    # dates the numeric reading does not take (months, days, quarters): a time axis whose
+    # dates grow leftward runs against the reading direction as a value axis does
+    found += [ax for ax in time_axes(an) if ax.inverted and ax.side != "top"]
+    if any(_conventional(an, ax) for ax in found):
+        # the convention holds for the figure: profile panels side by side print the depth
+        # or pressure title once, and their other columns are the same quantity
+        return None
+    return found[0] if found else None
 
 
 @rule(
@@ -384,7 +416,15 @@ def inverted_value_axis(fig: Figure, ctx: Context):
     Reads the tick labels of each value axis and reports an axis whose values
     increase downward (vertical) or leftward (horizontal), when the ticks form a
     clean evenly spaced scale. Image and heatmap axes (row 0 at the top is their
-    convention), row or category indices and timelines are not reported.
+    convention), row or category indices, timelines, the axes of 3D plots in
+    perspective, and axes whose title names a quantity drawn reversed by
+    convention (depth, rank, magnitude, pressure, time before present) are not
+    reported. Dates the numeric reading does not take ("Jan 2020", "Mar 30",
+    "2019-06", "Q3 2018") are read as times: a row of them growing leftward is
+    an inverted time axis. Without tick labels, a bar chart drawn upside down is
+    recognised by its bars (at least three, evenly spaced, one width, different
+    lengths) hanging from one common top edge, when no value axis stands beside
+    them, no negative number is printed and nothing is stacked below them.
 
     Why is this bad?
     Readers take "up" as "more". On an inverted axis a rising line means a falling
@@ -402,7 +442,19 @@ def inverted_value_axis(fig: Figure, ctx: Context):
     for an in analyses(fig, ctx.paper):
         ax = _inverted_axis(an)
         if ax is None:
-            continue
+            g = hanging_bars(an) if not _perspective(an) else None
+            if g is None:
+                continue
+            ev = _base_evidence(an)
+            ev.update({"axis": "y", "increasing": "down", "hanging_bars": g.count,
+                       "bar_lengths": [round(b[3] - b[1], 1) for b in g.boxes]})
+            box = (min(b[0] for b in g.boxes), g.baseline, max(b[2] for b in g.boxes), max(g.far_ends))
+            yield ctx.finding(
+                f"bars hang from a common top edge ({g.count} bars, no value axis printed): the longer bar "
+                "reaches further down, so values increase downward",
+                figure=fig, evidence=ev, origin="figure", location=_location(fig, an, box),
+            )
+            return
         ev = _base_evidence(an)
         ev.update({"axis": ax.orient, "increasing": ax.increasing, "axis_ticks": _ticks(ax),
                    "scale": ax.scale, "axis_title": ax.title})
