@@ -165,10 +165,10 @@ def _within(ln: Line, column: tuple[float, float]) -> bool:
 
 def _body_band(ln: Line) -> tuple[float, float]:
     """The vertical extent of a line's text in its own size (its scripts left out)."""
-    tops = [sp["bbox"][1] for sp in ln.spans if sp["text"].strip() and abs(sp["size"] - ln.size) <= 0.5]
-    if not tops:
+    own = [sp["bbox"] for sp in ln.spans if sp["text"].strip() and abs(sp["size"] - ln.size) <= 0.5]
+    if not own:
         return ln.bbox[1], ln.bbox[3]
-    return min(tops), max(sp["bbox"][3] for sp in ln.spans if sp["text"].strip() and abs(sp["size"] - ln.size) <= 0.5)
+    return min(b[1] for b in own), max(b[3] for b in own)
 
 
 def number_lines(pages: list[PageData], layout: Layout, spanning: dict[int, list[BBox]]) -> None:
@@ -225,8 +225,7 @@ def paragraphs(pages: list[PageData], layout: Layout, spanning: dict[int, list[B
             cur.lines.append(ln)
             # the main piece of the printed row ln is on (a row split at a formula's script, or
             # led by a review line number): the largest type, then the longest
-            if row is None or prev is None or prev.page != ln.page or not _rest_of_row(prev, ln) \
-                    or _col_bounds(prev, layout)[0] != _col_bounds(ln, layout)[0]:
+            if row is None or prev is None or not _same_row(prev, ln, layout):
                 row = ln
             elif (ln.size, len(ln.text)) > (row.size, len(row.text)):
                 row = ln
@@ -347,6 +346,12 @@ def _breaks(prev: Line, ln: Line, layout: Layout, floats: list[BBox] = (),
             and not _float_between(prev, ln, floats, c0, c1):
         return True
     return indented or short_prev
+
+
+def _same_row(prev: Line, ln: Line, layout: Layout) -> bool:
+    """ln continues prev's printed row, in the same column of the same page (what _breaks asks
+    first, from the column bounds it has already)."""
+    return prev.page == ln.page and _col_bounds(prev, layout)[0] == _col_bounds(ln, layout)[0] and _rest_of_row(prev, ln)
 
 
 def _rest_of_row(prev: Line, ln: Line) -> bool:

@@ -1211,8 +1211,7 @@ def _pdf_content(path: str, page_no: int) -> _Content | None:
 
         for info in image_info_xrefs(page):  # images outside the page box never print: left out or cut
             x0, y0, x1, y1 = info["bbox"]
-            f0, f1, f2, f3 = info["full"]
-            whole = (x0, y0, x1, y1) if cut_from(info["bbox"], info["full"]) is None else (f0, f1, f2, f3)
+            whole = cut_from(info["bbox"], info["full"]) or (x0, y0, x1, y1)
             c.images.append((int(info["width"]), int(info["height"]), (x0 - ox, y0 - oy, x1 - ox, y1 - oy),
                              (whole[0] - ox, whole[1] - oy, whole[2] - ox, whole[3] - oy), info.get("xref") or None))
         if paths is not None:
