@@ -26,7 +26,7 @@ import json
 import re
 import subprocess
 import sys
-from collections import Counter, defaultdict
+from collections import Counter
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -200,7 +200,7 @@ def ledger_row(cause: dict, records: list[dict], commits: dict | None, added: di
                 row["after_papers"].add(repo)
     for key in cause.get("still_seen", []):
         v = current.get(key)
-        if v is None or v.get("verdict") != "false":
+        if v is None or v.get("verdict") != "false" or key.split("|", 1)[0] in shown:
             row["still_seen_stale"].append(key)
             continue
         row["still_seen"] += 1
@@ -319,7 +319,7 @@ def report(rows: list[dict], trues: list[tuple], bad: list[str], have_git: bool,
     stale = [(r["id"], k) for r in rows for k in r["still_seen_stale"]]
     if stale or bad:
         parts += ["", "Problems in the inputs:", ""]
-        parts += [f"- {cid}: still_seen key is not a current false verdict: {k}" for cid, k in stale]
+        parts += [f"- {cid}: still_seen key is not a current false verdict on another paper: {k}" for cid, k in stale]
         parts += [f"- unreadable verdict file {b}" for b in bad]
     return "\n".join(parts)
 
