@@ -155,6 +155,9 @@ def test_verdict_says_what_is_missing(fixes, manifest):
     assert row["retired_other"] == Counter({"false": 1}) and row["verdict"] == "checked elsewhere"
     none = fixes.ledger_row(_cause(commits=[]), records, None, None)
     assert none["verdict"] == "no fix commit"
+    chart = fixes.ledger_row(_cause(commits=["fedcba9"], shown_on=["a/shown", "b/other"], scope="charts",
+                                     retired_as=[]), records, None, None)
+    assert chart["verdict"].startswith("real-chart cause, measured on the chart set; field: not checked")
 
 
 def test_papers_audited_after_the_fix_come_from_when_their_record_was_added(fixes, manifest):
