@@ -118,11 +118,12 @@ def retired_by_cause(cause: dict, v: dict) -> bool:
 
 # ---------------------------------------------------------------- git (optional)
 
-def git(args: list[str], stdin: str | None = None) -> str | None:
-    if not (ROOT / ".git").exists():
+def git(args: list[str], stdin: str | None = None, where: Path = ROOT) -> str | None:
+    """git's output in `where`, or None when it is no git checkout (a tarball) or git fails."""
+    if not any((d / ".git").exists() for d in (where, *where.parents)):
         return None
     try:
-        proc = subprocess.run(["git", "-C", str(ROOT), *args], input=stdin, capture_output=True, text=True,
+        proc = subprocess.run(["git", "-C", str(where), *args], input=stdin, capture_output=True, text=True,
                               timeout=60)
     except (OSError, subprocess.SubprocessError):
         return None
@@ -149,12 +150,10 @@ def commit_info(commits: list[str]) -> dict[str, dict] | None:
 
 
 def first_added(papers_dir: Path) -> dict[str, int] | None:
-    """Paper file name -> time its record was first committed; None without git."""
-    try:
-        rel = papers_dir.resolve().relative_to(ROOT)
-    except ValueError:
-        return None
-    out = git(["log", "--diff-filter=A", "--format=@%ct", "--name-only", "--", str(rel)])
+    """Paper file name -> time its record was first committed (in the repository that holds the
+    folder, which may be another worktree); None without git."""
+    where = papers_dir.resolve()
+    out = git(["log", "--diff-filter=A", "--format=@%ct", "--name-only", "--relative", "--", "."], where=where)
     if out is None:
         return None
     added: dict[str, int] = {}
