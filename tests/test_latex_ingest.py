@@ -484,6 +484,22 @@ def test_more_include_forms_excludecomment_and_endinput(tmp_path):
     assert paper.problems == []
 
 
+def test_endinput_in_a_definition_or_named_by_let_ends_no_file(tmp_path):
+    """\\endinput stops TeX reading a file only where it runs. In a definition's body (an
+    include guard that makes a file's name mean \\endinput, so that a second \\input of it
+    reads nothing) or named by \\let it does not run there: reading it as the end of the main
+    file lost every figure of a paper and reported its braces unbalanced."""
+    guard = ("\\makeatletter\n\\def\\onlyonce{%\n  \\csname guard@\\jobname\\endcsname\n"
+             "  \\global\\expandafter\\let\\csname guard@\\jobname\\endcsname = \\endinput\n}\n"
+             "\\let\\stopfile\\endinput\n\\makeatother\n")
+    write(tmp_path, {"main.tex": PRE + guard + "\\begin{document}\nSee Figure~\\ref{fig:a}.\n" + SIMPLE_FIG % ("a", "a")
+                     + "\\end{document}\n"})
+    paper = read_latex(str(tmp_path / "main.tex"))
+    assert [f.caption.text for f in paper.figures] == ["Cap a."]
+    assert paper.problems == []
+    assert paper.figures[0].sites
+
+
 def test_includeonly_inside_a_conditional_is_not_obeyed(tmp_path):
     """A thesis template sets \\includeonly inside flags its class options switch on
     (\\ifdefineChapter ... \\fi): obeying it unread would drop every chapter silently, so

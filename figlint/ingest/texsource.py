@@ -568,8 +568,10 @@ def _scan_file(text: str, subfile: bool, drop_envs: set[str] | frozenset = froze
             else:
                 seg = pos = fi_at.end()
             continue
-        if name == "endinput":
-            # TeX finishes the current line, then stops reading this file
+        if name == "endinput" and not _let_operand(text, i) and not _in_group(text, i):
+            # TeX finishes the current line, then stops reading this file. Named by \let or
+            # inside braces (a definition's body: a "pragma once" guard that lets a file's
+            # name mean \endinput) it is not run where it stands.
             j = text.find("\n", m.end())
             j = n if j < 0 else j
             keep(seg, i)
