@@ -105,16 +105,30 @@ def merge(tex: Paper, pdf: Paper) -> Paper:
             Location(file=rel, line=1) if rel.endswith(".tex") else _main_loc(tex),
         ))
 
-    pairs = match_figures([f for f in tex.figures if f.number], [f for f in pdf.figures if f.number])
-    loose = [f for f in pdf.figures if not f.number]
+    # Where the build left a SyncTeX file, each environment's printed box binds it to the
+    # figure the PDF route read there, whatever either route makes of its number.
+    places = _printed_places(tex, pdf) if stale is None else {}
+    placed = bind_by_place(tex.figures, pdf.figures, places)
+    held = {id(o) for o in placed.values()}
+    pairs = match_figures([f for f in tex.figures if f.number and id(f) not in placed],
+                          [f for f in pdf.figures if f.number and id(f) not in held])
+    pairs.update(placed)
+    loose = [f for f in pdf.figures if not f.number and id(f) not in held]
     for fig in tex.figures:
-        if not fig.number and loose:
+        if not fig.number and id(fig) not in placed and loose:
             _copy_printed(fig, loose.pop(0))
     bound = {id(o) for o in pairs.values()}
     for fig in tex.figures:
         if not fig.number:
+            if id(fig) in placed:
+                _copy_printed(fig, placed[id(fig)])
             continue
         other = pairs.get(id(fig))
+        if other is None and id(fig) in places:
+            # printed (SyncTeX says where) though the PDF route found no figure there: the
+            # page is known, the printed content is not
+            fig.page = fig.location.page = places[id(fig)][0]
+            continue
         if other is None:
             tex.problems.append(Problem(
                 "FL008", f"{fig.key} is in the sources but not in {pdf_name}", fig.location, fig.number))
@@ -134,6 +148,64 @@ def merge(tex: Paper, pdf: Paper) -> Paper:
                 "FL008", f"Figure {other.number} is in {pdf_name} (page {other.page}) but not in the sources",
                 _main_loc(tex), other.number))
     return tex
+
+
+def _printed_places(tex: Paper, pdf: Paper) -> dict[int, tuple[int, tuple[float, float, float, float]]]:
+    """id(source figure) -> (page, box) where its environment printed, from the SyncTeX file
+    beside the PDF ({} when there is none or it is not this PDF's)."""
+    from figlint.ingest import synctex
+
+    if not tex.root or synctex.find(pdf.path) is None:
+        return {}
+    spans: dict[int, tuple[str, int, int]] = {}
+    for fig in tex.figures:
+        loc = fig.location
+        end = fig.extra.get("end_line")
+        if loc.file and loc.line and end and fig.extra.get("end_file", loc.file) == loc.file and end > loc.line + 1:
+            spans[id(fig)] = (loc.file, loc.line, end)
+    wanted: dict[str, set[int]] = {}
+    for rel, first, last in spans.values():
+        wanted.setdefault(rel, set()).update(range(first + 1, last))
+    sync = synctex.load(pdf.path, tex.root, wanted, pdf.pages or 0)
+    return synctex.figure_places(sync, spans) if sync is not None else {}
+
+
+def _overlap(a, b) -> float:
+    """The share of the smaller box that the two boxes have in common."""
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    if w <= 0 or h <= 0:
+        return 0.0
+    small = min((a[2] - a[0]) * (a[3] - a[1]), (b[2] - b[0]) * (b[3] - b[1]))
+    return w * h / small if small > 0 else 0.0
+
+
+def bind_by_place(tex: list[Figure], printed: list[Figure], places: dict) -> dict[int, Figure]:
+    """id(source figure) -> the printed figure on its page whose graphics or caption lie in
+    the box SyncTeX gives for its environment (most of the smaller box in common); each
+    printed figure goes to one source figure, the best overlap first."""
+    scored = []
+    for f in tex:
+        place = places.get(id(f))
+        if place is None:
+            continue
+        page, box = place
+        for o in printed:
+            regions = []
+            if o.page == page and o.bbox:
+                regions.append(o.bbox)
+            if o.caption is not None and o.caption.location.bbox and (o.caption.location.page or o.page) == page:
+                regions.append(o.caption.location.bbox)
+            s = max((_overlap(box, r) for r in regions), default=0.0)
+            if s >= 0.5:
+                scored.append((s, f, o))
+    out: dict[int, Figure] = {}
+    taken: set[int] = set()
+    for s, f, o in sorted(scored, key=lambda t: -t[0]):
+        if id(f) not in out and id(o) not in taken:
+            out[id(f)] = o
+            taken.add(id(o))
+    return out
 
 
 def match_figures(tex: list[Figure], printed: list[Figure]) -> dict[int, Figure]:
