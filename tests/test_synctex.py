@@ -14,6 +14,8 @@ from __future__ import annotations
 import gzip
 import shutil
 
+import pytest
+
 from fixtures.pdf_build import compile_tex
 
 FILLER = " ".join(f"Sentence {i} of this part says nothing about the figures." for i in range(60))
@@ -32,6 +34,28 @@ def _tex(unlabelled: bool) -> str:
             + FILLER + "\n\n" + FILLER + "\n\\end{document}\n")
 
 
+@pytest.fixture(scope="module")
+def builds(tmp_path_factory):
+    """The papers, each compiled once: {name: folder}. Tests that change a folder copy it."""
+    if shutil.which("pdflatex") is None:
+        return None
+    root = tmp_path_factory.mktemp("synctex")
+    short = _tex(unlabelled=True).replace(FILLER + "\n\n" + FILLER + "\n\\end", "\\end")
+    out = {}
+    for name, tex, sync in (("labelled", _tex(unlabelled=False), True), ("unlabelled", _tex(unlabelled=True), True),
+                            ("plain", _tex(unlabelled=True), False), ("short", short, True)):
+        out[name] = root / name
+        out[name].mkdir()
+        compile_tex(out[name], tex, IMAGES, synctex=sync)
+    return out
+
+
+def _copy(builds, name, tmp_path):
+    dst = tmp_path / name
+    shutil.copytree(builds[name], dst)
+    return dst
+
+
 def _image_boxes(pdf: str) -> list[tuple[int, tuple]]:
     import pymupdf
 
@@ -44,15 +68,14 @@ def _inside(inner, outer, tol=1.0) -> bool:
             and inner[2] <= outer[2] + tol and inner[3] <= outer[3] + tol)
 
 
-def test_each_environment_is_placed_where_its_lines_printed(tmp_path, pdflatex):
+def test_each_environment_is_placed_where_its_lines_printed(builds, pdflatex):
     from figlint.ingest import synctex
     from figlint.ingest.latex import read_latex
     from figlint.ingest.merge import _printed_places
     from figlint.ingest.pdf import read_pdf
 
-    folder = tmp_path / "p"
-    folder.mkdir()
-    pdf = compile_tex(folder, _tex(unlabelled=False), IMAGES, synctex=True)
+    folder = builds["labelled"]
+    pdf = str(folder / "main.pdf")
     assert synctex.find(pdf) is not None
     tex, printed = read_latex(str(folder / "main.tex")), read_pdf(pdf)
     places = _printed_places(tex, printed)
@@ -69,13 +92,10 @@ def test_each_environment_is_placed_where_its_lines_printed(tmp_path, pdflatex):
     assert [f.page for f in printed.figures] == [p for p, _ in images]
 
 
-def test_unlabelled_captions_bind_to_their_printed_figures(tmp_path, pdflatex):
+def test_unlabelled_captions_bind_to_their_printed_figures(builds, pdflatex):
     from figlint.ingest import load
 
-    without, with_sync = tmp_path / "plain", tmp_path / "synctex"
-    for folder, sync in ((without, False), (with_sync, True)):
-        folder.mkdir()
-        compile_tex(folder, _tex(unlabelled=True), IMAGES, synctex=sync)
+    without, with_sync = builds["plain"], builds["unlabelled"]
 
     plain = load(str(without / "main.tex"))
     # what the ordinary binding makes of it: no printed figure has a number to match
@@ -91,14 +111,10 @@ def test_unlabelled_captions_bind_to_their_printed_figures(tmp_path, pdflatex):
     assert all(f.extra.get("content_source") == "pdf" for f in paper.figures)
 
 
-def test_a_synctex_file_that_is_not_this_builds_is_ignored(tmp_path, pdflatex):
+def test_a_synctex_file_that_is_not_this_builds_is_ignored(builds, tmp_path, pdflatex):
     from figlint.ingest import load
 
-    short, long_ = tmp_path / "short", tmp_path / "long"
-    short.mkdir()
-    long_.mkdir()
-    compile_tex(short, _tex(unlabelled=True).replace(FILLER + "\n\n" + FILLER + "\n\\end", "\\end"), IMAGES, synctex=True)
-    compile_tex(long_, _tex(unlabelled=True), IMAGES)
+    short, long_ = builds["short"], _copy(builds, "plain", tmp_path)
     # another build's record (fewer pages): positions of another PDF are no evidence
     shutil.copy(short / "main.synctex.gz", long_ / "main.synctex.gz")
     paper = load(str(long_ / "main.tex"))
@@ -125,14 +141,13 @@ def test_inputs_recorded_on_another_machine_are_the_papers_files():
     assert _relative("/usr/share/texlive/texmf-dist/tex/latex/base/article.cls", root, sources) is None
 
 
-def test_a_synctex_file_older_than_its_pdf_is_a_former_builds(tmp_path, pdflatex):
+def test_a_synctex_file_older_than_its_pdf_is_a_former_builds(builds, tmp_path, pdflatex):
     import os
 
     from figlint.ingest import load
 
-    folder = tmp_path / "p"
-    folder.mkdir()
-    pdf = compile_tex(folder, _tex(unlabelled=True), IMAGES, synctex=True)
+    folder = _copy(builds, "unlabelled", tmp_path)
+    pdf = str(folder / "main.pdf")
     assert not [p for p in load(str(folder / "main.tex")).problems if p.code == "FL008"]
     # the PDF built again later without -synctex: the old record may name moved lines
     t = os.path.getmtime(pdf)
