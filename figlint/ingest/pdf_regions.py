@@ -25,6 +25,7 @@ from figlint.ingest.pdf_layout import BBox, Layout, Line, PageData, is_body_size
 
 FIRST_GAP = 40.0  # caption to nearest graphics: caption skip plus white margin in the graphic
 NEXT_GAP = 26.0  # between pieces of one figure; floats are set further apart than this
+ANCHOR_MARGIN = 8.0  # a float's hyperref anchor (hypcap) stands this far above its top at most
 
 
 @dataclass(slots=True)  # a page of scatter markers is 25,000 of them
@@ -193,7 +194,7 @@ def _limits(cap: CaptionBlock, side: str, xr: tuple[float, float], walls: list[B
             if w[3] <= cb[1] + 1 and _hoverlap(w[0], w[2], xr[0], xr[1]) > 0.3 * min(w[2] - w[0], xr[1] - xr[0]):
                 lim = max(lim, w[3])
         if cap.anchor_y is not None and cap.anchor_y < cb[1]:
-            lim = max(lim, cap.anchor_y - 8)
+            lim = max(lim, cap.anchor_y - ANCHOR_MARGIN)
         return lim
     lim = pd.height
     for w in walls:
@@ -202,7 +203,18 @@ def _limits(cap: CaptionBlock, side: str, xr: tuple[float, float], walls: list[B
     return lim
 
 
-def _walk(cap: CaptionBlock, side: str, elems: list[Elem], lim: float, frames: bool = False) -> list[Elem]:
+def first_gap(layout: Layout) -> float:
+    """How far a caption may be from its graphics in this document: FIRST_GAP, and twice the
+    white space the document leaves between lines beyond one-and-a-half spacing (half the
+    body size). A double-spaced thesis sets the line over its caption and the caption's
+    first line at its spacing: captions there stand 50-60 pt below their graphics (measured
+    on a uwthesis MS thesis, 17 pt between its lines at 12 pt)."""
+    extra = max(0.0, layout.line_gap - 0.5 * layout.body_size)
+    return FIRST_GAP + 2.0 * extra
+
+
+def _walk(cap: CaptionBlock, side: str, elems: list[Elem], lim: float, frames: bool = False,
+          first: float = FIRST_GAP) -> list[Elem]:
     """Elements reached from the caption going up (or down), gap by gap, up to the wall at lim.
 
     With `frames`, the gap to a piece of an included graphic is measured to the graphic's
@@ -241,7 +253,7 @@ def _walk(cap: CaptionBlock, side: str, elems: list[Elem], lim: float, frames: b
         # the graphic's own box unless it reaches past the caption or the wall
         g = f if f is not None and fa <= f[1] and f[3] <= fb else b
         gap = edge - g[3] if above else g[1] - edge
-        if gap > (FIRST_GAP if not out else NEXT_GAP):
+        if gap > (first if not out else NEXT_GAP):
             break
         if out and b[3] - b[1] <= 1.5 and _rule_at_wall(e, b[1] - lim if above else lim - b[3]):
             break
@@ -349,6 +361,7 @@ class PageRegions:
     shapes: list[int]  # per drawing group: paths that are shapes, not thin rules
     blockers: list[Line]
     margins: list[BBox]  # running header and footer lines
+    first_gap: float = FIRST_GAP  # the document's (first_gap)
 
 
 def prepare(pd: PageData, layout: Layout, caps: list[CaptionBlock]) -> PageRegions:
@@ -382,12 +395,13 @@ def prepare(pd: PageData, layout: Layout, caps: list[CaptionBlock]) -> PageRegio
         elems.append(Elem(pd.lines[i].bbox, "text", i))
     _frame_elements(pd, elems, blockers)
     _xranges(caps, layout)
-    _spanning_graphics(caps, elems, layout)
+    first = first_gap(layout)
+    _spanning_graphics(caps, elems, layout, first)
     margins = [ln.bbox for ln in pd.lines if ln.role in ("header", "footer")]
-    return PageRegions(caps, elems, dgroups, shapes, blockers, margins)
+    return PageRegions(caps, elems, dgroups, shapes, blockers, margins, first)
 
 
-def _spanning_graphics(caps: list[CaptionBlock], elems: list[Elem], layout: Layout) -> None:
+def _spanning_graphics(caps: list[CaptionBlock], elems: list[Elem], layout: Layout, first: float = FIRST_GAP) -> None:
     """A short caption set flush left in a figure* fits in one column, but its float spans
     the page when the graphic right above or below it crosses the gutter (no column's float
     does): its range is then all columns, so the whole graphic is its own."""
@@ -410,7 +424,7 @@ def _spanning_graphics(caps: list[CaptionBlock], elems: list[Elem], layout: Layo
                 gap = cb[1] - b[3] if b[3] <= cb[1] + 2 else None
             else:
                 gap = b[1] - cb[3] if b[1] >= cb[3] - 2 else None
-            if gap is None or gap > FIRST_GAP or _hoverlap(b[0], b[2], cb[0], cb[2]) <= 0:
+            if gap is None or gap > first or _hoverlap(b[0], b[2], cb[0], cb[2]) <= 0:
                 continue
             if layout.column_of(b[0], b[2]) is None:
                 c.xrange = (min(full[0], c.xrange[0]), max(full[1], c.xrange[1]))
@@ -474,12 +488,13 @@ def assign(pr: PageRegions, pd: PageData, sides: dict[str, str] | None = None) -
     _drop_inner_anchors(pr)
     walls = walls_of(pr)
     lims = {id(c): {s: _limits(c, s, c.xrange, walls, pd) for s in ("above", "below")} for c in pr.captions}
-    opts = {id(c): _options(c, pr.elems, lims[id(c)]) for c in pr.captions}
+    opts = {id(c): _options(c, pr.elems, lims[id(c)], pr.first_gap) for c in pr.captions}
     chosen = _choose(pr.captions, opts, sides)
     for cap in pr.captions:
         side = chosen.get(id(cap)) or PRIOR_SIDE.get(cap.kind, "below")
         cap.side = side
-        got = opts[id(cap)][side][1] if side in opts[id(cap)] else _walk(cap, side, pr.elems, lims[id(cap)][side], frames=True)
+        got = opts[id(cap)][side][1] if side in opts[id(cap)] else _walk(cap, side, pr.elems, lims[id(cap)][side], frames=True,
+                                                                              first=pr.first_gap)
         cb = cap.bbox
         for e in got:
             d = cb[1] - e.bbox[3] if side == "above" else e.bbox[1] - cb[3]
@@ -517,22 +532,25 @@ def assign(pr: PageRegions, pd: PageData, sides: dict[str, str] | None = None) -
 def _drop_inner_anchors(pr: PageRegions) -> None:
     """A figure's anchor is a wall only where it marks the float's top (hyperref with hypcap).
     Without hypcap it is set where \\caption is called, raised above the caption, which for a
-    graphic drawn in the float (TikZ, pgfplots) can be inside the graphic: a drawing that runs
-    across the anchor's height above the caption shows the anchor is not the float's top."""
+    graphic drawn in the float (TikZ, pgfplots) can be inside the graphic, or at its lower edge
+    (raised by a double-spaced \\baselineskip): a graphic above the caption that runs across the
+    wall the anchor would set (ANCHOR_MARGIN above it) shows the anchor is not the float's top."""
     for c in pr.captions:
         y = c.anchor_y
         if y is None:
             continue
         x0, x1 = c.xrange
         cb = c.bbox
+        wall = y - ANCHOR_MARGIN
         for e in pr.elems:
             b = e.bbox
-            if e.kind != "text" and b[1] < y - 2 and y + 2 < b[3] <= cb[1] + 2 and _hoverlap(b[0], b[2], x0, x1) > 0:
+            if e.kind != "text" and b[1] < wall - 2 and wall + 2 < b[3] <= cb[1] + 2 and _hoverlap(b[0], b[2], x0, x1) > 0:
                 c.anchor_y = None
                 break
 
 
-def _options(cap: CaptionBlock, elems: list[Elem], lims: dict[str, float]) -> dict[str, tuple[float, list[Elem]]]:
+def _options(cap: CaptionBlock, elems: list[Elem], lims: dict[str, float],
+             first: float = FIRST_GAP) -> dict[str, tuple[float, list[Elem]]]:
     """Per side holding graphics: (gap from the caption to its nearest piece, the pieces reached)."""
     out = {}
     cb = cap.bbox
@@ -540,7 +558,7 @@ def _options(cap: CaptionBlock, elems: list[Elem], lims: dict[str, float]) -> di
         # Gaps are measured to the included graphics' own boxes: a diagram drawn with a wide
         # white margin is as near its caption as a plot (the joint choice in _choose keeps the
         # next float's box, as near, from being taken as well).
-        got = _walk(cap, side, elems, lims[side], frames=True)
+        got = _walk(cap, side, elems, lims[side], frames=True, first=first)
         if not any(e.kind != "text" for e in got):
             continue
         boxes = [e.frame or e.bbox for e in got if e.kind != "text"]
