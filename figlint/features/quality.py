@@ -149,7 +149,7 @@ def no_fine_detail(bgr, max_colours: int = 32) -> bool:
     """The picture has no detail that a low resolution could lose, so it prints sharp at any
     resolution: a few flat colours in blocks (a heatmap or confusion matrix drawn by
     `imshow`, its numbers and labels drawn as text on top; bars; plain shapes), or a smooth
-    gradient (a colour bar). Text, lines and photographs have thin features, or many
+    gradient (a colour bar, also as a strip one pixel thick). Text, lines and photographs have thin features, or many
     colours with sharp steps between neighbouring pixels. A thin feature is a pixel that
     differs from both its neighbours along a row or a column in the same direction (a
     1-pixel stroke) by more than 60 levels summed over the channels.
@@ -157,14 +157,25 @@ def no_fine_detail(bgr, max_colours: int = 32) -> bool:
     import numpy as np
 
     h, w = bgr.shape[:2]
-    if h < 3 or w < 3:
+    if h < 3 and w < 3:
         return False
+    if h < 3 or w < 3:
+        # A strip one or two pixels thick (the ramp of a colour bar or continuous legend,
+        # stretched over its key) has no detail across it: only along it can a low resolution
+        # lose any, so it is tested along its length, as a row.
+        bgr = bgr if h < 3 else bgr.transpose(1, 0, 2)
+        h, w = bgr.shape[:2]
     g = bgr.astype(np.int16)
     s = g.sum(axis=2)
-    for a, b in ((s[:, 1:-1] - s[:, :-2], s[:, 1:-1] - s[:, 2:]), (s[1:-1, :] - s[:-2, :], s[1:-1, :] - s[2:, :])):
+    pairs = [(s[:, 1:-1] - s[:, :-2], s[:, 1:-1] - s[:, 2:])]
+    if h >= 3:
+        pairs.append((s[1:-1, :] - s[:-2, :], s[1:-1, :] - s[2:, :]))
+    for a, b in pairs:
         if (((a > 60) & (b > 60)) | ((a < -60) & (b < -60))).mean() > 0.0005:
             return False
-    steps = max((np.abs(g[:, 1:] - g[:, :-1]).sum(axis=2) > 36).mean(), (np.abs(g[1:] - g[:-1]).sum(axis=2) > 36).mean())
+    steps = (np.abs(g[:, 1:] - g[:, :-1]).sum(axis=2) > 36).mean()
+    if h >= 2:
+        steps = max(steps, (np.abs(g[1:] - g[:-1]).sum(axis=2) > 36).mean())
     if steps <= 0.002:
         return True  # smooth: a gradient
     q = (g[..., 0] >> 4) << 8 | (g[..., 1] >> 4) << 4 | (g[..., 2] >> 4)

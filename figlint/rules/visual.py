@@ -30,8 +30,9 @@ def low_dpi(fig: Figure, ctx: Context):
     with no detail to lose is not reported, as it prints sharp at any resolution: a
     few flat colours in blocks with no line or letter a pixel or two wide (a heatmap
     or confusion matrix drawn by `imshow`, its numbers drawn as text on top), a
-    smooth gradient (its colour bar), or an image of at most 2×2 pixels (a colour fill,
-    whose printed shape, if any, is its soft mask's).
+    smooth gradient (its colour bar, also a ramp one pixel thick such as a 300×1
+    legend key), or an image of at most 2×2 pixels (a colour fill, whose printed
+    shape, if any, is its soft mask's).
 
     Why is this bad?
     A low-resolution bitmap looks sharp on screen at 200 % zoom and blurry in print and
@@ -95,7 +96,8 @@ def _without_fine_detail(fig: Figure, ctx: Context, low: list) -> list:
     # where it prints a shape (a label set as a flat colour under a fine 1-bit soft mask, as
     # Mathematica writes text in PDFs) the shape is the mask's. Too small to decode below.
     flat = {t[0].name for t in low if t[0].width_px <= 2 and t[0].height_px <= 2}
-    for p in placed_images(fig, ctx.paper, min_side_px=3, names=names):  # one image at a time
+    # strips one pixel thick are decoded too: a colour bar's ramp is often 300 x 1 pixels
+    for p in placed_images(fig, ctx.paper, min_side_px=1, names=names):  # one image at a time
         if no_fine_detail(p.bgr):
             flat.add(p.name)
     return [t for t in low if t[0].name not in flat]
