@@ -51,6 +51,8 @@ class Quality:
     mosquito: float | None  # share of near-edge background pixels off by 4-60 levels (None: too few)
     mosquito_strong: float | None  # the same, off by 8-60 levels
     blockiness: float | None
+    # the same share as mosquito in the background 10-20 px from any edge (None: too little)
+    mosquito_far: float | None = None
 
     def to_dict(self) -> dict:
         r = lambda v, n=3: None if v is None else round(float(v), n)  # noqa: E731
@@ -59,7 +61,7 @@ class Quality:
                 "colours": self.colours,
                 "edge_pixels": self.edge_pixels, "sharpness": r(self.sharpness),
                 "laplacian_var": r(self.laplacian_var, 1), "mosquito": r(self.mosquito), "mosquito_strong": r(self.mosquito_strong),
-                "blockiness": r(self.blockiness)}
+                "blockiness": r(self.blockiness), "mosquito_far": r(self.mosquito_far)}
 
 
 def measure(bgr) -> Quality | None:
@@ -111,7 +113,7 @@ def measure(bgr) -> Quality | None:
     sharpness = float(np.percentile(step[sel] / c[sel], 90)) if n_edge >= 200 else None
     lap = float(cv2.Laplacian(grey, cv2.CV_64F).var())
 
-    mosquito = mosquito_strong = None
+    mosquito = mosquito_strong = mosquito_far = None
     blockiness = None
     if line_art:
         strong = (step >= 40).astype(np.uint8)
@@ -134,6 +136,15 @@ def measure(bgr) -> Quality | None:
             off[off] = ~np.isin(exact[off], own)
             mosquito = float(off.sum() / nz)
             mosquito_strong = float((off & (dev >= 8)).sum() / nz)
+            # JPEG rings within the 8x8 blocks that hold an edge: the background 10-20 px from
+            # any edge stays clean. Off-colour pixels as common there as next to edges are the
+            # picture's own content (pale grid lines of a 3D plot, shading), not ringing.
+            far = (dist >= 10) & (dist <= 20) & bg_near
+            nf = int(far.sum())
+            if nf >= 200:
+                off_far = far & (dev >= 4) & (dev <= 60)
+                off_far[off_far] = ~np.isin(exact[off_far], own)
+                mosquito_far = float(off_far.sum() / nf)
         flat = (c < 40)
         if w >= 32 and h >= 32:
             boundary = (np.arange(dx.shape[1]) % 8) == 7
@@ -142,7 +153,7 @@ def measure(bgr) -> Quality | None:
             if d_in.size > 1000 and d_at.size > 100:
                 blockiness = float((d_at.mean() + 0.05) / (d_in.mean() + 0.05))
     return Quality(w, h, line_art, background_share, background_light, colours, n_edge, sharpness, lap, mosquito, mosquito_strong,
-                   blockiness)
+                   blockiness, mosquito_far)
 
 
 def no_fine_detail(bgr, max_colours: int = 32) -> bool:

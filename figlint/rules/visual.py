@@ -482,8 +482,11 @@ def jpeg_artefacts(fig: Figure, ctx: Context):
     none: its background is exactly one colour up to the anti-aliased pixel next to a
     line. Reports the figure when that share is above `max-ringing` (default 0.05) and
     the stronger one above 0.015 while the edges are still sharp (blur spreads edges
-    too; that is FL104). Evidence gives the 8×8 blockiness and whether the image is
-    stored as JPEG.
+    too; that is FL104), and when the off-colour pixels gather next to the edges: where
+    the background 10–20 px from any edge is off-colour a third as often or more, they
+    are the picture's own faint content (the pale grid lines of a 3D surface plot, the
+    shading of a rendering), not ringing. Evidence gives the 8×8 blockiness and
+    whether the image is stored as JPEG.
 
     Why is this bad?
     JPEG is made for photographs. On flat colours, thin lines and text it leaves halos
@@ -500,7 +503,8 @@ def jpeg_artefacts(fig: Figure, ctx: Context):
     max_ring = float(ctx.option("max-ringing"))
     bad = [(p, q) for p, q in _placed(fig, ctx)
            if _line_art(q, 256) and q.mosquito is not None and q.mosquito > max_ring
-           and (q.mosquito_strong or 0.0) > 0.3 * max_ring and (q.sharpness or 0.0) >= 0.6]
+           and (q.mosquito_strong or 0.0) > 0.3 * max_ring and (q.sharpness or 0.0) >= 0.6
+           and _near_edges(q)]
     if not bad:
         return
     p, q = max(bad, key=lambda t: t[1].mosquito)
@@ -511,12 +515,21 @@ def jpeg_artefacts(fig: Figure, ctx: Context):
         figure=fig,
         evidence={"image": p.name, "jpeg": p.jpeg, "ringing": round(q.mosquito, 3),
                   "ringing_strong": round(q.mosquito_strong or 0.0, 3), "max_ringing": max_ring,
+                  "ringing_far": None if q.mosquito_far is None else round(q.mosquito_far, 3),
                   "blockiness": None if q.blockiness is None else round(q.blockiness, 2),
                   "sharpness": None if q.sharpness is None else round(q.sharpness, 3),
                   "background_share": round(q.background_share, 3), "pixels": [q.width, q.height],
                   "images": len(bad)},
         origin="figure",
     )
+
+
+def _near_edges(q) -> bool:
+    """The off-colour background is ringing only where it gathers next to edges: JPEG rings
+    inside the 8x8 blocks that hold an edge. Where the background 10-20 px from any edge is
+    off-colour a third as often or more, the picture has faint content of its own spread over
+    it (the pale grid lines of a 3D plot, the shading of a rendering)."""
+    return q.mosquito_far is None or q.mosquito_far < q.mosquito / 3
 
 
 def _analyses(fig: Figure, ctx: Context):
