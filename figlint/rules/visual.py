@@ -524,6 +524,21 @@ def jpeg_artefacts(fig: Figure, ctx: Context):
     )
 
 
+def _shadow_copy(s, shown) -> bool:
+    """A label drawn again, in another colour, at most a line away from a copy of it that
+    reads well: the drop shadow drawing programs paint under a label (white on a white
+    shadow box, or in a pale shade), a duplicate nobody reads; the label is its twin."""
+    text = s.text.strip()
+    x, y = (s.bbox[0] + s.bbox[2]) / 2, (s.bbox[1] + s.bbox[3]) / 2
+    for t in shown:
+        if t is s or t.text.strip() != text or t.color == s.color or abs(t.size - s.size) > 0.1 * max(s.size, 1e-6):
+            continue
+        reach = 1.5 * max(s.size, 1.0)
+        if abs((t.bbox[0] + t.bbox[2]) / 2 - x) <= reach and abs((t.bbox[1] + t.bbox[3]) / 2 - y) <= reach:
+            return True
+    return False
+
+
 def _near_edges(q) -> bool:
     """The off-colour background is ringing only where it gathers next to edges: JPEG rings
     inside the 8x8 blocks that hold an edge. Where the background 10-20 px from any edge is
@@ -620,7 +635,10 @@ def low_contrast(fig: Figure, ctx: Context):
     against every colour that may lie behind it (the page and the filled shapes around
     it: paint order is not known, so a white label on a dark box passes) or a coloured
     series line below `min-line-contrast` (default 1.5:1, e.g. yellow on white). Grid
-    lines, spines and grey context lines are not data and are not checked.
+    lines, spines and grey context lines are not data and are not checked. A label's
+    shadow is not a label: a copy of the same text in another colour within a line of a
+    copy that reads well (the white drop shadow drawing programs paint under boxes and
+    their labels) is left out.
 
     Why is this bad?
     Pale labels and light-yellow lines vanish in print, on projectors and for readers
@@ -645,6 +663,7 @@ def low_contrast(fig: Figure, ctx: Context):
         if an.source == "vector" and f is not None:
             imgs = [i.bbox for i in f.images]
             fills = _Fills(f.drawings)  # once per figure, for all its labels
+            read = []  # (span, ratio, fg, bg)
             for s in f.spans:
                 if s.color is None or not any(ch.isalnum() for ch in s.text):
                     continue
@@ -654,7 +673,10 @@ def low_contrast(fig: Figure, ctx: Context):
                     continue
                 # low against every possible background: a white label on a dark box is fine
                 r, bg = max((C.contrast_ratio(fg, b), b) for b in bgs)
-                if r < min_text:
+                read.append((s, r, fg, bg))
+            shown = [t[0] for t in read if t[1] >= min_text]
+            for s, r, fg, bg in read:
+                if r < min_text and not _shadow_copy(s, shown):
                     texts.append((r, s.text.strip(), C.hex_of(fg), C.hex_of(bg)))
             fw, fh = max(an.width, 1e-6), max(an.height, 1e-6)
             for k, d in enumerate(f.drawings):
