@@ -51,7 +51,7 @@ class Quality:
     mosquito: float | None  # share of near-edge background pixels off by 4-60 levels (None: too few)
     mosquito_strong: float | None  # the same, off by 8-60 levels
     blockiness: float | None
-    # the same share as mosquito in the background 10-20 px from any edge (None: too little)
+    # the same share as mosquito in the background 17-32 px from any edge (None: too little)
     mosquito_far: float | None = None
 
     def to_dict(self) -> dict:
@@ -136,10 +136,11 @@ def measure(bgr) -> Quality | None:
             off[off] = ~np.isin(exact[off], own)
             mosquito = float(off.sum() / nz)
             mosquito_strong = float((off & (dev >= 8)).sum() / nz)
-            # JPEG rings within the 8x8 blocks that hold an edge: the background 10-20 px from
-            # any edge stays clean. Off-colour pixels as common there as next to edges are the
-            # picture's own content (pale grid lines of a 3D plot, shading), not ringing.
-            far = (dist >= 10) & (dist <= 20) & bg_near
+            # JPEG rings within the blocks that hold an edge (8x8, 16x16 for colour subsampled
+            # 4:2:0): the background 17-32 px from any edge stays clean. Off-colour pixels as
+            # common there as next to edges are the picture's own content (pale grid lines of
+            # a 3D plot, shading), not ringing.
+            far = (dist >= 17) & (dist <= 32) & bg_near
             nf = int(far.sum())
             if nf >= 200:
                 off_far = far & (dev >= 4) & (dev <= 60)

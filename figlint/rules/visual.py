@@ -483,7 +483,7 @@ def jpeg_artefacts(fig: Figure, ctx: Context):
     line. Reports the figure when that share is above `max-ringing` (default 0.05) and
     the stronger one above 0.015 while the edges are still sharp (blur spreads edges
     too; that is FL104), and when the off-colour pixels gather next to the edges: where
-    the background 10–20 px from any edge is off-colour a third as often or more, they
+    the background 17–32 px from any edge is off-colour a quarter as often or more, they
     are the picture's own faint content (the pale grid lines of a 3D surface plot, the
     shading of a rendering), not ringing. Evidence gives the 8×8 blockiness and
     whether the image is stored as JPEG.
@@ -541,10 +541,10 @@ def _shadow_copy(s, shown) -> bool:
 
 def _near_edges(q) -> bool:
     """The off-colour background is ringing only where it gathers next to edges: JPEG rings
-    inside the 8x8 blocks that hold an edge. Where the background 10-20 px from any edge is
-    off-colour a third as often or more, the picture has faint content of its own spread over
-    it (the pale grid lines of a 3D plot, the shading of a rendering)."""
-    return q.mosquito_far is None or q.mosquito_far < q.mosquito / 3
+    inside the blocks that hold an edge (8x8; 16x16 where colour is subsampled). Where the
+    background 17-32 px from any edge is off-colour a quarter as often or more, the picture
+    has faint content of its own spread over it (the pale grid lines of a 3D plot, shading)."""
+    return q.mosquito_far is None or q.mosquito_far < q.mosquito / 4
 
 
 def _analyses(fig: Figure, ctx: Context):
