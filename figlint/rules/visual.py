@@ -525,16 +525,17 @@ def jpeg_artefacts(fig: Figure, ctx: Context):
 
 
 def _shadow_copy(s, shown) -> bool:
-    """A label drawn again, in another colour, at most a line away from a copy of it that
-    reads well: the drop shadow drawing programs paint under a label (white on a white
-    shadow box, or in a pale shade), a duplicate nobody reads; the label is its twin."""
+    """A label drawn again, in another colour, overlapping a copy of it that reads well
+    (less than a line away across and along): the drop shadow drawing programs paint under
+    a label (white on a white shadow box, or in a pale shade), a duplicate nobody reads; the
+    label is its twin. Legend rows that repeat words stand a line apart or more."""
     text = s.text.strip()
     x, y = (s.bbox[0] + s.bbox[2]) / 2, (s.bbox[1] + s.bbox[3]) / 2
     for t in shown:
         if t is s or t.text.strip() != text or t.color == s.color or abs(t.size - s.size) > 0.1 * max(s.size, 1e-6):
             continue
-        reach = 1.5 * max(s.size, 1.0)
-        if abs((t.bbox[0] + t.bbox[2]) / 2 - x) <= reach and abs((t.bbox[1] + t.bbox[3]) / 2 - y) <= reach:
+        reach = max(s.size, 1.0)
+        if abs((t.bbox[0] + t.bbox[2]) / 2 - x) < reach and abs((t.bbox[1] + t.bbox[3]) / 2 - y) < reach:
             return True
     return False
 
@@ -636,9 +637,9 @@ def low_contrast(fig: Figure, ctx: Context):
     it: paint order is not known, so a white label on a dark box passes) or a coloured
     series line below `min-line-contrast` (default 1.5:1, e.g. yellow on white). Grid
     lines, spines and grey context lines are not data and are not checked. A label's
-    shadow is not a label: a copy of the same text in another colour within a line of a
-    copy that reads well (the white drop shadow drawing programs paint under boxes and
-    their labels) is left out.
+    shadow is not a label: a copy of the same text in another colour less than a line
+    from a copy that reads well (the white drop shadow drawing programs paint under boxes
+    and their labels) is left out.
 
     Why is this bad?
     Pale labels and light-yellow lines vanish in print, on projectors and for readers
