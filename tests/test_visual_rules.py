@@ -140,3 +140,19 @@ def test_visual_chart_case(case, ext, visual_charts, tmp_path_factory, monkeypat
         # visual rules lower visual clarity, except FL110: a rainbow map misleads (misleading risk)
         assert f.evidence and f.origin == "figure" and f.dimension == get_rule(f.code).dimension
         assert f.dimension == "visual_clarity" or f.code == "FL110"
+
+
+def test_a_one_pixel_strip_is_judged_along_its_length():
+    """A colour bar's ramp of 300 x 1 (or 1 x 300) pixels has no detail across it: a smooth
+    ramp has none to lose, a strip of alternating 1-pixel stripes (a barcode) has."""
+    import numpy as np
+
+    from figlint.features.quality import no_fine_detail
+
+    ramp = np.zeros((1, 300, 3), np.uint8)
+    ramp[0, :, 0] = np.linspace(0, 255, 300).astype(np.uint8)
+    ramp[0, :, 2] = 255 - ramp[0, :, 0]
+    assert no_fine_detail(ramp) and no_fine_detail(ramp.transpose(1, 0, 2))
+    stripes = np.zeros((1, 300, 3), np.uint8)
+    stripes[0, ::2] = 255
+    assert not no_fine_detail(stripes) and not no_fine_detail(stripes.transpose(1, 0, 2))

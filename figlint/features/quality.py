@@ -51,6 +51,8 @@ class Quality:
     mosquito: float | None  # share of near-edge background pixels off by 4-60 levels (None: too few)
     mosquito_strong: float | None  # the same, off by 8-60 levels
     blockiness: float | None
+    # the same share as mosquito in the background 17-32 px from any edge (None: too little)
+    mosquito_far: float | None = None
 
     def to_dict(self) -> dict:
         r = lambda v, n=3: None if v is None else round(float(v), n)  # noqa: E731
@@ -59,7 +61,7 @@ class Quality:
                 "colours": self.colours,
                 "edge_pixels": self.edge_pixels, "sharpness": r(self.sharpness),
                 "laplacian_var": r(self.laplacian_var, 1), "mosquito": r(self.mosquito), "mosquito_strong": r(self.mosquito_strong),
-                "blockiness": r(self.blockiness)}
+                "blockiness": r(self.blockiness), "mosquito_far": r(self.mosquito_far)}
 
 
 def measure(bgr) -> Quality | None:
@@ -111,7 +113,7 @@ def measure(bgr) -> Quality | None:
     sharpness = float(np.percentile(step[sel] / c[sel], 90)) if n_edge >= 200 else None
     lap = float(cv2.Laplacian(grey, cv2.CV_64F).var())
 
-    mosquito = mosquito_strong = None
+    mosquito = mosquito_strong = mosquito_far = None
     blockiness = None
     if line_art:
         strong = (step >= 40).astype(np.uint8)
@@ -134,6 +136,16 @@ def measure(bgr) -> Quality | None:
             off[off] = ~np.isin(exact[off], own)
             mosquito = float(off.sum() / nz)
             mosquito_strong = float((off & (dev >= 8)).sum() / nz)
+            # JPEG rings within the blocks that hold an edge (8x8, 16x16 for colour subsampled
+            # 4:2:0): the background 17-32 px from any edge stays clean. Off-colour pixels as
+            # common there as next to edges are the picture's own content (pale grid lines of
+            # a 3D plot, shading), not ringing.
+            far = (dist >= 17) & (dist <= 32) & bg_near
+            nf = int(far.sum())
+            if nf >= 200:
+                off_far = far & (dev >= 4) & (dev <= 60)
+                off_far[off_far] = ~np.isin(exact[off_far], own)
+                mosquito_far = float(off_far.sum() / nf)
         flat = (c < 40)
         if w >= 32 and h >= 32:
             boundary = (np.arange(dx.shape[1]) % 8) == 7
@@ -142,14 +154,14 @@ def measure(bgr) -> Quality | None:
             if d_in.size > 1000 and d_at.size > 100:
                 blockiness = float((d_at.mean() + 0.05) / (d_in.mean() + 0.05))
     return Quality(w, h, line_art, background_share, background_light, colours, n_edge, sharpness, lap, mosquito, mosquito_strong,
-                   blockiness)
+                   blockiness, mosquito_far)
 
 
 def no_fine_detail(bgr, max_colours: int = 32) -> bool:
     """The picture has no detail that a low resolution could lose, so it prints sharp at any
     resolution: a few flat colours in blocks (a heatmap or confusion matrix drawn by
     `imshow`, its numbers and labels drawn as text on top; bars; plain shapes), or a smooth
-    gradient (a colour bar). Text, lines and photographs have thin features, or many
+    gradient (a colour bar, also as a strip one pixel thick). Text, lines and photographs have thin features, or many
     colours with sharp steps between neighbouring pixels. A thin feature is a pixel that
     differs from both its neighbours along a row or a column in the same direction (a
     1-pixel stroke) by more than 60 levels summed over the channels.
@@ -157,14 +169,25 @@ def no_fine_detail(bgr, max_colours: int = 32) -> bool:
     import numpy as np
 
     h, w = bgr.shape[:2]
-    if h < 3 or w < 3:
+    if h < 3 and w < 3:
         return False
+    if h < 3 or w < 3:
+        # A strip one or two pixels thick (the ramp of a colour bar or continuous legend,
+        # stretched over its key) has no detail across it: only along it can a low resolution
+        # lose any, so it is tested along its length, as a row.
+        bgr = bgr if h < 3 else bgr.transpose(1, 0, 2)
+        h, w = bgr.shape[:2]
     g = bgr.astype(np.int16)
     s = g.sum(axis=2)
-    for a, b in ((s[:, 1:-1] - s[:, :-2], s[:, 1:-1] - s[:, 2:]), (s[1:-1, :] - s[:-2, :], s[1:-1, :] - s[2:, :])):
+    pairs = [(s[:, 1:-1] - s[:, :-2], s[:, 1:-1] - s[:, 2:])]
+    if h >= 3:
+        pairs.append((s[1:-1, :] - s[:-2, :], s[1:-1, :] - s[2:, :]))
+    for a, b in pairs:
         if (((a > 60) & (b > 60)) | ((a < -60) & (b < -60))).mean() > 0.0005:
             return False
-    steps = max((np.abs(g[:, 1:] - g[:, :-1]).sum(axis=2) > 36).mean(), (np.abs(g[1:] - g[:-1]).sum(axis=2) > 36).mean())
+    steps = (np.abs(g[:, 1:] - g[:, :-1]).sum(axis=2) > 36).mean()
+    if h >= 2:
+        steps = max(steps, (np.abs(g[1:] - g[:-1]).sum(axis=2) > 36).mean())
     if steps <= 0.002:
         return True  # smooth: a gradient
     q = (g[..., 0] >> 4) << 8 | (g[..., 1] >> 4) << 4 | (g[..., 2] >> 4)

@@ -379,6 +379,32 @@ def _same_size(sizes: list[tuple[float, float]], tol: float = 0.15) -> int:
                default=0)
 
 
+def fills_its_bottom(d: Drawing, depth: float = 0.08, share: float = 0.5) -> bool:
+    """Whether a filled outline covers the bottom of its (clipped) box across most of its width.
+
+    An area chart's layer is filled down to the baseline (or past the frame, on a cut axis):
+    just above its box's bottom edge it covers the whole width. A band between two curves
+    (a regression's confidence band, an interval around a line) reaches its box's bottom at
+    one end only, where the lower curve leaves the plot: a scanline there crosses a sliver.
+    Even-odd crossings of the outline's vertex runs, each closed; a path with no runs kept
+    (boxes, quads) is taken as filling its box."""
+    runs = [r for r in d.lines if len(r) >= 3]
+    x0, y0, x1, y1 = d.bbox
+    if not runs or x1 - x0 <= 0 or y1 - y0 <= 0:
+        return True
+    y = y1 - depth * (y1 - y0)
+    xs: list[float] = []
+    for run in runs:
+        for (ax, ay), (bx, by) in zip(run, run[1:] + run[:1]):
+            if (ay <= y) != (by <= y):
+                xs.append(ax + (y - ay) * (bx - ax) / (by - ay))
+    xs.sort()
+    covered = 0.0
+    for a, b in zip(xs[::2], xs[1::2]):
+        covered += max(0.0, min(b, x1) - max(a, x0))
+    return covered >= share * (x1 - x0)
+
+
 def vector_marks(fig: Figure) -> VectorMarks:
     box = fig.bbox or (0, 0, 1, 1)
     fw, fh = box[2] - box[0], box[3] - box[1]
@@ -418,7 +444,8 @@ def vector_marks(fig: Figure) -> VectorMarks:
             # fill_between / stackplot: a filled area chart layer is one outline. Many small
             # filled paths of one style merged into one drawing (markers, error bars, dash
             # pieces of a noisy line) only span the plot together: they fill no area.
-            areas.append(d.bbox)
+            if fills_its_bottom(d):
+                areas.append(d.bbox)
             continue
         if d.fill is None and d.stroke is not None and d.items >= 2 and w > 0.15 * fw and data_line(d):
             poly_boxes.append(d.bbox)

@@ -30,8 +30,9 @@ def low_dpi(fig: Figure, ctx: Context):
     with no detail to lose is not reported, as it prints sharp at any resolution: a
     few flat colours in blocks with no line or letter a pixel or two wide (a heatmap
     or confusion matrix drawn by `imshow`, its numbers drawn as text on top), a
-    smooth gradient (its colour bar), or an image of at most 2×2 pixels (a colour fill,
-    whose printed shape, if any, is its soft mask's).
+    smooth gradient (its colour bar, also a ramp one pixel thick such as a 300×1
+    legend key), or an image of at most 2×2 pixels (a colour fill, whose printed
+    shape, if any, is its soft mask's).
 
     Why is this bad?
     A low-resolution bitmap looks sharp on screen at 200 % zoom and blurry in print and
@@ -95,7 +96,8 @@ def _without_fine_detail(fig: Figure, ctx: Context, low: list) -> list:
     # where it prints a shape (a label set as a flat colour under a fine 1-bit soft mask, as
     # Mathematica writes text in PDFs) the shape is the mask's. Too small to decode below.
     flat = {t[0].name for t in low if t[0].width_px <= 2 and t[0].height_px <= 2}
-    for p in placed_images(fig, ctx.paper, min_side_px=3, names=names):  # one image at a time
+    # strips one pixel thick are decoded too: a colour bar's ramp is often 300 x 1 pixels
+    for p in placed_images(fig, ctx.paper, min_side_px=1, names=names):  # one image at a time
         if no_fine_detail(p.bgr):
             flat.add(p.name)
     return [t for t in low if t[0].name not in flat]
@@ -480,8 +482,11 @@ def jpeg_artefacts(fig: Figure, ctx: Context):
     none: its background is exactly one colour up to the anti-aliased pixel next to a
     line. Reports the figure when that share is above `max-ringing` (default 0.05) and
     the stronger one above 0.015 while the edges are still sharp (blur spreads edges
-    too; that is FL104). Evidence gives the 8×8 blockiness and whether the image is
-    stored as JPEG.
+    too; that is FL104), and when the off-colour pixels gather next to the edges: where
+    the background 17–32 px from any edge is off-colour a quarter as often or more, they
+    are the picture's own faint content (the pale grid lines of a 3D surface plot, the
+    shading of a rendering), not ringing. Evidence gives the 8×8 blockiness and
+    whether the image is stored as JPEG.
 
     Why is this bad?
     JPEG is made for photographs. On flat colours, thin lines and text it leaves halos
@@ -498,7 +503,8 @@ def jpeg_artefacts(fig: Figure, ctx: Context):
     max_ring = float(ctx.option("max-ringing"))
     bad = [(p, q) for p, q in _placed(fig, ctx)
            if _line_art(q, 256) and q.mosquito is not None and q.mosquito > max_ring
-           and (q.mosquito_strong or 0.0) > 0.3 * max_ring and (q.sharpness or 0.0) >= 0.6]
+           and (q.mosquito_strong or 0.0) > 0.3 * max_ring and (q.sharpness or 0.0) >= 0.6
+           and _near_edges(q)]
     if not bad:
         return
     p, q = max(bad, key=lambda t: t[1].mosquito)
@@ -509,12 +515,37 @@ def jpeg_artefacts(fig: Figure, ctx: Context):
         figure=fig,
         evidence={"image": p.name, "jpeg": p.jpeg, "ringing": round(q.mosquito, 3),
                   "ringing_strong": round(q.mosquito_strong or 0.0, 3), "max_ringing": max_ring,
+                  "ringing_far": None if q.mosquito_far is None else round(q.mosquito_far, 3),
                   "blockiness": None if q.blockiness is None else round(q.blockiness, 2),
                   "sharpness": None if q.sharpness is None else round(q.sharpness, 3),
                   "background_share": round(q.background_share, 3), "pixels": [q.width, q.height],
                   "images": len(bad)},
         origin="figure",
     )
+
+
+def _shadow_copy(s, shown) -> bool:
+    """A label drawn again, in another colour, overlapping a copy of it that reads well
+    (less than a line away across and along): the drop shadow drawing programs paint under
+    a label (white on a white shadow box, or in a pale shade), a duplicate nobody reads; the
+    label is its twin. Legend rows that repeat words stand a line apart or more."""
+    text = s.text.strip()
+    x, y = (s.bbox[0] + s.bbox[2]) / 2, (s.bbox[1] + s.bbox[3]) / 2
+    for t in shown:
+        if t is s or t.text.strip() != text or t.color == s.color or abs(t.size - s.size) > 0.1 * max(s.size, 1e-6):
+            continue
+        reach = max(s.size, 1.0)
+        if abs((t.bbox[0] + t.bbox[2]) / 2 - x) < reach and abs((t.bbox[1] + t.bbox[3]) / 2 - y) < reach:
+            return True
+    return False
+
+
+def _near_edges(q) -> bool:
+    """The off-colour background is ringing only where it gathers next to edges: JPEG rings
+    inside the blocks that hold an edge (8x8; 16x16 where colour is subsampled). Where the
+    background 17-32 px from any edge is off-colour a quarter as often or more, the picture
+    has faint content of its own spread over it (the pale grid lines of a 3D plot, shading)."""
+    return q.mosquito_far is None or q.mosquito_far < q.mosquito / 4
 
 
 def _analyses(fig: Figure, ctx: Context):
@@ -605,7 +636,10 @@ def low_contrast(fig: Figure, ctx: Context):
     against every colour that may lie behind it (the page and the filled shapes around
     it: paint order is not known, so a white label on a dark box passes) or a coloured
     series line below `min-line-contrast` (default 1.5:1, e.g. yellow on white). Grid
-    lines, spines and grey context lines are not data and are not checked.
+    lines, spines and grey context lines are not data and are not checked. A label's
+    shadow is not a label: a copy of the same text in another colour less than a line
+    from a copy that reads well (the white drop shadow drawing programs paint under boxes
+    and their labels) is left out.
 
     Why is this bad?
     Pale labels and light-yellow lines vanish in print, on projectors and for readers
@@ -630,6 +664,7 @@ def low_contrast(fig: Figure, ctx: Context):
         if an.source == "vector" and f is not None:
             imgs = [i.bbox for i in f.images]
             fills = _Fills(f.drawings)  # once per figure, for all its labels
+            read = []  # (span, ratio, fg, bg)
             for s in f.spans:
                 if s.color is None or not any(ch.isalnum() for ch in s.text):
                     continue
@@ -639,7 +674,10 @@ def low_contrast(fig: Figure, ctx: Context):
                     continue
                 # low against every possible background: a white label on a dark box is fine
                 r, bg = max((C.contrast_ratio(fg, b), b) for b in bgs)
-                if r < min_text:
+                read.append((s, r, fg, bg))
+            shown = [t[0] for t in read if t[1] >= min_text]
+            for s, r, fg, bg in read:
+                if r < min_text and not _shadow_copy(s, shown):
                     texts.append((r, s.text.strip(), C.hex_of(fg), C.hex_of(bg)))
             fw, fh = max(an.width, 1e-6), max(an.height, 1e-6)
             for k, d in enumerate(f.drawings):
