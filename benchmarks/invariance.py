@@ -70,7 +70,7 @@ def main() -> int:
         gdir = V.graphics_for(base, cache)
         orig_main, orig_sig = originals[v.base]
         try:
-            main_tex = V.build(base, V.apply(base, v, gdir), cache)
+            main_tex = V.build(base, V.apply(base, v, gdir), cache, synctex=v.synctex)
         except V.BuildError as exc:
             outcomes.append({"base": v.base, "variant": v.name, "build_error": str(exc)})
             print(f"[{i}/{len(vs)}] {v.base} {v.name}: not built as the same paper: {str(exc).splitlines()[0] if str(exc) else ''}", flush=True)

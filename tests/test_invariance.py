@@ -38,6 +38,7 @@ SAMPLE = [
     ("clean-claims", "elsarticle-5p+filler(sec2,3)"),  # a column with two lines of text is a column
     ("clean-1col", "ieee-journal+figure*"),  # a flush-left one-line caption under a figure*
     ("clean-2col", "report"),  # Figure 1.2 ... (Figure 1.2a): every mention's number mapped
+    ("example", "report+synctex"),  # bound by where each environment printed (SyncTeX beside the PDF)
     ("generated", "no-hyperref"),  # a bare "in 2." without its link
 ]
 
@@ -73,7 +74,7 @@ def test_variant_reads_as_the_original(base, name, bases, originals, cache, monk
         pytest.skip(f"TeX Live has no working {V.CLASSES[v.cls][2]} class here")
     orig_main, orig = originals(base)
     assert orig["pdf"]["figures"], "the original paper must have figures"
-    main = V.build(b, V.apply(b, v, V.graphics_for(b, cache)), cache)
+    main = V.build(b, V.apply(b, v, V.graphics_for(b, cache)), cache, synctex=v.synctex)
     numbers = V.number_map(main, orig_main)
     diffs = {r: V.compare(orig[r], V.signature(V.route_path(main, r), numbers), r, v) for r in V.ROUTES}
     assert {r: d for r, d in diffs.items() if d} == {}
