@@ -275,7 +275,10 @@ def _join_row_pieces(groups: list[list[dict]]) -> list[list[dict]]:
                 gap, rk = a[0] - b[2], a
             # the smaller type decides: a gutter of review line numbers is wider than their size
             size = min(max((s["size"] for l in g for s in l["spans"]), default=10) for g in (out[i], out[j]))
-            if -2 <= gap <= 1.0 * size and lk[0] < rk[0]:
+            # pieces on one baseline join as the first pass joins them (a superscript that
+            # raises a piece's top put it before its left neighbour in that pass's order)
+            wide = 2.5 * size if _baseline(out[i]) is not None and _baseline(out[i]) == _baseline(out[j]) else size
+            if -2 <= gap <= wide and lk[0] < rk[0]:
                 k, gone = min(i, j), max(i, j)
                 out[k] = left + right
                 boxes[k] = union([l["bbox"] for l in out[k]])
@@ -288,6 +291,14 @@ def _join_row_pieces(groups: list[list[dict]]) -> list[list[dict]]:
         else:
             i += 1
     return out
+
+
+def _baseline(g: list[dict]) -> float | None:
+    """The baseline of a group's largest type, to the nearest half point (None: no origin)."""
+    spans = [s for l in g for s in l["spans"] if s["text"].strip() and "origin" in s]
+    if not spans:
+        return None
+    return round(2 * max(spans, key=lambda s: s["size"])["origin"][1]) / 2
 
 
 _RADICALS = set("\u221a\u221b\u221c")
