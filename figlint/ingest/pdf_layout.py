@@ -275,9 +275,13 @@ def _join_row_pieces(groups: list[list[dict]]) -> list[list[dict]]:
                 gap, rk = a[0] - b[2], a
             # the smaller type decides: a gutter of review line numbers is wider than their size
             size = min(max((s["size"] for l in g for s in l["spans"]), default=10) for g in (out[i], out[j]))
-            # pieces on one baseline join as the first pass joins them (a superscript that
-            # raises a piece's top put it before its left neighbour in that pass's order)
-            wide = 2.5 * size if _baseline(out[i]) is not None and _baseline(out[i]) == _baseline(out[j]) else size
+            # a right-hand piece whose superscript raises its top above its left neighbour's
+            # came before it in the first pass's order, which joins pieces in order only: on
+            # one baseline in one size they join with that pass's gap (review line numbers
+            # share the baseline but are set smaller)
+            bi, bj = _baseline(out[i]), _baseline(out[j])
+            wide = (2.5 * size if rk[1] < lk[1] - 0.5 and bi is not None and bj is not None and bi[0] == bj[0]
+                    and abs(bi[1] - bj[1]) < 0.3 else size)
             if -2 <= gap <= wide and lk[0] < rk[0]:
                 k, gone = min(i, j), max(i, j)
                 out[k] = left + right
@@ -293,12 +297,14 @@ def _join_row_pieces(groups: list[list[dict]]) -> list[list[dict]]:
     return out
 
 
-def _baseline(g: list[dict]) -> float | None:
-    """The baseline of a group's largest type, to the nearest half point (None: no origin)."""
+def _baseline(g: list[dict]) -> tuple[float, float] | None:
+    """The baseline of a group's largest type, to the nearest half point, and that size (None:
+    no origin)."""
     spans = [s for l in g for s in l["spans"] if s["text"].strip() and "origin" in s]
     if not spans:
         return None
-    return round(2 * max(spans, key=lambda s: s["size"])["origin"][1]) / 2
+    top = max(spans, key=lambda s: s["size"])
+    return round(2 * top["origin"][1]) / 2, top["size"]
 
 
 _RADICALS = set("\u221a\u221b\u221c")
