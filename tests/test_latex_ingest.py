@@ -123,6 +123,21 @@ def test_input_include_subfile_import_resolve_relative_to_the_right_directory(tm
     assert paper.problems == []
 
 
+def test_a_subfile_without_a_preamble_is_read_whole(tmp_path):
+    # \subfile{part} of a plain fragment (no \documentclass, no document environment): the
+    # subfiles package reads it like \input; its figures and their citing text count
+    write(tmp_path, {
+        "main.tex": "\\documentclass{article}\n\\usepackage{subfiles}\n\\begin{document}\nIntro.\n"
+                    "\\subfile{part}\n\\end{document}\n",
+        "part.tex": "\\section{Part}\nAs Figure~\\ref{fig:p} shows, it works.\n"
+                    "\\begin{figure}\\includegraphics{pic}\\caption{Part.}\\label{fig:p}\\end{figure}\n",
+        "pic.pdf": b"%PDF",
+    })
+    paper = read_latex(str(tmp_path / "main.tex"))
+    assert [f.number for f in paper.figures] == ["1"]
+    assert [s.location.file for s in fig(paper, "1").sites] == ["part.tex"]
+
+
 def test_path_outside_tree_is_refused_with_fl003(tmp_path):
     outside = tmp_path / "secret.tex"
     outside.write_text("\\begin{figure}\\caption{Stolen}\\end{figure}\n")
