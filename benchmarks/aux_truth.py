@@ -1361,7 +1361,8 @@ def _merge(sites: list[Site], printed: str) -> list[Site]:
     return out
 
 
-_STRUCT = re.compile(r"\n[ \t]*\n|\\(?:begin|end|section|subsection|subsubsection|paragraph|chapter|item|caption|"
+# an environment's name is no printed word: \begin/\end are cut with it ("\end{align} and plot")
+_STRUCT = re.compile(r"\n[ \t]*\n|\\(?:begin|end)\s*\{[^{}]*\}|\\(?:begin|end|section|subsection|subsubsection|paragraph|chapter|item|caption|"
                      r"captionof|subcaption|label|footnote|subfloat|subcaptionbox|maketitle|bibliography|"
                      r"printbibliography)\b\*?")
 # in a table, a cell is read by itself: its words end at the cell's edge (& or the row's end)

@@ -50,6 +50,10 @@ def bind_sites(paper: Paper, sites: Iterable[tuple[str, CitingSite]]) -> list[tu
     unbound: list[tuple[str, CitingSite]] = []
     for number, site in sites:
         fig = index.get(normalize_number(number))
+        if fig is None and len(site.panels) == 1:
+            # "Figure 6.3b" of a paper whose figures are numbered 6.3a and 6.3b: the letter is
+            # the figure's, not a panel's
+            fig = index.get(normalize_number(number + site.panels[0]))
         if fig is None:
             unbound.append((number, site))
             continue

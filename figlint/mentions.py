@@ -68,7 +68,9 @@ _LABEL_WORDS = {
 }
 _LABEL_RES = {
     kind: re.compile(
-        r"^\s*(?P<word>" + word + r")" + _SP + r"(?P<num>" + _LABEL_NUM
+        # a letter glued to the number before a colon: a figure continued on the next page
+        # numbered "6.3a:", "6.3b:" (a thesis's \thefigure with a letter)
+        r"^\s*(?P<word>" + word + r")" + _SP + r"(?P<num>" + _LABEL_NUM + r"(?:[a-z](?=\.?:))?"
         # IEEEtran and REVTeX number tables in roman numerals: "TABLE I.", "TABLE IV"
         + (r"|[IVX]{1,5}(?![A-Za-z])" if kind == "table" else "") + r")(?![\d])"
         r"(?P<delim>" + _SP + r"(?:\.?[:|]|\.|" + _DASH + r")(?:\s|$)|" + _SP + r"(?:\.?[:|]|" + _DASH + r")|\s*$|\s+)",

@@ -100,3 +100,9 @@ def test_a_table_cell_s_context_ends_at_the_cell():
     assert at.context_words(src, k, src.find(")", k) + 1, at.Context()) == (["factor", "or", "more"], [])
     k = src.rfind("Fig.")
     assert at.context_words(src, k, src.find(")", k) + 1, at.Context())[1] == ["goes", "on", "here"]
+
+
+def test_the_words_after_a_display_do_not_include_its_environment_name():
+    src = "measures,\n\\begin{align}\n x &= y\n\\end{align}\nand plot $z$ in Figure~\\ref{fig:a}. As before, the end"
+    k = src.find("Figure")
+    assert at.context_words(src, k, src.find(".", k), at.Context()) == (["and", "plot", "in"], ["as", "before", "the"])

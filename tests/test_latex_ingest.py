@@ -123,6 +123,34 @@ def test_input_include_subfile_import_resolve_relative_to_the_right_directory(tm
     assert paper.problems == []
 
 
+def test_a_subfile_without_a_preamble_is_read_whole(tmp_path):
+    # \subfile{part} of a plain fragment (no \documentclass, no document environment): the
+    # subfiles package reads it like \input; its figures and their citing text count
+    write(tmp_path, {
+        "main.tex": "\\documentclass{article}\n\\usepackage{subfiles}\n\\begin{document}\nIntro.\n"
+                    "\\subfile{part}\n\\end{document}\n",
+        "part.tex": "\\section{Part}\nAs Figure~\\ref{fig:p} shows, it works.\n"
+                    "\\begin{figure}\\includegraphics{pic}\\caption{Part.}\\label{fig:p}\\end{figure}\n",
+        "pic.pdf": b"%PDF",
+    })
+    paper = read_latex(str(tmp_path / "main.tex"))
+    assert [f.number for f in paper.figures] == ["1"]
+    assert [s.location.file for s in fig(paper, "1").sites] == ["part.tex"]
+
+
+def test_a_teaser_with_a_caption_is_the_first_figure(tmp_path):
+    # sigchi's (and acmsiggraph's, egpubl's) \teaser{...} sets a figure under the title
+    write(tmp_path, {
+        "main.tex": doc("\\teaser{\n\\centering\n\\includegraphics{t}\n\\caption{The workflow.}\n\\label{fig:t}\n}\n"
+                        "\\maketitle\nAs Figure~\\ref{fig:t} and Figure~\\ref{fig:b} show.\n"
+                        "\\begin{figure}\\includegraphics{b}\\caption{Body.}\\label{fig:b}\\end{figure}\n"),
+        "t.pdf": b"%PDF", "b.pdf": b"%PDF",
+    })
+    paper = read_latex(str(tmp_path / "main.tex"))
+    assert [(f.number, f.caption.text) for f in paper.figures] == [("1", "The workflow."), ("2", "Body.")]
+    assert fig(paper, "1").graphics == ["t.pdf"] and len(fig(paper, "1").sites) == 1
+
+
 def test_path_outside_tree_is_refused_with_fl003(tmp_path):
     outside = tmp_path / "secret.tex"
     outside.write_text("\\begin{figure}\\caption{Stolen}\\end{figure}\n")

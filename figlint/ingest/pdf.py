@@ -365,6 +365,8 @@ def _number_gaps(paper: Paper, pages: list[PageData], layout: Layout, spanning: 
 
     numbered = [f for f in paper.figures if f.number and split(f.number)]
     have = {split(f.number) for f in numbered}
+    # figures numbered 6.3a, 6.3b (one continued over pages) are Figure 6.3: no gap
+    have |= {split(f.number[:-1]) for f in paper.figures if f.number[-1:].islower() and split(f.number[:-1])}
     loose = [f for f in paper.figures if not f.number]
     for a in numbered:
         pre, n = split(a.number)

@@ -455,6 +455,11 @@ def pick_captions(cands: list[CaptionBlock]) -> list[CaptionBlock]:
     printed alike (as well scored, its label in the same font and size) is a further part of
     that float, continued (caption's \\ContinuedFloat prints "Figure 3" again) and kept as
     such: `pdf._build` drops it again when it owns no graphics."""
+    # "Figure 7a:" where the paper has a Figure 7 is a note on a panel of it, typed under the
+    # plot; only a paper with no Figure 7 numbers figures 7a, 7b (a figure continued)
+    plain = {(c.kind, c.number) for c in cands}
+    cands = [c for c in cands if not (c.number[-1:].isalpha() and c.number[-1:].islower()
+                                      and (c.kind, c.number[:-1]) in plain)]
     best: dict[tuple[str, str], CaptionBlock] = {}
     for c in cands:
         key = (c.kind, c.number)

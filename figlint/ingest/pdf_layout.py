@@ -275,7 +275,14 @@ def _join_row_pieces(groups: list[list[dict]]) -> list[list[dict]]:
                 gap, rk = a[0] - b[2], a
             # the smaller type decides: a gutter of review line numbers is wider than their size
             size = min(max((s["size"] for l in g for s in l["spans"]), default=10) for g in (out[i], out[j]))
-            if -2 <= gap <= 1.0 * size and lk[0] < rk[0]:
+            # a right-hand piece whose superscript raises its top above its left neighbour's
+            # came before it in the first pass's order, which joins pieces in order only: on
+            # one baseline in one size they join with that pass's gap (review line numbers
+            # share the baseline but are set smaller)
+            bi, bj = _baseline(out[i]), _baseline(out[j])
+            wide = (2.5 * size if rk[1] < lk[1] - 0.5 and bi is not None and bj is not None and bi[0] == bj[0]
+                    and abs(bi[1] - bj[1]) < 0.3 else size)
+            if -2 <= gap <= wide and lk[0] < rk[0]:
                 k, gone = min(i, j), max(i, j)
                 out[k] = left + right
                 boxes[k] = union([l["bbox"] for l in out[k]])
@@ -288,6 +295,16 @@ def _join_row_pieces(groups: list[list[dict]]) -> list[list[dict]]:
         else:
             i += 1
     return out
+
+
+def _baseline(g: list[dict]) -> tuple[float, float] | None:
+    """The baseline of a group's largest type, to the nearest half point, and that size (None:
+    no origin)."""
+    spans = [s for l in g for s in l["spans"] if s["text"].strip() and "origin" in s]
+    if not spans:
+        return None
+    top = max(spans, key=lambda s: s["size"])
+    return round(2 * top["origin"][1]) / 2, top["size"]
 
 
 _RADICALS = set("\u221a\u221b\u221c")
@@ -589,19 +606,14 @@ def find_layout(pages: list[PageData], body: float, font: str) -> Layout:
         return Layout(body, font, [(0.08 * width, 0.92 * width)], 0.06 * height, 0.94 * height)
     bins: Counter = Counter(round(ln.bbox[0] / 4) for ln in cand)
     need = max(3, 0.06 * len(cand))
-    columns: list[tuple[float, float]] = []
+    found: list[tuple[float, float, int]] = []  # (x0, x1, lines)
     for key, count in bins.most_common():
         if count < need:
             break
         members = [ln for ln in cand if abs(ln.bbox[0] - key * 4) <= 4]
-        x0 = min(ln.bbox[0] for ln in members)
-        x1 = statistics.median_high([ln.bbox[2] for ln in members])
-        for i, (c0, c1) in enumerate(columns):
-            if min(c1, x1) - max(c0, x0) > 0.5 * min(c1 - c0, x1 - x0):
-                columns[i] = (min(c0, x0), max(c1, x1))
-                break
-        else:
-            columns.append((x0, x1))
+        found.append((min(ln.bbox[0] for ln in members), statistics.median_high([ln.bbox[2] for ln in members]),
+                      len(members)))
+    columns = _merge_columns(_one_column_part(found))
     columns = _sparse_columns(cand, columns)
     columns.sort()
     if not columns:  # too little running text to see columns: one column over the text's extent
@@ -622,6 +634,34 @@ def find_layout(pages: list[PageData], body: float, font: str) -> Layout:
     text_top = tops[len(tops) // 10] if tops else 0.0
     text_bottom = bottoms[len(bottoms) // 10] if bottoms else pages[0].height
     return Layout(body, font, columns, text_top, text_bottom, _line_gap(cand, body))
+
+
+def _merge_columns(found: list[tuple[float, float, int]]) -> list[tuple[float, float]]:
+    """Extents of left-aligned lines that overlap by half are one column."""
+    columns: list[tuple[float, float]] = []
+    for x0, x1, _n in found:
+        for i, (c0, c1) in enumerate(columns):
+            if min(c1, x1) - max(c0, x0) > 0.5 * min(c1 - c0, x1 - x0):
+                columns[i] = (min(c0, x0), max(c1, x1))
+                break
+        else:
+            columns.append((x0, x1))
+    return columns
+
+
+def _one_column_part(found: list[tuple[float, float, int]]) -> list[tuple[float, float, int]]:
+    """A two-column paper with pages set in one column (an appendix, supplementary material,
+    the references): the full-width lines start where the left column's do, and merged with
+    it they made one column over the whole text block, so that every line of the right column
+    crossed its "gutter" and two-column pages were read row by row across both columns. When
+    two columns side by side hold more lines than an extent that crosses the gutter between
+    them, that extent is the one-column part (or its indented lines), not a column: its lines
+    are read as full-width lines, like a one-column abstract over two columns."""
+    pairs = [(a, b) for a in found for b in found if a[1] < b[0]]
+    if not pairs:
+        return found
+    a, b = max(pairs, key=lambda p: p[0][2] + p[1][2])
+    return [c for c in found if not (c[0] < a[1] - 6 and c[1] > b[0] + 6 and c[2] < a[2] + b[2])]
 
 
 def _sparse_columns(cand: list[Line], columns: list[tuple[float, float]]) -> list[tuple[float, float]]:

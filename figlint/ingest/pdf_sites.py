@@ -508,8 +508,9 @@ def text_sites(paras: list[Para], path: str, known=None) -> tuple[list[tuple[str
             page, bbox = para.locate(m.start, m.end)
             sentence = sentence_at(para.text, m.start)
             for num in m.numbers:
-                if para.owner is not None and normalize_number(num) == para.owner:
-                    continue
+                if para.owner is not None and (normalize_number(num) == para.owner or any(
+                        normalize_number(num + p) == para.owner for p in m.panels.get(num, []))):
+                    continue  # the caption's own label ("Figure 6.3a:" read as 6.3, panel a)
                 # "Figures 3a and 3b" prints two references to Figure 3: one site each, each
                 # placed at its own number (the first with the word), so binding keeps both
                 occ = [it for it in m.items if it[2] == num] or [(m.start, m.end, num, list(m.panels.get(num, [])))]

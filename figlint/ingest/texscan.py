@@ -539,6 +539,13 @@ class _Scanner:
                     if kind == "[" and a is not None and "\\" in t[a[0]:a[1]]:
                         self.cite_note_refs(a[0], a[1])
             return end
+        if name == "teaser" and in_body and self.cur_float is None:
+            # a class's \teaser{...} (sigchi, acmsiggraph, egpubl) sets its argument as a figure
+            # under the title: a caption in it numbers a figure as a float's does
+            r = read_arg(t, pos, "{")
+            if r is not None and re.search(r"\\caption\b", t[r[0]:r[1]]):
+                self.figure_float("teaserfigure", i, r[0], span=(r[0], r[1]))
+            return pos
         if name in ("caption", "captionof") and self.cur_float is None and in_body:
             return self.doc_caption(name, star, i, pos)
         if name in ("frontmatter", "mainmatter", "backmatter") and in_body:
@@ -914,9 +921,9 @@ class _Scanner:
             location=loc))
         return stop
 
-    def figure_float(self, env: str, i: int, after_begin: int) -> None:
-        end = self._float_end(env, i)
-        info = parse_float(self.t, i, end, env, self.table, self.walker_ctx())
+    def figure_float(self, env: str, i: int, after_begin: int, span: tuple[int, int] | None = None) -> None:
+        end = self._float_end(env, i) if span is None else span[1]
+        info = parse_float(self.t, i if span is None else span[0], end, env, self.table, self.walker_ctx())
         self.cur_float = info
         if info.trouble:  # too long or too tangled to parse whole in reasonable time (texparse)
             self.res.problems.append(Problem(code="FL006", message=f"\\begin{{{env}}} {info.trouble}",

@@ -910,7 +910,10 @@ class _Loader:
             return
         cidx = self.add_file(child)
         start = self.out_len
-        self.process(child, cidx, new_base, stack + [target], subfile=(cmd == "subfile"))
+        # a \subfile'd fragment without a preamble of its own is read whole, as the subfiles
+        # package reads it (only a \documentclass starts the preamble it skips)
+        self.process(child, cidx, new_base, stack + [target],
+                     subfile=(cmd == "subfile" and _DOCCLASS.search(child.text) is not None))
         if new_base != base:
             self.doc.import_dirs.append((start, self.out_len, new_base))
 
