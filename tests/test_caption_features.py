@@ -66,6 +66,21 @@ def test_caption_numbers_skip_names_settings_ranges():
     assert got == ["87.5%", "2.1x"]
 
 
+def test_caption_numbers_skip_levels_quantities_bounds_and_derived():
+    # settings of the analysis and statistics derived from the data (field audit, FL207), each
+    # beside a measured value that is still read
+    text = (r"Shaded bands are 68\% (95\%) errors over 200 runs at 4.5\,K; contours mark the 95\% highest-density "
+            r"region; runs with $\alpha=0$ (left) and 0.35 (right); bins Low [0.1; 2.5[, High [2.5; 9.0[; the gain "
+            r"is significant (0.01 $\le p$) at 3.1$\sigma$, about 12$\times$ faster at the largest size; the mean "
+            r"gap is 1.7 over all tasks; the 2.5\,$\mu$m band of a 1.4 M$_\odot$ star folded at 3.27 hr; tilt "
+            r"$\theta = -12.5^\circ \pm 0.3^\circ$. Our model reaches 87.5\% F1, 2.1x faster than the baseline.")
+    got = [n["text"] for n in caption_numbers(text)]
+    assert got == ["87.5%", "2.1x"]
+    # the PDF's text of the same kinds: glued unit symbols, Unicode minus and degree signs
+    pdf = "a 9.6 M\u2299progenitor; inclination I = \u221269.3\u25e6\u00b1 0.1\u25e6; \u223c93\u00d7 better; 92.4% F1"
+    assert [n["text"] for n in caption_numbers(pdf)] == ["92.4%"]
+
+
 def test_number_shown_rounding_percent_and_differences():
     nums = [(85.31, 2), (0.781, 3), (80.2, 1)]
     labels = nums

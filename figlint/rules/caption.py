@@ -449,12 +449,41 @@ _SETTING_WORDS = re.compile(
     re.IGNORECASE)
 
 
+# Conventional coverage levels (1, 2, 3 sigma; 50 ... 99 %) and the words that say a percentage is
+# the level of an error, interval or region drawn in the figure ("68% errors", "95% HPD bounds",
+# "68 % highest-density interval", "68% (95%) errors"): a setting of how the spread is drawn.
+_LEVELS = {50.0, 68.0, 68.3, 68.27, 80.0, 90.0, 95.0, 95.4, 95.45, 99.0, 99.7, 99.73}
+_SPREAD_WORDS = re.compile(
+    r"\b(?:errors?|uncertaint(?:y|ies)|dispersions?|scatter|spreads?|intervals?|HPDs?|HDIs?|highest|credib\w*|"
+    r"confiden\w*|percentiles?|quantiles?|regions?|contours?|bands?|bounds?|limits?|levels?|envelopes?|"
+    r"C\.?L\.?|CI|CrI)\b", re.IGNORECASE)
+# Units of measure: a number with one is a physical quantity of the object or setup shown (a
+# 9.6 M_sun progenitor, the 1.4 um band, a period of 4.02 hr), read off an axis if at all, not a
+# value label the figure prints.
+_UNIT = re.compile(
+    r"(?:\s|\\[,;: ])*(?:\^?\{?(?:\\circ|[°◦∘])\}?|[LMR]_?⊙|(?:(?:[kMGTmμµnp]?(?:m|s|Hz|eV|K|g|W|V|J|Pa|bar|pc|yr)|hrs?|h|"
+    r"min|days?|AU|au|[LMR]_?\{?\\?odot\}?|Msun|Lsun|mag|dex|deg|arcsec|arcmin|mas|Jy|mJy|erg|"
+    r"\\?mu\s*m|\\micron|μm|µm)(?![A-Za-z])))")
+
+
+def _coverage_level(value: float, t: str, end: int) -> bool:
+    """A conventional level followed, in its clause, by the error or region it sets."""
+    if value not in _LEVELS:
+        return False
+    clause = re.split(r"[.;:]\s", t[end:end + 48])[0]
+    return bool(_SPREAD_WORDS.search(clause))
+
+
 def caption_numbers(text: str) -> list[dict]:
     """Measured values a caption states: decimals, percentages and ratios, not names or settings.
 
     Skipped: citations ([12]), figure/section/table numbers, years, numbers inside names
     (CIFAR-10, ResNet-50, top-5, GPT-4), settings after "=" or "rate", "threshold", ...,
-    ranges (0.2-0.8, from 10 to 20, between), values with ± (spreads), bare integers.
+    ranges (0.2-0.8, from 10 to 20, between), values with ± (spreads), bare integers;
+    interval levels (68% errors), quantities with units (9.6 M_sun, 4.02 hr), significances
+    (2.7 sigma), thresholds compared with a variable (0.01 <= p), interval bounds ([0.04; 2.86[),
+    a setting's alternatives (x=0 (left) and 7.5 (right)), approximate figures (~93x) and
+    statistics over all the plotted items (1.2 over all positions).
     """
     t = normalize(_LATEX_CMD_DROP.sub(" ", text)).replace("\\%", "%").replace("$", "")
     t = re.sub(r"\\pm\b\s*", "± ", t).replace("\\times", "×")
@@ -463,9 +492,28 @@ def caption_numbers(text: str) -> list[dict]:
     for m in _CAP_NUMBER.finditer(t):
         sign, num, suffix = m.group(1), m.group(2), (m.group(3) or "").strip()
         start, end = m.start(2), m.end(0)
-        before, after = t[max(0, start - 24):start], t[end:end + 12]
-        if sign == "±" or re.match(r"\s*±", after) or re.search(r"±\s*$", before):
-            continue
+        # the text before the sign: "I = -69.3" is a setting as "I = 69.3" is
+        before, after = t[max(0, m.start(0) - 24):m.start(0)], t[end:end + 12]
+        unit = _UNIT.match(t, m.end(2)) if not suffix else None
+        after_unit = t[unit.end():unit.end() + 12] if unit else after
+        if sign == "±" or re.match(r"\s*±", after) or re.match(r"\s*±", after_unit) or re.search(r"±\s*$", before):
+            continue  # a value given with its uncertainty (85.3 ± 0.4, -69.26° ± 0.01°): a spread or an estimate
+        if unit:
+            continue  # a physical quantity (9.6 M_sun, 4.02 hr, 1.4 um, -16.2°): the setup, not a value label
+        if re.match(r"\s*(?:σ|\\sigma\b|sigma\b)", t[m.end(2):m.end(2) + 8]):
+            continue  # a number of standard deviations (2.66 sigma): a significance or a level
+        if re.match(r"\s*(?:<=?|>=?|≤|≥|\\[lg]e(?:q)?(?![A-Za-z])|\\[lg]t(?![A-Za-z]))\s*[A-Za-z]", t[end:end + 10]):
+            continue  # "0.01 <= p < 0.05": a threshold compared with a variable
+        if re.search(r"[\[\]]\s*[-+]?\d[\d.]*\s*[;,]\s*$", before) or (
+                re.search(r"[\[\]]\s*$", before) and re.match(r"\s*[;,]\s*[-+]?\d", after)):
+            continue  # a bound of an interval written [0.04; 2.86[ or [0, 1]: a bin's or a range's limits
+        if suffix in ("%", "percent") and _coverage_level(float(num.replace(",", "")), t, end):
+            continue  # "68% errors", "95% HPD bounds": the level the spread is drawn at
+        if re.search(r"(?:∼|≃|≈|~|\b(?:about|approximately|roughly|nearly|around|some))\s*$", before, re.IGNORECASE):
+            continue  # an approximate figure (~93x better): read off the chart, not a printed value
+        if re.match(r"\s*(?:%|[A-Za-z]{1,4})?\s*(?:over|across|averaged\s+over)\s+(?:all|every|the\s+whole)\b",
+                    t[m.end(2):m.end(2) + 40], re.IGNORECASE):
+            continue  # a statistic over all the plotted items ("is 1.2 over all positions")
         if re.match(r"\s*(?:CI\b|C\.I\.|CrI\b|HDI\b|HPD|PI\b|UI\b|confiden|credib|interval|percentile|quantile|"
                     r"posterior|predictive|prediction|uncertainty|coverage|threshold|cut-?off|filter|significance|"
                     r"of\b|th\b)", t[end:end + 14], re.IGNORECASE):
@@ -479,7 +527,7 @@ def caption_numbers(text: str) -> list[dict]:
             continue  # "1035 out of 1134 (91%)": a statistic derived from the plotted points
         if re.search(r"(?:correlation|coefficient|rho|ρ|tau|τ|R\^?2|R²)\s*(?:of|is|was)?\s*$", before, re.IGNORECASE):
             continue  # a statistic computed from the plotted data, not a value it prints
-        if re.search(r"\d\s*(?:%|[A-Za-z]{1,4})?,?\s+(?:and|or)\s+$", before) or re.match(r"\s*(?:%|[A-Za-z]{1,4})?\s*,?\s*(?:and|or)\s+\d", after):
+        if re.search(r"\d\s*(?:%|[A-Za-z]{1,4})?\s*(?:\([A-Za-z ]{1,12}\))?,?\s+(?:and|or)\s+$", before) or re.match(r"\s*(?:%|[A-Za-z]{1,4})?\s*,?\s*(?:and|or)\s+\d", after):
             continue  # a list of values (4.0, 2.0, 1.0 and 0.5 bar): the settings of the runs shown
         if re.search(r"[A-Za-z][\-_]?$", before) or re.match(r"[A-Za-z]", t[m.end(2):m.end(2) + 1] or " ") and not suffix:
             continue  # part of a name: CIFAR-10, ResNet50, 3D, 10k
@@ -562,7 +610,11 @@ def caption_numbers_absent(fig: Figure, ctx: Context):
     settings ("learning rate 0.001", "p = 0.05"), interval levels ("95 % CrI"), sizes
     ("1024 × 1024"), lists of run settings ("4.0, 2.0 and 0.5 bar"), identifiers (versions,
     DOIs), exponents, statistics derived from the data ("rank correlation 0.81", "1035 out
-    of 1134 (91 %)"), ranges, spreads (± 0.4) and bare integers are ignored.
+    of 1134 (91 %)", "2.7σ", "1.2 over all positions"), levels of drawn errors ("68 % (95 %)
+    errors"), quantities with units ("a 9.6 M☉ star", "folded at 4.02 hr"), thresholds
+    ("0.01 ≤ p"), bin bounds ("[0.04; 2.86["), a setting's alternatives ("α = 0 (left) and
+    0.35 (right)"), approximate figures ("∼93×"), ranges, spreads (± 0.4) and bare integers
+    are ignored.
 
     Why is this bad?
     A value in the caption that the figure does not show is either stale (the figure
