@@ -56,6 +56,13 @@ def test_caption_panels():
     assert caption_panels("(a) Loss and (b) accuracy; (c) schedule.") == {"a", "b", "c"}
     assert caption_panels("Panels (a-c) show runs; panel d the mean.") == {"a", "b", "c", "d"}
     assert caption_panels("Latency (s) over time (in seconds).") == set()
+    # keys opening the caption's sentences, and panels named by the figure's own number
+    assert caption_panels("Runtime. A: Time on set one. B & C: Memory. E\u2013H: Same as A\u2013D.") == set("abcefgh")
+    assert caption_panels("Runs. a, Loss. b-d, Accuracy in three cases.") == {"a", "b", "c", "d"}
+    assert caption_panels("Runs on a GPU. A Compile time. B Kernel time. C Memory.") == {"a", "b", "c"}
+    assert caption_panels("A Gaussian fit to the counts. The fit is poor.") == set()
+    assert caption_panels("Response. Figure 10a shows amplitude, Fig. 10b frequency, as Fig. 3c.", "10") == {"a", "b"}
+    assert caption_panels("Response. Figure 10a shows amplitude.") == set()
 
 
 def test_caption_numbers_skip_names_settings_ranges():

@@ -343,10 +343,43 @@ _CAP_POSITION = re.compile(
     r"inset|subfigure|subfigures|subplot|subplots|first|second|third)\b", re.IGNORECASE)
 
 
-def caption_panels(text: str) -> set[str]:
-    """Panel letters a caption refers to: (a), (a-c), (a, b), a), A), panel b, panels a and c."""
-    text = normalize(_strip_latex(text))
+# A key opening a sentence of the caption: "A: ...", "B & C: ...", "E-H: ...", "a, ...", "b-d, ..."
+# (Nature style), or a bare capital before a capitalised word ("A Compilation time. B Kernel
+# time."), which counts only when the caption has at least keys A and B that way (a lone "A"
+# opening a sentence is the article).
+_KEY_START = re.compile(r"(?:^|(?<=[.;!?])\s+)([A-Ha-h])(?:\s*(?:[-\u2013,&]|and|to)\s*([A-Ha-h]))?"
+                        r"(?:\s*([:,])\s|\s+(?=[A-Z]))")
+
+
+def _sentence_keys(text: str) -> set[str]:
     out: set[str] = set()
+    bare: set[str] = set()
+    for m in _KEY_START.finditer(text):
+        first, second, punct = m.group(1), m.group(2), m.group(3)
+        if second and (first.isupper() != second.isupper()):
+            continue
+        letters = [first.lower()] + ([second.lower()] if second else [])
+        if second and re.search(r"[-\u2013]|\bto\b", m.group(0)):
+            lo, hi = sorted(letters)
+            letters = [chr(c) for c in range(ord(lo), ord(hi) + 1)]
+        if punct:
+            out.update(letters)
+        elif first.isupper():
+            bare.update(letters)
+    if {"a", "b"} <= bare:
+        out |= bare
+    return out
+
+
+def caption_panels(text: str, number: str | None = None) -> set[str]:
+    """Panel letters a caption refers to: (a), (a-c), (a, b), a), A), panel b, panels a and c;
+    keys opening its sentences (A: ..., b-d, ...), and, given the figure's number, 'Figure 7a'."""
+    text = normalize(_strip_latex(text))
+    out: set[str] = _sentence_keys(text)
+    if number:
+        # "Figure 10a shows ..., Fig. 10b the ...": the caption names its own panels by number
+        for m in re.finditer(r"(?<![\w.])" + re.escape(str(number)) + r"\s?\(?([a-h])\)?(?![\w])", text):
+            out.add(m.group(1))
     for m in _CAP_PANEL.finditer(text):
         raw = [g for g in m.groups() if g]
         before = re.search(r"([A-Za-z]+)\s*$", text[:m.start()])
@@ -385,7 +418,9 @@ def caption_panel_mismatch(fig: Figure, ctx: Context):
     What it does:
     Collects the panels of the figure — LaTeX subfigures, or panel labels printed in it:
     (a), (b), a), or bare A, B at panel corners — and the panels the caption names:
-    (a), (a–c), a), panel b. Reports a caption that names a panel beyond the last one
+    (a), (a–c), a), panel b, keys opening its sentences (*A: ...*, *b–d, ...*, or
+    *A Loss ... B Accuracy ...* when both A and B open one), and the figure's own number
+    with a letter (*Figure 7a shows ...*). Reports a caption that names a panel beyond the last one
     the figure has ("(c)" when the figure has (a) and (b)), and a figure with two or more
     labelled panels, without sub-captions, whose caption never refers to a panel at all
     (no letters, no *left*/*top*/*panel*).
@@ -412,7 +447,7 @@ def caption_panel_mismatch(fig: Figure, ctx: Context):
     letters, source, standalone = figure_panels(fig, ans)
     if len(letters) < 2:
         return
-    named = caption_panels(text)
+    named = caption_panels(text, fig.number)
     last = max(letters)
     extra = sorted(x for x in named if x > last)
     if extra and source == "labels":
