@@ -411,6 +411,22 @@ def figure_panels(fig: Figure, ans: list) -> tuple[list[str], str, bool]:
     return letters, "labels", bool(found) and all(p.standalone for p in found)
 
 
+def _first_row_size(ans: list) -> int:
+    """How many panel labels share the top row of the figure's reading (1 when none is read)."""
+    best = 1
+    for an in ans:
+        try:
+            found = an.get("panels")
+        except Exception:  # noqa: BLE001
+            continue
+        if not found:
+            continue
+        top = min(found, key=lambda p: p.bbox[1])
+        h = max(top.bbox[3] - top.bbox[1], 1.0)
+        best = max(best, sum(1 for p in found if abs(p.bbox[1] - top.bbox[1]) <= h))
+    return best
+
+
 @rule("FL206", "caption-panel-mismatch", severity="warning", dimension="caption_consistency")
 def caption_panel_mismatch(fig: Figure, ctx: Context):
     """Caption refers to panels the figure does not have, or ignores the panels it has.
@@ -420,7 +436,9 @@ def caption_panel_mismatch(fig: Figure, ctx: Context):
     (a), (b), a), or bare A, B at panel corners — and the panels the caption names:
     (a), (a–c), a), panel b, keys opening its sentences (*A: ...*, *b–d, ...*, or
     *A Loss ... B Accuracy ...* when both A and B open one), and the figure's own number
-    with a letter (*Figure 7a shows ...*). Reports a caption that names a panel beyond the last one
+    with a letter (*Figure 7a shows ...*). A letter the figure prints, and the letters
+    after it in its row of panels (as wide as the first row), count as the figure's
+    panels: a reading of a raster can drop a bold letter. Reports a caption that names a panel beyond the last one
     the figure has ("(c)" when the figure has (a) and (b)), and a figure with two or more
     labelled panels, without sub-captions, whose caption never refers to a panel at all
     (no letters, no *left*/*top*/*panel*).
@@ -457,6 +475,15 @@ def caption_panel_mismatch(fig: Figure, ctx: Context):
         printed = {m.group(1).lower() for an in ans for t in an.tokens
                    if (m := re.fullmatch(r"\(?([A-Za-z])[.:)]?", t.text.strip()))}
         extra = [x for x in extra if x not in printed]
+        # Panels come in rows as wide as the first: the row of the last letter the figure prints
+        # (in the run a, b, c, ...) has room for the letters after it that a reading of a raster
+        # missed (bold letters OCR drops), so those are not panels the figure lacks.
+        run = 0
+        while chr(ord("a") + run) in printed | set(letters):
+            run += 1
+        per_row = _first_row_size(ans)
+        room = -(-run // per_row) * per_row
+        extra = [x for x in extra if ord(x) - ord("a") >= room]
     evidence = {"caption": text, "figure_panels": letters, "panels_from": source, "caption_panels": sorted(named)}
     if extra:
         shown = ", ".join(f"({x})" for x in extra)
