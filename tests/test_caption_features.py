@@ -6,7 +6,7 @@ import pytest
 
 from fixtures import cases_caption as cc
 from fixtures.charts import draw_chart
-from figlint.rules.caption import caption_numbers, caption_panels, norm_words, number_shown
+from figlint.rules.caption import caption_numbers, caption_panels, caption_verdict, names_formal_object, norm_words, number_shown
 
 
 def _analysis(tmp_path, name: str, ext: str):
@@ -95,6 +95,17 @@ def test_number_shown_rounding_percent_and_differences():
     assert number_shown({"value": 78.1, "decimals": 1, "percent": True, "ratio": False}, nums, labels)
     assert number_shown({"value": 5.1, "decimals": 1, "percent": False, "ratio": False}, nums, labels)
     assert not number_shown({"value": 87.5, "decimals": 1, "percent": True, "ratio": False}, nums, labels)
+
+
+def test_formal_object_captions():
+    def formal(text):
+        return names_formal_object(text, caption_verdict(text)[2])
+
+    assert formal("Typing rules.")
+    assert formal("The interval [1\u2205, 12(0,1)] of M.")  # named in its notation
+    assert not formal("Overview of the rules.")
+    assert not formal("Confidence intervals.")  # a data figure's interval, no notation
+    assert not formal("Overview of our method.")
 
 
 def test_norm_words():

@@ -20,6 +20,31 @@ GENERIC_WORDS = frozenset(
 )
 
 
+# Formal figures (inference rules, grammars, order diagrams, automata) are captioned by naming
+# the object drawn, often in its notation: "Typing rules.", "The interval [1, 123] of M." Such a
+# caption says exactly what is shown; there is no data or metric to name.
+FORMAL_WORDS = frozenset(
+    """rule rules typing inference derivation derivations judgment judgments judgement judgements syntax grammar
+    semantics reduction reductions calculus axioms axiom proof proofs poset posets lattice lattices hasse
+    automaton automata subtyping operational denotational""".split()
+)
+# words that name a formal object only beside its notation ("The interval [1, 123] of M.";
+# "Confidence intervals." is a data figure's caption)
+FORMAL_WITH_NOTATION = frozenset("interval intervals relation relations order orders transition transitions".split())
+# notation: set and logic symbols, Greek and script letters, super/subscripts, tuples "(0,3)"
+_NOTATION = re.compile(r"[\u2200-\u22ff\u0391-\u03c9\u2100-\u214f\u27e8-\u27e9]|[\w)\]]\^|\\(?:mathcal|emptyset|"
+                       r"vdash|to|lambda|Gamma|leq|subseteq)\b|\(\s*\d+\s*,\s*\d+\s*\)")
+
+
+def names_formal_object(text: str, specific: list[str]) -> bool:
+    """A caption that names a formal object: a word for one (rules, syntax, poset, interval)
+    among two specific words, or with the object's notation."""
+    notation = bool(_NOTATION.search(text))
+    if any(w in FORMAL_WITH_NOTATION for w in specific) and notation:
+        return True
+    return any(w in FORMAL_WORDS for w in specific) and (len(specific) >= 2 or notation)
+
+
 @rule("FL201", "missing-caption", severity="error", dimension="caption_consistency", routes=("pdf", "latex"))
 def missing_caption(fig: Figure, ctx: Context):
     """Figure has no caption.
@@ -71,7 +96,10 @@ def generic_caption(fig: Figure, ctx: Context):
     Counts the content words of the caption (without "Figure N:", stop words and
     generic nouns such as *overview*, *method*, *results*, *illustration*) and reports
     captions with fewer than `min-specific-words` specific words, or fewer than
-    `min-caption-words` content words in all. Caps caption consistency (C) at 6.
+    `min-caption-words` content words in all. A caption that names a formal object
+    (inference rules, a grammar, a poset's interval: *Typing rules.*, *The interval [1, 123]
+    of M.*) with two specific words or with its notation is left alone: it says exactly
+    what is drawn. Caps caption consistency (C) at 6.
 
     Why is this bad?
     A caption should say what is shown, on what data, with which metric, and what to
@@ -91,7 +119,7 @@ def generic_caption(fig: Figure, ctx: Context):
     why, words, specific = caption_verdict(
         text, int(ctx.option("min-caption-words")), int(ctx.option("min-specific-words"))
     )
-    if why is None:
+    if why is None or names_formal_object(text, specific):
         return
     yield ctx.finding(
         f'caption is {why} to stand alone ("{text.strip()[:80]}"): say what is shown, '
