@@ -403,7 +403,11 @@ def caption_panels(text: str, number: str | None = None) -> set[str]:
     """Panel letters a caption refers to: (a), (a-c), (a, b), a), A), panel b, panels a and c;
     keys opening its sentences (A: ..., b-d, ...), and, given the figure's number, 'Figure 7a'."""
     text = normalize(_strip_latex(text))
-    out: set[str] = _sentence_keys(text)
+    out: set[str] = set()
+    if not _CAP_PANEL.search(text):
+        # keys opening sentences count only when they are the caption's own style: beside
+        # "(a) ... (e) ..." a sentence "f: flagella." keys a label drawn in a panel
+        out = _sentence_keys(text)
     if number:
         # "Figure 10a shows ..., Fig. 10b the ...": the caption names its own panels by number
         for m in re.finditer(r"(?<![\w.])" + re.escape(str(number)) + r"\s?\(?([a-h])\)?(?![\w])", text):
