@@ -107,6 +107,8 @@ def test_formal_object_captions():
     assert formal("The interval [1\u2205, 12(0,1)] of M.")  # named in its notation
     assert not formal("Overview of the rules.")
     assert not formal("Confidence intervals.")  # a data figure's interval, no notation
+    assert not formal("Targeting rules.")  # policy rules compared in a data figure
+    assert formal("Rules for \u0393 \u22a2 e : \u03c4.")
     assert not formal("Overview of our method.")
 
 

@@ -24,13 +24,14 @@ GENERIC_WORDS = frozenset(
 # the object drawn, often in its notation: "Typing rules.", "The interval [1, 123] of M." Such a
 # caption says exactly what is shown; there is no data or metric to name.
 FORMAL_WORDS = frozenset(
-    """rule rules typing inference derivation derivations judgment judgments judgement judgements syntax grammar
+    """typing inference derivation derivations judgment judgments judgement judgements syntax grammar
     semantics reduction reductions calculus axioms axiom proof proofs poset posets lattice lattices hasse
-    automaton automata subtyping operational denotational""".split()
+    automaton automata subtyping""".split()
 )
-# words that name a formal object only beside its notation ("The interval [1, 123] of M.";
-# "Confidence intervals." is a data figure's caption)
-FORMAL_WITH_NOTATION = frozenset("interval intervals relation relations order orders transition transitions".split())
+# words that name a formal object only beside its notation ("The interval [1, 123] of M.",
+# "Rules for Γ ⊢ e : τ."; "Confidence intervals." and "Targeting rules." caption data figures)
+FORMAL_WITH_NOTATION = frozenset(
+    "rule rules interval intervals relation relations order orders transition transitions".split())
 # notation: set and logic symbols, Greek and script letters, super/subscripts, tuples "(0,3)"
 _NOTATION = re.compile(r"[\u2200-\u22ff\u0391-\u03c9\u2100-\u214f\u27e8-\u27e9]|[\w)\]]\^|\\(?:mathcal|emptyset|"
                        r"vdash|to|lambda|Gamma|leq|subseteq)\b|\(\s*\d+\s*,\s*\d+\s*\)")
