@@ -586,7 +586,7 @@ def caption_numbers(text: str) -> list[dict]:
     out = []
     for m in _CAP_NUMBER.finditer(t):
         sign, num, suffix = m.group(1), m.group(2), (m.group(3) or "").strip()
-        start, end = m.start(2), m.end(0)
+        end = m.end(0)
         # the text before the sign: "I = -69.3" is a setting as "I = 69.3" is
         before, after = t[max(0, m.start(0) - 24):m.start(0)], t[end:end + 12]
         unit = _UNIT.match(t, m.end(2)) if not suffix else None
