@@ -63,6 +63,8 @@ def test_caption_panels():
     assert caption_panels("A Gaussian fit to the counts. The fit is poor.") == set()
     # beside parenthesised keys, a sentence 'f: ...' keys a label drawn in a panel, not a panel
     assert caption_panels("(a) Colony. (b) A single cell. f: flagellum. n: nucleus.") == {"a", "b"}
+    # an abbreviation in parentheses is no panel key: the caption's keys are its sentence keys
+    assert caption_panels("Runs under Control (C). A: Loss. B: Accuracy.") == {"a", "b"}
     assert caption_panels("Response. Figure 10a shows amplitude, Fig. 10b frequency, as Fig. 3c.", "10") == {"a", "b"}
     assert caption_panels("Response. Figure 10a shows amplitude.") == set()
 

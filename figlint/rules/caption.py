@@ -405,14 +405,6 @@ def caption_panels(text: str, number: str | None = None) -> set[str]:
     keys opening its sentences (A: ..., b-d, ...), and, given the figure's number, 'Figure 7a'."""
     text = normalize(_strip_latex(text))
     out: set[str] = set()
-    if not _CAP_PANEL.search(text):
-        # keys opening sentences count only when they are the caption's own style: beside
-        # "(a) ... (e) ..." a sentence "f: flagella." keys a label drawn in a panel
-        out = _sentence_keys(text)
-    if number:
-        # "Figure 10a shows ..., Fig. 10b the ...": the caption names its own panels by number
-        for m in re.finditer(r"(?<![\w.])" + re.escape(str(number)) + r"\s?\(?([a-h])\)?(?![\w])", text):
-            out.add(m.group(1))
     for m in _CAP_PANEL.finditer(text):
         raw = [g for g in m.groups() if g]
         before = re.search(r"([A-Za-z]+)\s*$", text[:m.start()])
@@ -426,6 +418,14 @@ def caption_panels(text: str, number: str | None = None) -> set[str]:
             out.update(chr(c) for c in range(ord(lo), ord(hi) + 1))
         else:
             out.update(groups)
+    if not out:
+        # keys opening sentences count only when they are the caption's own style: beside
+        # "(a) ... (e) ..." a sentence "f: flagella." keys a label drawn in a panel
+        out = _sentence_keys(text)
+    if number:
+        # "Figure 10a shows ..., Fig. 10b the ...": the caption names its own panels by number
+        for m in re.finditer(r"(?<![\w.])" + re.escape(str(number)) + r"\s?\(?([a-h])\)?(?![\w])", text):
+            out.add(m.group(1))
     return out
 
 
