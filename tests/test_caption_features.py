@@ -92,6 +92,16 @@ def test_caption_numbers_skip_levels_quantities_bounds_and_derived():
     assert [n["text"] for n in caption_numbers(pdf)] == ["92.4%"]
 
 
+def test_caption_numbers_skip_equation_numbers_of_chapter_numbered_figures():
+    # equation numbers and a coordinate tuple are not values
+    assert caption_numbers("A plane wave synthesized by WFS (2.55) at x = (4.5, -2, 0) m.", "3.8") == []
+    assert [n["value"] for n in caption_numbers("Driven by (2.55); the peak is at 3.85.", "3.8")] == [3.85]
+    # a figure numbered 1, 2, ...: a decimal in parentheses is read
+    assert [n["value"] for n in caption_numbers("Driven by (2.55).", "8")] == [2.55]
+    # an equation from a later chapter is not this figure's
+    assert [n["value"] for n in caption_numbers("Driven by (4.55).", "3.8")] == [4.55]
+
+
 def test_number_shown_rounding_percent_and_differences():
     nums = [(85.31, 2), (0.781, 3), (80.2, 1)]
     labels = nums

@@ -569,7 +569,7 @@ def _coverage_level(value: float, t: str, end: int) -> bool:
     return bool(_SPREAD_WORDS.search(clause))
 
 
-def caption_numbers(text: str) -> list[dict]:
+def caption_numbers(text: str, number: str | None = None) -> list[dict]:
     """Measured values a caption states: decimals, percentages and ratios, not names or settings.
 
     Skipped: citations ([12]), figure/section/table numbers, years, numbers inside names
@@ -578,8 +578,12 @@ def caption_numbers(text: str) -> list[dict]:
     interval levels (68% errors), quantities with units (9.6 M_sun, 4.02 hr), significances
     (2.7 sigma), thresholds compared with a variable (0.01 <= p), interval bounds ([0.04; 2.86[),
     a setting's alternatives (x=0 (left) and 7.5 (right)), approximate figures (~93x) and
-    statistics over all the plotted items (1.2 over all positions).
+    statistics over all the plotted items (1.2 over all positions). Given the figure's
+    number, when it is numbered by chapter (3.8), a number alone in parentheses written the
+    same way from an earlier or the same chapter ("synthesized by WFS (2.55)") is an
+    equation number.
     """
+    chapter = re.fullmatch(r"[A-Z]?(\d+)\.\d+", str(number or "").strip())
     t = normalize(_LATEX_CMD_DROP.sub(" ", text)).replace("\\%", "%").replace("$", "")
     t = re.sub(r"\\pm\b\s*", "± ", t).replace("\\times", "×")
     t = re.sub(r"\[[\d,;\s\-\u2013]+\]", " ", t)  # numeric citations
@@ -602,6 +606,10 @@ def caption_numbers(text: str) -> list[dict]:
         if re.search(r"[\[\]]\s*[-+]?\d[\d.]*\s*[;,]\s*$", before) or (
                 re.search(r"[\[\]]\s*$", before) and re.match(r"\s*[;,]\s*[-+]?\d", after)):
             continue  # a bound of an interval written [0.04; 2.86[ or [0, 1]: a bin's or a range's limits
+        if (chapter and not sign and not suffix and re.fullmatch(r"[1-9]\d?\.[1-9]\d{0,2}", num)
+                and re.search(r"\(\s*$", before) and re.match(r"\s*\)", t[end:end + 3])
+                and int(num.split(".")[0]) <= int(chapter.group(1))):
+            continue  # "(2.55)" under Figure 3.8: an equation numbered by chapter, as the figures are
         if suffix in ("%", "percent") and _coverage_level(float(num.replace(",", "")), t, end):
             continue  # "68% errors", "95% HPD bounds": the level the spread is drawn at
         if re.search(r"(?:∼|≃|≈|~|\b(?:about|approximately|roughly|nearly|around|some))\s*$", before, re.IGNORECASE):
@@ -629,7 +637,7 @@ def caption_numbers(text: str) -> list[dict]:
         if _REF_WORDS.search(before) or _SETTING_WORDS.search(before):
             continue
         if re.search(r"(?:\d\s*[\-\u2013/:]|\bfrom\s+|\bbetween\s+|\bto\s+|\bthan\s+|\bover\s+|\bunder\s+|\bbelow\s+|\babove\s+)\s*$",
-                     before) or re.match(r"\s*(?:[\-\u2013/:]\s*\d|to\s+\d|and\s+\d|,\s*\d)", after):
+                     before) or re.match(r"\s*(?:[\-\u2013/:]\s*\d|to\s+\d|and\s+\d|,\s*[-+]?\d)", after):
             continue  # ranges, lists, thresholds, times, ratios written n/m
         value = float(num.replace(",", ""))
         percent = suffix in ("%", "percent")
@@ -726,7 +734,7 @@ def caption_numbers_absent(fig: Figure, ctx: Context):
     """
     if not fig.has_caption:
         return
-    stated = caption_numbers(fig.caption.text)
+    stated = caption_numbers(fig.caption.text, fig.number)
     if not stated:
         return
     ans = _figure_analyses(fig, ctx)
