@@ -20,6 +20,32 @@ GENERIC_WORDS = frozenset(
 )
 
 
+# Formal figures (inference rules, grammars, order diagrams, automata) are captioned by naming
+# the object drawn, often in its notation: "Typing rules.", "The interval [1, 123] of M." Such a
+# caption says exactly what is shown; there is no data or metric to name.
+FORMAL_WORDS = frozenset(
+    """typing inference derivation derivations judgment judgments judgement judgements syntax grammar
+    semantics reduction reductions calculus axioms axiom proof proofs poset posets lattice lattices hasse
+    automaton automata subtyping""".split()
+)
+# words that name a formal object only beside its notation ("The interval [1, 123] of M.",
+# "Rules for Γ ⊢ e : τ."; "Confidence intervals." and "Targeting rules." caption data figures)
+FORMAL_WITH_NOTATION = frozenset(
+    "rule rules interval intervals relation relations order orders transition transitions".split())
+# notation: set and logic symbols, Greek and script letters, super/subscripts, tuples "(0,3)"
+_NOTATION = re.compile(r"[\u2200-\u22ff\u0391-\u03c9\u2100-\u214f\u27e8-\u27e9]|[\w)\]]\^|\\(?:mathcal|emptyset|"
+                       r"vdash|to|lambda|Gamma|leq|subseteq)\b|\(\s*\d+\s*,\s*\d+\s*\)")
+
+
+def names_formal_object(text: str, specific: list[str]) -> bool:
+    """A caption that names a formal object: a word for one (rules, syntax, poset, interval)
+    among two specific words, or with the object's notation."""
+    notation = bool(_NOTATION.search(text))
+    if any(w in FORMAL_WITH_NOTATION for w in specific) and notation:
+        return True
+    return any(w in FORMAL_WORDS for w in specific) and (len(specific) >= 2 or notation)
+
+
 @rule("FL201", "missing-caption", severity="error", dimension="caption_consistency", routes=("pdf", "latex"))
 def missing_caption(fig: Figure, ctx: Context):
     """Figure has no caption.
@@ -71,7 +97,10 @@ def generic_caption(fig: Figure, ctx: Context):
     Counts the content words of the caption (without "Figure N:", stop words and
     generic nouns such as *overview*, *method*, *results*, *illustration*) and reports
     captions with fewer than `min-specific-words` specific words, or fewer than
-    `min-caption-words` content words in all. Caps caption consistency (C) at 6.
+    `min-caption-words` content words in all. A caption that names a formal object
+    (inference rules, a grammar, a poset's interval: *Typing rules.*, *The interval [1, 123]
+    of M.*) with two specific words or with its notation is left alone: it says exactly
+    what is drawn. Caps caption consistency (C) at 6.
 
     Why is this bad?
     A caption should say what is shown, on what data, with which metric, and what to
@@ -91,7 +120,7 @@ def generic_caption(fig: Figure, ctx: Context):
     why, words, specific = caption_verdict(
         text, int(ctx.option("min-caption-words")), int(ctx.option("min-specific-words"))
     )
-    if why is None:
+    if why is None or names_formal_object(text, specific):
         return
     yield ctx.finding(
         f'caption is {why} to stand alone ("{text.strip()[:80]}"): say what is shown, '
@@ -343,8 +372,37 @@ _CAP_POSITION = re.compile(
     r"inset|subfigure|subfigures|subplot|subplots|first|second|third)\b", re.IGNORECASE)
 
 
-def caption_panels(text: str) -> set[str]:
-    """Panel letters a caption refers to: (a), (a-c), (a, b), a), A), panel b, panels a and c."""
+# A key opening a sentence of the caption: "A: ...", "B & C: ...", "E-H: ...", "a, ...", "b-d, ..."
+# (Nature style), or a bare capital before a capitalised word ("A Compilation time. B Kernel
+# time."), which counts only when the caption has at least keys A and B that way (a lone "A"
+# opening a sentence is the article).
+_KEY_START = re.compile(r"(?:^|(?<=[.;!?])\s+)([A-Ha-h])(?:\s*(?:[-\u2013,&]|and|to)\s*([A-Ha-h]))?"
+                        r"(?:\s*([:,])\s|\s+(?=[A-Z]))")
+
+
+def _sentence_keys(text: str) -> set[str]:
+    out: set[str] = set()
+    bare: set[str] = set()
+    for m in _KEY_START.finditer(text):
+        first, second, punct = m.group(1), m.group(2), m.group(3)
+        if second and (first.isupper() != second.isupper()):
+            continue
+        letters = [first.lower()] + ([second.lower()] if second else [])
+        if second and re.search(r"[-\u2013]|\bto\b", m.group(0)):
+            lo, hi = sorted(letters)
+            letters = [chr(c) for c in range(ord(lo), ord(hi) + 1)]
+        if punct:
+            out.update(letters)
+        elif first.isupper():
+            bare.update(letters)
+    if {"a", "b"} <= bare:
+        out |= bare
+    return out
+
+
+def caption_panels(text: str, number: str | None = None) -> set[str]:
+    """Panel letters a caption refers to: (a), (a-c), (a, b), a), A), panel b, panels a and c;
+    keys opening its sentences (A: ..., b-d, ...), and, given the figure's number, 'Figure 7a'."""
     text = normalize(_strip_latex(text))
     out: set[str] = set()
     for m in _CAP_PANEL.finditer(text):
@@ -360,6 +418,14 @@ def caption_panels(text: str) -> set[str]:
             out.update(chr(c) for c in range(ord(lo), ord(hi) + 1))
         else:
             out.update(groups)
+    if not out:
+        # keys opening sentences count only when they are the caption's own style: beside
+        # "(a) ... (e) ..." a sentence "f: flagella." keys a label drawn in a panel
+        out = _sentence_keys(text)
+    if number:
+        # "Figure 10a shows ..., Fig. 10b the ...": the caption names its own panels by number
+        for m in re.finditer(r"(?<![\w.])" + re.escape(str(number)) + r"\s?\(?([a-h])\)?(?![\w])", text):
+            out.add(m.group(1))
     return out
 
 
@@ -378,6 +444,22 @@ def figure_panels(fig: Figure, ans: list) -> tuple[list[str], str, bool]:
     return letters, "labels", bool(found) and all(p.standalone for p in found)
 
 
+def _first_row_size(ans: list) -> int:
+    """How many panel labels share the top row of the figure's reading (1 when none is read)."""
+    best = 1
+    for an in ans:
+        try:
+            found = an.get("panels")
+        except Exception:  # noqa: BLE001
+            continue
+        if not found:
+            continue
+        top = min(found, key=lambda p: p.bbox[1])
+        h = max(top.bbox[3] - top.bbox[1], 1.0)
+        best = max(best, sum(1 for p in found if abs(p.bbox[1] - top.bbox[1]) <= h))
+    return best
+
+
 @rule("FL206", "caption-panel-mismatch", severity="warning", dimension="caption_consistency")
 def caption_panel_mismatch(fig: Figure, ctx: Context):
     """Caption refers to panels the figure does not have, or ignores the panels it has.
@@ -385,7 +467,11 @@ def caption_panel_mismatch(fig: Figure, ctx: Context):
     What it does:
     Collects the panels of the figure — LaTeX subfigures, or panel labels printed in it:
     (a), (b), a), or bare A, B at panel corners — and the panels the caption names:
-    (a), (a–c), a), panel b. Reports a caption that names a panel beyond the last one
+    (a), (a–c), a), panel b, keys opening its sentences (*A: ...*, *b–d, ...*, or
+    *A Loss ... B Accuracy ...* when both A and B open one), and the figure's own number
+    with a letter (*Figure 7a shows ...*). A letter the figure prints, and the letters
+    after it in its row of panels (as wide as the first row), count as the figure's
+    panels: a reading of a raster can drop a bold letter. Reports a caption that names a panel beyond the last one
     the figure has ("(c)" when the figure has (a) and (b)), and a figure with two or more
     labelled panels, without sub-captions, whose caption never refers to a panel at all
     (no letters, no *left*/*top*/*panel*).
@@ -412,7 +498,7 @@ def caption_panel_mismatch(fig: Figure, ctx: Context):
     letters, source, standalone = figure_panels(fig, ans)
     if len(letters) < 2:
         return
-    named = caption_panels(text)
+    named = caption_panels(text, fig.number)
     last = max(letters)
     extra = sorted(x for x in named if x > last)
     if extra and source == "labels":
@@ -422,6 +508,15 @@ def caption_panel_mismatch(fig: Figure, ctx: Context):
         printed = {m.group(1).lower() for an in ans for t in an.tokens
                    if (m := re.fullmatch(r"\(?([A-Za-z])[.:)]?", t.text.strip()))}
         extra = [x for x in extra if x not in printed]
+        # Panels come in rows as wide as the first: the row of the last letter the figure prints
+        # (in the run a, b, c, ...) has room for the letters after it that a reading of a raster
+        # missed (bold letters OCR drops), so those are not panels the figure lacks.
+        run = 0
+        while chr(ord("a") + run) in printed | set(letters):
+            run += 1
+        per_row = _first_row_size(ans)
+        room = -(-run // per_row) * per_row
+        extra = [x for x in extra if ord(x) - ord("a") >= room]
     evidence = {"caption": text, "figure_panels": letters, "panels_from": source, "caption_panels": sorted(named)}
     if extra:
         shown = ", ".join(f"({x})" for x in extra)
@@ -449,23 +544,79 @@ _SETTING_WORDS = re.compile(
     re.IGNORECASE)
 
 
-def caption_numbers(text: str) -> list[dict]:
+# Conventional coverage levels (1, 2, 3 sigma; 50 ... 99 %) and the words that say a percentage is
+# the level of an error, interval or region drawn in the figure ("68% errors", "95% HPD bounds",
+# "68 % highest-density interval", "68% (95%) errors"): a setting of how the spread is drawn.
+_LEVELS = {50.0, 68.0, 68.3, 68.27, 80.0, 90.0, 95.0, 95.4, 95.45, 99.0, 99.7, 99.73}
+_SPREAD_WORDS = re.compile(
+    r"\b(?:errors?|uncertaint(?:y|ies)|dispersions?|scatter|spreads?|intervals?|HPDs?|HDIs?|highest|credib\w*|"
+    r"confiden\w*|percentiles?|quantiles?|regions?|contours?|bands?|bounds?|limits?|levels?|envelopes?|"
+    r"C\.?L\.?|CI|CrI)\b", re.IGNORECASE)
+# Units of measure: a number with one is a physical quantity of the object or setup shown (a
+# 9.6 M_sun progenitor, the 1.4 um band, a period of 4.02 hr), read off an axis if at all, not a
+# value label the figure prints.
+_UNIT = re.compile(
+    r"(?:\s|\\[,;: ])*(?:\^?\{?(?:\\circ|[°◦∘])\}?|[LMR]_?⊙|(?:(?:[kMGTmμµnp]?(?:m|s|Hz|eV|K|g|W|V|J|Pa|bar|pc|yr)|hrs?|h|"
+    r"min|days?|AU|au|[LMR]_?\{?\\?odot\}?|Msun|Lsun|mag|dex|deg|arcsec|arcmin|mas|Jy|mJy|erg|"
+    r"\\?mu\s*m|\\micron|μm|µm)(?![A-Za-z])))")
+
+
+def _coverage_level(value: float, t: str, end: int) -> bool:
+    """A conventional level followed, in its clause, by the error or region it sets."""
+    if value not in _LEVELS:
+        return False
+    clause = re.split(r"[.;:]\s", t[end:end + 48])[0]
+    return bool(_SPREAD_WORDS.search(clause))
+
+
+def caption_numbers(text: str, number: str | None = None) -> list[dict]:
     """Measured values a caption states: decimals, percentages and ratios, not names or settings.
 
     Skipped: citations ([12]), figure/section/table numbers, years, numbers inside names
     (CIFAR-10, ResNet-50, top-5, GPT-4), settings after "=" or "rate", "threshold", ...,
-    ranges (0.2-0.8, from 10 to 20, between), values with ± (spreads), bare integers.
+    ranges (0.2-0.8, from 10 to 20, between), values with ± (spreads), bare integers;
+    interval levels (68% errors), quantities with units (9.6 M_sun, 4.02 hr), significances
+    (2.7 sigma), thresholds compared with a variable (0.01 <= p), interval bounds ([0.04; 2.86[),
+    a setting's alternatives (x=0 (left) and 7.5 (right)), approximate figures (~93x) and
+    statistics over all the plotted items (1.2 over all positions). Given the figure's
+    number, when it is numbered by chapter (3.8), a number alone in parentheses written the
+    same way from an earlier or the same chapter ("synthesized by WFS (2.55)") is an
+    equation number.
     """
+    chapter = re.fullmatch(r"[A-Z]?(\d+)\.\d+", str(number or "").strip())
     t = normalize(_LATEX_CMD_DROP.sub(" ", text)).replace("\\%", "%").replace("$", "")
     t = re.sub(r"\\pm\b\s*", "± ", t).replace("\\times", "×")
     t = re.sub(r"\[[\d,;\s\-\u2013]+\]", " ", t)  # numeric citations
     out = []
     for m in _CAP_NUMBER.finditer(t):
         sign, num, suffix = m.group(1), m.group(2), (m.group(3) or "").strip()
-        start, end = m.start(2), m.end(0)
-        before, after = t[max(0, start - 24):start], t[end:end + 12]
-        if sign == "±" or re.match(r"\s*±", after) or re.search(r"±\s*$", before):
-            continue
+        end = m.end(0)
+        # the text before the sign: "I = -69.3" is a setting as "I = 69.3" is
+        before, after = t[max(0, m.start(0) - 24):m.start(0)], t[end:end + 12]
+        unit = _UNIT.match(t, m.end(2)) if not suffix else None
+        after_unit = t[unit.end():unit.end() + 12] if unit else after
+        if sign == "±" or re.match(r"\s*±", after) or re.match(r"\s*±", after_unit) or re.search(r"±\s*$", before):
+            continue  # a value given with its uncertainty (85.3 ± 0.4, -69.26° ± 0.01°): a spread or an estimate
+        if unit:
+            continue  # a physical quantity (9.6 M_sun, 4.02 hr, 1.4 um, -16.2°): the setup, not a value label
+        if re.match(r"\s*(?:σ|\\sigma\b|sigma\b)", t[m.end(2):m.end(2) + 8]):
+            continue  # a number of standard deviations (2.66 sigma): a significance or a level
+        if re.match(r"\s*(?:<=?|>=?|≤|≥|\\[lg]e(?:q)?(?![A-Za-z])|\\[lg]t(?![A-Za-z]))\s*[A-Za-z]", t[end:end + 10]):
+            continue  # "0.01 <= p < 0.05": a threshold compared with a variable
+        if re.search(r"[\[\]]\s*[-+]?\d[\d.]*\s*[;,]\s*$", before) or (
+                re.search(r"[\[\]]\s*$", before) and re.match(r"\s*[;,]\s*[-+]?\d", after)):
+            continue  # a bound of an interval written [0.04; 2.86[ or [0, 1]: a bin's or a range's limits
+        if (chapter and not sign and not suffix and re.fullmatch(r"[1-9]\d?\.[1-9]\d{0,2}", num)
+                and re.search(r"\(\s*$", before) and re.match(r"\s*\)", t[end:end + 3])
+                and int(num.split(".")[0]) <= int(chapter.group(1))):
+            continue  # "(2.55)" under Figure 3.8: an equation numbered by chapter, as the figures are
+        if suffix in ("%", "percent") and _coverage_level(float(num.replace(",", "")), t, end):
+            continue  # "68% errors", "95% HPD bounds": the level the spread is drawn at
+        if re.search(r"(?:∼|≃|≈|~|\b(?:about|approximately|roughly|nearly|around|some))\s*$", before, re.IGNORECASE):
+            continue  # an approximate figure (~93x better): read off the chart, not a printed value
+        if re.match(r"\s*(?:%|[A-Za-z]{1,4})?\s*(?:over|across|averaged\s+over)\s+(?:all|every|the\s+whole)\b",
+                    t[m.end(2):m.end(2) + 40], re.IGNORECASE):
+            continue  # a statistic over all the plotted items ("is 1.2 over all positions")
         if re.match(r"\s*(?:CI\b|C\.I\.|CrI\b|HDI\b|HPD|PI\b|UI\b|confiden|credib|interval|percentile|quantile|"
                     r"posterior|predictive|prediction|uncertainty|coverage|threshold|cut-?off|filter|significance|"
                     r"of\b|th\b)", t[end:end + 14], re.IGNORECASE):
@@ -479,14 +630,14 @@ def caption_numbers(text: str) -> list[dict]:
             continue  # "1035 out of 1134 (91%)": a statistic derived from the plotted points
         if re.search(r"(?:correlation|coefficient|rho|ρ|tau|τ|R\^?2|R²)\s*(?:of|is|was)?\s*$", before, re.IGNORECASE):
             continue  # a statistic computed from the plotted data, not a value it prints
-        if re.search(r"\d\s*(?:%|[A-Za-z]{1,4})?,?\s+(?:and|or)\s+$", before) or re.match(r"\s*(?:%|[A-Za-z]{1,4})?\s*,?\s*(?:and|or)\s+\d", after):
+        if re.search(r"\d\s*(?:%|[A-Za-z]{1,4})?\s*(?:\([A-Za-z ]{1,12}\))?,?\s+(?:and|or)\s+$", before) or re.match(r"\s*(?:%|[A-Za-z]{1,4})?\s*,?\s*(?:and|or)\s+\d", after):
             continue  # a list of values (4.0, 2.0, 1.0 and 0.5 bar): the settings of the runs shown
         if re.search(r"[A-Za-z][\-_]?$", before) or re.match(r"[A-Za-z]", t[m.end(2):m.end(2) + 1] or " ") and not suffix:
             continue  # part of a name: CIFAR-10, ResNet50, 3D, 10k
         if _REF_WORDS.search(before) or _SETTING_WORDS.search(before):
             continue
         if re.search(r"(?:\d\s*[\-\u2013/:]|\bfrom\s+|\bbetween\s+|\bto\s+|\bthan\s+|\bover\s+|\bunder\s+|\bbelow\s+|\babove\s+)\s*$",
-                     before) or re.match(r"\s*(?:[\-\u2013/:]\s*\d|to\s+\d|and\s+\d|,\s*\d)", after):
+                     before) or re.match(r"\s*(?:[\-\u2013/:]\s*\d|to\s+\d|and\s+\d|,\s*[-+]?\d)", after):
             continue  # ranges, lists, thresholds, times, ratios written n/m
         value = float(num.replace(",", ""))
         percent = suffix in ("%", "percent")
@@ -562,7 +713,11 @@ def caption_numbers_absent(fig: Figure, ctx: Context):
     settings ("learning rate 0.001", "p = 0.05"), interval levels ("95 % CrI"), sizes
     ("1024 × 1024"), lists of run settings ("4.0, 2.0 and 0.5 bar"), identifiers (versions,
     DOIs), exponents, statistics derived from the data ("rank correlation 0.81", "1035 out
-    of 1134 (91 %)"), ranges, spreads (± 0.4) and bare integers are ignored.
+    of 1134 (91 %)", "2.7σ", "1.2 over all positions"), levels of drawn errors ("68 % (95 %)
+    errors"), quantities with units ("a 9.6 M☉ star", "folded at 4.02 hr"), thresholds
+    ("0.01 ≤ p"), bin bounds ("[0.04; 2.86["), a setting's alternatives ("α = 0 (left) and
+    0.35 (right)"), approximate figures ("∼93×"), ranges, spreads (± 0.4) and bare integers
+    are ignored.
 
     Why is this bad?
     A value in the caption that the figure does not show is either stale (the figure
@@ -579,7 +734,7 @@ def caption_numbers_absent(fig: Figure, ctx: Context):
     """
     if not fig.has_caption:
         return
-    stated = caption_numbers(fig.caption.text)
+    stated = caption_numbers(fig.caption.text, fig.number)
     if not stated:
         return
     ans = _figure_analyses(fig, ctx)

@@ -70,6 +70,52 @@ def reading_follows(site: CitingSite) -> bool:
     return False
 
 
+def _word_key(w: str) -> str:
+    """A word's key for overlap: plural off, the first five letters of a long word
+    ("energies" and "energy", "illuminates" and "illumination" share one)."""
+    w = w.lower().rstrip("s") if len(w) > 3 else w.lower()
+    return w[:5] if len(w) > 5 else w
+
+
+def _keys(text: str) -> set[str]:
+    return {_word_key(w) for w in content_words(text, POINTER_WORDS) if len(w) > 2 and not w.isdigit()}
+
+
+# a sentence that cites a figure, printed ("Fig. 3") or in LaTeX ("Figure~\ref{...}", \cref{fig:...});
+# a \ref to a table or an equation is not one
+_FIGURE_CITE = re.compile(r"\bfig(?:ure)?s?\.?\s*~?\s*(?:\(?\s*\\[a-z]*ref|\(?\d)|\\[a-zA-Z]*ref\*?\{[^}]*fig", re.I)
+EXPLAINED_SENTENCES = 2  # sentences of the paragraph before a closing pointer that explain the figure
+
+
+def reading_precedes(site: CitingSite, caption: str) -> bool:
+    """Whether the pointer closes a paragraph that has just explained the figure: it is the
+    paragraph's last or next-to-last sentence, and the sentences before it (at least
+    EXPLAINED_SENTENCES, citing no other figure) name what the caption names: three of its
+    words, or half of a short caption's ("... each antenna illuminates the centre of its
+    section. Fig. 6 depicts this scenario." under "Partial illumination")."""
+    para, sentence = site.paragraph or "", (site.sentence or "").strip()
+    if not para or not sentence or not caption:
+        return False
+    at = para.find(sentence[:60])
+    if at < 0:
+        return False
+    spans = sentence_spans(para)
+    before = [para[a:b] for a, b in spans if b <= at + 1]
+    after = [para[a:b] for a, b in spans if a >= at + len(sentence) - 1 and para[a:b].strip()]
+    if len(after) > 1:
+        return False
+    told: list[str] = []
+    for t in reversed(before[-4:]):
+        if _FIGURE_CITE.search(t):
+            break  # the explanation runs back to the last sentence that cites a figure
+        told.append(t)
+    if len(told) < EXPLAINED_SENTENCES:
+        return False
+    cap = _keys(caption)
+    shared = cap & _keys(" ".join(told))
+    return len(shared) >= 3 or (bool(cap) and 2 * len(shared) >= len(cap))
+
+
 def is_bare_pointer(site: CitingSite, max_claim_words: int) -> bool:
     """True when the sentence only points at the figure ("see Figure 3", "shown in Fig. 3")."""
     sentence = site.sentence or site.paragraph
@@ -164,7 +210,10 @@ def bare_pointer(fig: Figure, ctx: Context):
     words (*see, shown, illustrated, overview, results, ...*), a sentence with at most
     `max-claim-words` content words left is a bare pointer, unless one of the next two
     sentences of its paragraph reads the figure (states a comparison, a trend or an
-    agreement, or names the figure's marks) and cites no other figure. Reports the figure
+    agreement, or names the figure's marks) and cites no other figure, or the pointer
+    closes a paragraph (last or next-to-last sentence) whose sentences before it explain
+    the figure (at least two, citing no other figure, naming three of the caption's words
+    or half of a short caption's). Reports the figure
     when all its citations are bare pointers, and caps context consistency (CTX) at 6.
 
     Why is this bad?
@@ -182,7 +231,9 @@ def bare_pointer(fig: Figure, ctx: Context):
     if not fig.sites:
         return
     limit = int(ctx.option("max-claim-words"))
-    if all(is_bare_pointer(s, limit) and not reading_follows(s) for s in fig.sites):
+    caption = fig.caption.text if fig.caption else ""
+    if all(is_bare_pointer(s, limit) and not reading_follows(s) and not reading_precedes(s, caption)
+           for s in fig.sites):
         first = fig.sites[0]
         yield ctx.finding(
             f"{fig.key} is cited only by bare pointers ({len(fig.sites)} site"
