@@ -23,6 +23,16 @@ def union(boxes) -> BBox:
 
 _X0, _Y0, _X1, _Y1 = itemgetter(0), itemgetter(1), itemgetter(2), itemgetter(3)
 
+
+def overlap_share(a: BBox, b: BBox) -> float:
+    """The share of the smaller box that the two boxes have in common (0 when they do not
+    meet; boxes that meet have areas above 0)."""
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    if w <= 0 or h <= 0:
+        return 0.0
+    return w * h / min((a[2] - a[0]) * (a[3] - a[1]), (b[2] - b[0]) * (b[3] - b[1]))
+
 SEVERITIES = ("note", "warning", "error")  # ordered, lowest first
 DIMENSIONS = (
     "visual_clarity",

@@ -22,7 +22,7 @@ import re
 from pathlib import Path
 
 from figlint.mentions import normalize_number
-from figlint.model import Figure, Location, Paper, Problem
+from figlint.model import Figure, Location, Paper, Problem, overlap_share
 from figlint.text import normalize
 
 # Below this caption similarity the "same number" figure is not the same figure:
@@ -170,16 +170,6 @@ def _printed_places(tex: Paper, pdf: Paper) -> dict[int, tuple[int, tuple[float,
     return synctex.figure_places(sync, spans) if sync is not None else {}
 
 
-def _overlap(a, b) -> float:
-    """The share of the smaller box that the two boxes have in common."""
-    w = min(a[2], b[2]) - max(a[0], b[0])
-    h = min(a[3], b[3]) - max(a[1], b[1])
-    if w <= 0 or h <= 0:
-        return 0.0
-    small = min((a[2] - a[0]) * (a[3] - a[1]), (b[2] - b[0]) * (b[3] - b[1]))
-    return w * h / small if small > 0 else 0.0
-
-
 def bind_by_place(tex: list[Figure], printed: list[Figure], places: dict) -> dict[int, Figure]:
     """id(source figure) -> the printed figure on its page whose graphics or caption lie in
     the box SyncTeX gives for its environment (most of the smaller box in common); each
@@ -196,7 +186,7 @@ def bind_by_place(tex: list[Figure], printed: list[Figure], places: dict) -> dic
                 regions.append(o.bbox)
             if o.caption is not None and o.caption.location.bbox and (o.caption.location.page or o.page) == page:
                 regions.append(o.caption.location.bbox)
-            s = max((_overlap(box, r) for r in regions), default=0.0)
+            s = max((overlap_share(box, r) for r in regions), default=0.0)
             if s >= 0.5:
                 scored.append((s, f, o))
     out: dict[int, Figure] = {}

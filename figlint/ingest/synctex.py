@@ -133,9 +133,9 @@ def load(pdf_path: str, root: str, wanted: dict[str, set[int]], pages: int) -> S
         rel = _relative(m.group(2).decode("utf-8", "replace"), rootp, sources)
         if rel is not None:
             tags[int(m.group(1))] = rel
-    out = SyncTeX(path=str(path))
     if not tags:
         return None
+    out = SyncTeX(path=str(path))
     want = {(tag, line) for tag, rel in tags.items() for line in wanted.get(rel, ())}
     page = 0
     seen_pages = 0

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from statistics import median
 
-from figlint.model import Figure, Location, TextSpan
+from figlint.model import Figure, Location, TextSpan, overlap_share
 from figlint.rules.registry import Context, rule
 
 # Images smaller than this on both sides (points) are icons or logos inside a
@@ -940,16 +940,6 @@ def too_many_colours(fig: Figure, ctx: Context):
     )
 
 
-def _overlap(a, b) -> float:
-    """Intersection area over the smaller box's area."""
-    w = min(a[2], b[2]) - max(a[0], b[0])
-    h = min(a[3], b[3]) - max(a[1], b[1])
-    if w <= 0 or h <= 0:
-        return 0.0
-    small = min((a[2] - a[0]) * (a[3] - a[1]), (b[2] - b[0]) * (b[3] - b[1]))
-    return w * h / max(small, 1e-9)
-
-
 @rule(
     "FL109",
     "overlapping-text",
@@ -1008,7 +998,7 @@ def overlapping_text(fig: Figure, ctx: Context):
                     continue  # a sub/superscript or index against its base
                 if b[0] > a[2] or a[0] > b[2] or b[1] > a[3] or a[1] > b[3]:
                     continue
-                ov = _overlap(a, b)
+                ov = overlap_share(a, b)
                 if ov <= limit:
                     continue
                 if ta == tb and abs(a[0] - b[0]) < 1 and abs(a[1] - b[1]) < 1:
