@@ -148,7 +148,7 @@ def test_verdict_says_what_is_missing(fixes, manifest):
     assert row["retired_other"] == Counter()
     assert row["still_seen"] == 0 and len(row["still_seen_stale"]) == 2  # keys on a shown paper do not count
     assert row["verdict"] == ("not checked: retired no false finding on another paper; "
-                              "audited on 1 other papers after it (3 needed)")
+                              "audited on 1 other papers after it, 0 exercising the construct (3 needed)")
     # three other papers audited after the fix, nothing still seen: checked elsewhere
     row = fixes.ledger_row(_cause(commits=["fedcba9"], shown_on=["x/y"], retired_as=[], still_seen=[]),
                            records, None, None)
@@ -168,6 +168,41 @@ def test_papers_audited_after_the_fix_come_from_when_their_record_was_added(fixe
     assert row["after_papers"] == {"c/third"}
     missing = fixes.ledger_row(_cause(), records, {"abc1234": {"exists": False, "time": None, "subject": ""}}, added)
     assert missing["verdict"] == "commit not found"
+
+
+def test_papers_that_exercise_the_construct_count_without_findings_of_the_rule(fixes, tmp_path):
+    d = tmp_path / "papers"
+    d.mkdir()
+    ex = [{"cause": "X", "where": "page 2, figure 1", "note": "a JPEG photograph"}]
+    _paper(d, "a/shown", [_v("FL900", "false")], [])
+    for name in ("d/one", "e/two"):  # the construct, no finding of the rule: the fix held there
+        _paper(d, name, [_v("FL102", "true")], [])
+        rec = json.loads((d / (name.replace("/", "__") + ".json")).read_text())
+        rec["exercises"] = ex + [{"cause": "Y"}]
+        (d / (name.replace("/", "__") + ".json")).write_text(json.dumps(rec))
+    _paper(d, "f/three", [_v("FL900", "false")], [])  # exercises it but the rule is still wrong there
+    rec = json.loads((d / "f__three.json").read_text())
+    rec["exercises"] = ex
+    (d / "f__three.json").write_text(json.dumps(rec))
+    records, _ = fixes.load_records(d)
+    cause = _cause(still_seen=[], retired_as=[])
+    row = fixes.ledger_row(cause, records, None, None)
+    assert row["exercised"] == {"d/one", "e/two"} and row["exercised_false"] == {"f/three"}
+    assert row["verdict"] == ("not checked: retired no false finding on another paper; audited on 1 other papers "
+                              "after it, 2 exercising the construct (3 needed); false findings of the rule on 1 "
+                              "papers that exercise it")
+    _paper(d, "g/four", [], [])
+    rec = json.loads((d / "g__four.json").read_text())
+    rec["exercises"] = ex
+    (d / "g__four.json").write_text(json.dumps(rec))
+    records, _ = fixes.load_records(d)
+    row = fixes.ledger_row(cause, records, None, None)
+    assert len(row["exercised"]) == 3 and row["verdict"] == "checked elsewhere"
+    # recorded before the fix: no evidence of it
+    commits = {"abc1234": {"exists": True, "time": 100, "subject": "s"}}
+    added = {f: 50 for f in ("d__one.json", "e__two.json", "g__four.json", "f__three.json")}
+    assert fixes.ledger_row(cause, records, commits, added)["exercised"] == set()
+    assert "| 3 (+1 with false findings) |" in fixes.table([row])
 
 
 def test_true_findings_a_fix_retired_are_listed(fixes, manifest):

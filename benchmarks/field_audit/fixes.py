@@ -10,11 +10,16 @@ papers whose reason is the same cause) and the verdict files in papers/. For eac
 - the rule's current precision on the other papers (debatable counts as not true);
 - the other papers audited for the rule after the fix (first committed after the fix's last commit;
   without a git repository, every other paper);
-- still_seen: current false verdicts of the same cause on other papers.
+- still_seen: current false verdicts of the same cause on other papers;
+- exercised: other papers audited after the fix whose record says, in `exercises`, that the auditor
+  found the construct the fix is about in them (a JPEG photograph, a colour bar's ramp, a macro-built
+  include path...) and judged every finding there; such a paper with a false verdict of one of the
+  cause's rules does not count (listed apart, to look at). A paper with the construct and no
+  finding of the rule is the evidence wanted: the fix held where it had to.
 
 Verdict: "checked elsewhere" when the fix retired false findings on another paper, or the rule has
-audited findings on at least 3 other papers audited after it and still_seen is empty; otherwise
-what is missing. Also lists every fix that retired TRUE findings (real defects a fix lost, or
+audited findings on at least 3 other papers audited after it, or at least 3 other papers audited
+after it exercise the construct, and still_seen is empty; otherwise what is missing. Also lists every fix that retired TRUE findings (real defects a fix lost, or
 findings that moved and were judged again). `--write` replaces the "Fix ledger (issue 13)" section
 of benchmarks/RESULTS.md.
 """
@@ -86,6 +91,7 @@ def load_records(directory: Path) -> tuple[list[dict], list[str]]:
             continue
         rec.setdefault("verdicts", [])
         rec.setdefault("retired", [])
+        rec.setdefault("exercises", [])
         rec["_file"] = path.name
         out.append(rec)
     return out, bad
@@ -174,7 +180,7 @@ def ledger_row(cause: dict, records: list[dict], commits: dict | None, added: di
     row = {"id": cause["id"], "rules": cause["rules"], "commits": cause["commits"], "shown_on": cause["shown_on"],
            "retired_shown": Counter(), "retired_other": Counter(), "retired_other_papers": set(),
            "retired_other_false_papers": set(), "other": Counter(), "other_papers": set(),
-           "after_papers": set(), "still_seen": 0, "still_seen_papers": set(), "still_seen_stale": []}
+           "after_papers": set(), "exercised": set(), "exercised_false": set(), "still_seen": 0, "still_seen_papers": set(), "still_seen_stale": []}
     current = {}
     for rec in records:
         repo = rec["repo"]
@@ -197,6 +203,10 @@ def ledger_row(cause: dict, records: list[dict], commits: dict | None, added: di
             row["other_papers"].add(repo)
             if _after(rec, cause, commits, added):
                 row["after_papers"].add(repo)
+        if not mine and _after(rec, cause, commits, added) and any(
+                isinstance(e, dict) and e.get("cause") == cause["id"] for e in rec["exercises"]):
+            falses = any(v.get("code") in rules and v.get("verdict") == "false" for v in rec["verdicts"])
+            row["exercised_false" if falses else "exercised"].add(repo)
     for key in cause.get("still_seen", []):
         v = current.get(key)
         if v is None or v.get("verdict") != "false" or key.split("|", 1)[0] in shown:
@@ -233,11 +243,15 @@ def judge(row: dict, have_git: bool) -> str:
     if row["retired_other_false_papers"]:
         return "checked elsewhere" + (f" (still seen: {seen})" if seen else "")
     after = len(row["after_papers"])
-    if after >= MIN_OTHER_PAPERS and not seen:
+    exercised = len(row["exercised"])
+    if (after >= MIN_OTHER_PAPERS or exercised >= MIN_OTHER_PAPERS) and not seen:
         return "checked elsewhere"
     missing = ["retired no false finding on another paper"]
-    if after < MIN_OTHER_PAPERS:
-        missing.append(f"audited on {after} other papers after it ({MIN_OTHER_PAPERS} needed)")
+    if after < MIN_OTHER_PAPERS and exercised < MIN_OTHER_PAPERS:
+        missing.append(f"audited on {after} other papers after it, {exercised} exercising the construct "
+                       f"({MIN_OTHER_PAPERS} needed)")
+    if row["exercised_false"]:
+        missing.append(f"false findings of the rule on {len(row['exercised_false'])} papers that exercise it")
     if seen:
         missing.append(f"still seen: {seen} on {len(row['still_seen_papers'])} papers")
     return "not checked: " + "; ".join(missing)
@@ -281,13 +295,15 @@ def _shown(shown: list[str]) -> str:
 
 def table(rows: list[dict]) -> str:
     head = ("| cause | rules | commits | shown on | retired on shown (f/d/t) | retired elsewhere (f/d/t, papers) "
-            "| precision on other papers | other papers after | still seen | verdict |")
-    lines = [head, "|" + "---|" * 10]
+            "| precision on other papers | other papers after | exercised after | still seen | verdict |")
+    lines = [head, "|" + "---|" * 11]
     for r in rows:
         lines.append(
             f"| {r['id']} | {' '.join(r['rules'])} | {' '.join(r['commits']) or '-'} | {_shown(r['shown_on'])} "
             f"| {_fdt(r['retired_shown'])} | {_fdt(r['retired_other'])}, {len(r['retired_other_papers'])} "
-            f"| {_precision(r['other'])} | {len(r['after_papers'])} | {r['still_seen']} "
+            f"| {_precision(r['other'])} | {len(r['after_papers'])} | {len(r['exercised'])}"
+            + (f" (+{len(r['exercised_false'])} with false findings)" if r['exercised_false'] else "")
+            + f" | {r['still_seen']} "
             f"({len(r['still_seen_papers'])} papers) | {r['verdict']} |")
     return "\n".join(lines)
 
@@ -299,7 +315,10 @@ def report(rows: list[dict], trues: list[tuple], bad: list[str], have_git: bool,
         f"{n_papers} verdict files in papers/. {checked} of {len(rows)} causes are checked elsewhere (real-chart "
         "causes count only when their fix retired false findings on a field paper): the fix "
         "retired false findings on a paper other than those that showed the cause, or the rule has audited "
-        f"findings on at least {MIN_OTHER_PAPERS} papers first audited after the fix and no current false "
+        f"findings on at least {MIN_OTHER_PAPERS} papers first audited after the fix, or at least "
+        f"{MIN_OTHER_PAPERS} such papers exercise the construct the fix is about (the auditor found it there and "
+        "judged every finding; 'exercised after'; one with a false finding of the rule does not count), and "
+        "no current false "
         "verdict of the same cause on another paper (still seen). Retired counts are false/debatable/true; "
         "'shown on' abbreviates repositories to their owner; precision is over the rule's current verdicts "
         "on the other papers (debatable counts as not true).",
