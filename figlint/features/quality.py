@@ -214,9 +214,10 @@ class Placed:
     printed: tuple[float, float] | None  # points
     bbox: tuple[float, float, float, float] | None = None  # where it prints, in the figure's points
     size_known: bool = True  # False: `printed` is assumed (a standalone file recording no DPI)
+    parts: tuple[str, ...] = ()  # a mosaic's tiles (their names), empty for one image
 
 
-def placed_images(fig, paper, min_side_px: int = 48, names: set[str] | None = None):
+def placed_images(fig, paper, min_side_px: int = 48, names: set[str] | None = None, mosaics: bool = False):
     """The raster images of a figure, decoded at their own resolution (not rendered), one at a
     time: an iterator whose Placed's pixels (`bgr`) are dropped when the next image is asked
     for (a figure of several 40-megapixel photographs held them all at once; issue 14). A
@@ -225,14 +226,15 @@ def placed_images(fig, paper, min_side_px: int = 48, names: set[str] | None = No
     A figure file: the image itself. A PDF: each placed image's stream by xref. A LaTeX
     figure without a PDF: its raster graphics files. Images too large to decode
     (figlint/budget.py) or unreadable are left out; with `names`, only the PDF's placed
-    images of those names are decoded.
+    images of those names are decoded. With `mosaics`, the tiles of one picture (see
+    tile_groups) come as one Placed, assembled, naming its tiles in `parts`.
     """
-    for placed in _placed_images(fig, paper, min_side_px, names):
+    for placed in _placed_images(fig, paper, min_side_px, names, mosaics):
         yield placed
         placed.bgr = None
 
 
-def _placed_images(fig, paper, min_side_px: int, names: set[str] | None):
+def _placed_images(fig, paper, min_side_px: int, names: set[str] | None, mosaics: bool = False):
     from pathlib import Path
 
     from figlint import budget
@@ -250,8 +252,13 @@ def _placed_images(fig, paper, min_side_px: int, names: set[str] | None):
         return
     pdf = getattr(paper, "pdf_path", None) if paper is not None else None
     if fig.images and pdf and fig.page:
-        imgs = [i for i in fig.images if i.xref and min(i.width_px, i.height_px) >= min_side_px
-                and i.width_px * i.height_px <= budget.MAX_DECODE_PIXELS and (names is None or i.name in names)]
+        imgs = [i for i in fig.images if i.xref and (names is None or i.name in names)]
+        if mosaics:
+            groups, imgs = tile_groups(imgs)
+            for group in groups:
+                yield from _mosaic_from_pdf(pdf, group)
+        imgs = [i for i in imgs if min(i.width_px, i.height_px) >= min_side_px
+                and i.width_px * i.height_px <= budget.MAX_DECODE_PIXELS]
         if imgs:
             yield from _from_pdf(pdf, imgs)
         return
@@ -260,10 +267,15 @@ def _placed_images(fig, paper, min_side_px: int, names: set[str] | None):
         # LaTeX sources alone: bitmaps inside the PDF graphics placed, by xref in their own file
         by_file: dict[str, list] = {}
         for i in fig.images:
-            if i.name in embedded and i.xref and min(i.width_px, i.height_px) >= min_side_px \
-                    and i.width_px * i.height_px <= budget.MAX_DECODE_PIXELS and (names is None or i.name in names):
+            if i.name in embedded and i.xref and (names is None or i.name in names):
                 by_file.setdefault(embedded[i.name], []).append(i)
         for path, imgs in by_file.items():
+            if mosaics:
+                groups, imgs = tile_groups(imgs)
+                for group in groups:
+                    yield from _mosaic_from_pdf(path, group)
+            imgs = [i for i in imgs if min(i.width_px, i.height_px) >= min_side_px
+                    and i.width_px * i.height_px <= budget.MAX_DECODE_PIXELS]
             yield from _from_pdf(path, imgs)
     files = fig.extra.get("raster_files") or {}
     if embedded and not files:
@@ -311,6 +323,109 @@ def _is_jpeg_file(path: str) -> bool:
             return fh.read(3) == b"\xff\xd8\xff"
     except OSError:
         return False
+
+
+# Tiles of one picture: a renderer that exports a picture in pieces (MATLAB's OpenGL export
+# writes a 3D rendering as a grid of 113 x 105 px images, some JPEG, some not) prints them edge
+# to edge at one scale. Edges meet within this share of one pixel.
+TILE_GAP_PX = 0.25
+
+
+def _scale(im) -> tuple[float, float]:
+    box = im.placed or im.bbox
+    return im.width_px / max(box[2] - box[0], 1e-9), im.height_px / max(box[3] - box[1], 1e-9)
+
+
+def _abut(a, b) -> bool:
+    """Do two images' printed boxes share an edge (one beside or under the other, spanning
+    the same rows or columns), at the same pixel scale?"""
+    (ax, ay), (bx, by) = _scale(a), _scale(b)
+    if abs(ax - bx) > 0.01 * ax or abs(ay - by) > 0.01 * ay:
+        return False
+    ra, rb = a.placed or a.bbox, b.placed or b.bbox
+    gx, gy = TILE_GAP_PX / ax, TILE_GAP_PX / ay
+    side = (abs(ra[2] - rb[0]) <= gx or abs(rb[2] - ra[0]) <= gx) and abs(ra[1] - rb[1]) <= gy \
+        and abs(ra[3] - rb[3]) <= gy
+    stacked = (abs(ra[3] - rb[1]) <= gy or abs(rb[3] - ra[1]) <= gy) and abs(ra[0] - rb[0]) <= gx \
+        and abs(ra[2] - rb[2]) <= gx
+    return side or stacked
+
+
+def tile_groups(imgs) -> tuple[list[list], list]:
+    """(groups of images that are the tiles of one picture, the other images). Tiles are
+    images whose whole boxes (before any clip) print edge to edge, each beside or under
+    another one of the same height or width, at one pixel scale; a group holds at least two.
+    A clip may cut the outer tiles (the picture cut to the column)."""
+    whole = list(imgs)
+    parent = list(range(len(whole)))
+
+    def find(k: int) -> int:
+        while parent[k] != k:
+            parent[k] = parent[parent[k]]
+            k = parent[k]
+        return k
+
+    def box(k: int):
+        return whole[k].placed or whole[k].bbox
+
+    order = sorted(range(len(whole)), key=lambda k: box(k)[0])
+    for n, a in enumerate(order):  # boxes sorted by left edge: a neighbour starts before a's right edge ends
+        ra = box(a)
+        for b in order[n + 1:]:
+            if box(b)[0] > ra[2] + 1.0:
+                break
+            if _abut(whole[a], whole[b]):
+                parent[find(a)] = find(b)
+    members: dict[int, list] = {}
+    for k, im in enumerate(whole):
+        members.setdefault(find(k), []).append(im)
+    groups = [g for g in members.values() if len(g) >= 2]
+    grouped = {id(im) for g in groups for im in g}
+    return groups, [i for i in imgs if id(i) not in grouped]
+
+
+def _mosaic_from_pdf(pdf: str, tiles):
+    """One Placed: the tiles pasted at their places on a white canvas at their pixel scale, cut
+    to what prints; none when the picture is over the decode cap or no tile decodes."""
+    from figlint import budget
+    from figlint.features.raster import decode_pdf_image
+
+    sx, sy = _scale(tiles[0])
+    x0, y0 = min(t.bbox[0] for t in tiles), min(t.bbox[1] for t in tiles)
+    x1, y1 = max(t.bbox[2] for t in tiles), max(t.bbox[3] for t in tiles)
+    w, h = round((x1 - x0) * sx), round((y1 - y0) * sy)
+    if w * h > budget.MAX_DECODE_PIXELS or w < 1 or h < 1:
+        return
+    try:
+        import numpy as np
+        import pymupdf
+
+        doc = pymupdf.open(pdf)
+    except Exception:  # noqa: BLE001
+        return
+    canvas = None
+    jpeg = False
+    with doc:
+        for t in tiles:
+            try:
+                arr = decode_pdf_image(doc, t.xref)
+                jpeg |= "DCTDecode" in doc.xref_get_key(t.xref, "Filter")[1]
+            except Exception:  # noqa: BLE001 - a tile we cannot decode stays white
+                continue
+            if arr is None:
+                continue
+            if canvas is None:
+                canvas = np.full((h, w, 3), 255, np.uint8)
+            whole = t.placed or t.bbox  # the tile's pixels span this box; the canvas what prints
+            c, r = round((whole[0] - x0) * sx), round((whole[1] - y0) * sy)
+            part = arr[max(0, -r): max(0, h - r), max(0, -c): max(0, w - c)]
+            r, c = max(r, 0), max(c, 0)
+            canvas[r:r + part.shape[0], c:c + part.shape[1]] = part
+    if canvas is None:
+        return
+    names = tuple(t.name or f"xref {t.xref}" for t in tiles)
+    yield Placed(f"{names[0]} and {len(tiles) - 1} more tiles", canvas, jpeg, (x1 - x0, y1 - y0),
+                 (x0, y0, x1, y1), parts=names)
 
 
 def _from_pdf(pdf: str, imgs):

@@ -129,7 +129,7 @@ def _raster_spans(fig: Figure, ctx: Context):
         # paper background) is part of what it depicts (a basemap's place names, a receipt's
         # print), not a label the author set: only charts, diagrams and screenshots on a
         # light background are read for their labels' size.
-        pictures = {p.name for p, q in _placed(fig, ctx) if not _line_art(q, PICTURE_COLOURS)}
+        pictures = {n for p, q in _placed(fig, ctx) if not _line_art(q, PICTURE_COLOURS) for n in p.parts or (p.name,)}
         labels = [lb for lb in labels if lb.image not in pictures]
     spans = [TextSpan(text=lb.text, size=lb.size, font=_RASTER_FONT, bbox=lb.bbox) for lb in labels]
     return _legible_spans(fig, spans)
@@ -395,7 +395,9 @@ def _placed(fig: Figure, ctx: Context):
     try:
         from figlint.features.quality import measure, placed_images
 
-        for p in placed_images(fig, ctx.paper):
+        # a picture exported in tiles is measured whole: a tile is too small to tell the
+        # picture's own shading from ringing, and its edges are cuts, not content
+        for p in placed_images(fig, ctx.paper, mosaics=True):
             q = measure(p.bgr)
             p.bgr = None  # the measures are kept, not the pixels (a paper's worth of them is gigabytes)
             if q is not None:
