@@ -18,12 +18,15 @@ from dataclasses import dataclass, field
 # A figure number as printed: "3", "3.2" (chapter numbering), "S1", "A2", "A.2".
 # "3", "3.2" (chapter), "A2"/"A.2" (appendix), "S2.3" (supplement of a chapter), "OA-2" (an
 # online appendix's "OA-" prefix)
-_NUM = r"(?:(?:[A-Z]{1,2}-|[A-Z]\.?)?\d+(?:\.\d+)?)(?![\d])"
+# A chapter may be joined by a centred dot ("1·2", \thechapter$\cdot$\arabic{figure}, a
+# thesis style's choice), printed as U+00B7 or U+22C5.
+_CHAPTER_DOT = "[.\u00b7\u22c5]"
+_NUM = r"(?:(?:[A-Z]{1,2}-|[A-Z]\.?)?\d+(?:" + _CHAPTER_DOT + r"\d+)?)(?![\d])"
 # What a caption label may print besides: a chapter joined by a dash ("4-1", \thechapter-
 # \arabic{figure}) and a prefix set off by a thin space ("SI 3", SI\,\arabic{figure}). In
 # running text "Figs. 4-6" is a range, so mentions read such a number only where the paper
 # has a figure of that number (find_mentions' `known`).
-_LABEL_NUM = r"(?:[A-Z]{1,2}-|[A-Z]{2,3}[ \u00a0\u2009\u202f]|[A-Z]\.?)?\d+(?:(?:\.|-|\u2013)\d+)?"
+_LABEL_NUM = r"(?:[A-Z]{1,2}-|[A-Z]{2,3}[ \u00a0\u2009\u202f]|[A-Z]\.?)?\d+(?:(?:" + _CHAPTER_DOT + r"|-|\u2013)\d+)?"
 _SP = r"[ \t\u00a0\u2009\u202f~]*"  # ~ survives in LaTeX text, nbsp in PDF text
 _DASH = r"(?:-{1,3}|\u2013|\u2014|\u2212)"
 
@@ -101,7 +104,7 @@ class Mention:
 
 # a number as its series' prefix and its serial: "A2" (an appendix), "3.7" (chapter 3),
 # "SI 4" (a prefix set off by a space), "OA-2"
-_SERIAL = re.compile(r"((?:[A-Z]{1,3}[ \u00a0\u2009\u202f.-]?)?(?:\d+\.)?)(\d+)")
+_SERIAL = re.compile(r"((?:[A-Z]{1,3}[ \u00a0\u2009\u202f.-]?)?(?:\d+" + _CHAPTER_DOT + r")?)(\d+)")
 
 
 def _expand(first: str, last: str) -> list[str]:
@@ -279,8 +282,10 @@ def parse_caption_label(text: str) -> tuple[str, str, str] | None:
 
 def normalize_number(number: str) -> str:
     """Canonical key for a figure number: "A.2" and "A2" are the same figure; "3.2" stays;
-    "SI 3" (a thin space in print, `SI\\,3` in the sources) is "SI3"; "4–1" is "4-1"."""
+    "SI 3" (a thin space in print, `SI\\,3` in the sources) is "SI3"; "4–1" is "4-1"; a chapter
+    joined by a centred dot, "1·2", is "1.2"."""
     number = re.sub(r"[\s\u00a0\u2009\u202f~]+|\\[,;: ]", "", number.strip()).replace("\u2013", "-")
+    number = number.replace("\u00b7", ".").replace("\u22c5", ".")
     m = re.fullmatch(r"([A-Za-z])\.?(\d+)", number)
     if m:
         return m.group(1).upper() + m.group(2)

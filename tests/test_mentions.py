@@ -269,3 +269,13 @@ def test_a_dash_joins_a_number_only_where_the_paper_has_that_figure():
 def test_tables_in_other_languages_are_floats_too():
     assert parse_float_label("Tabla 2-1. Propiedades del fluido")[:3] == ("table", "Tabla 2-1", "2-1")
     assert parse_float_label("Tabelle 1: Messwerte")[0] == "table"
+
+
+def test_a_chapter_joined_by_a_centred_dot_is_one_number():
+    from figlint.mentions import find_mentions, normalize_number, parse_caption_label
+
+    for dot in ("\u00b7", "\u22c5"):
+        assert parse_caption_label(f"Figure 4{dot}12: Ionograms of the night.")[1] == f"4{dot}12"
+        assert [m.numbers for m in find_mentions(f"as Figure 4{dot}12 shows, and Figs. 4{dot}2 to 4{dot}4 too")] \
+            == [[f"4{dot}12"], [f"4{dot}2", f"4{dot}3", f"4{dot}4"]]
+        assert normalize_number(f"4{dot}12") == normalize_number("4.12") == "4.12"

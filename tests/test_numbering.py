@@ -240,6 +240,35 @@ def test_another_figure_name_and_a_dash_scheme_read_alike_on_both_routes(tmp_pat
     assert not [c for c in codes if c[0] in ("FL008", "FL201", "FL301")], codes
 
 
+def test_a_chapter_joined_by_a_centred_dot_reads_alike_on_both_routes(tmp_path, pdflatex):
+    """A thesis style that prints "Figure 1·2" (its .sty: \\def\\thefigure{\\thechapter$\\cdot$
+    \\arabic{figure}} in a report): both routes number the figures as printed, bind the
+    references and the hand-written "Figure 2·1" (FL305) to them, and agree (field audit: 104 false
+    FL201 and 117 false FL008 on one such thesis, whose numbers the sources read as "1$$2")."""
+    _plot(tmp_path)
+    (tmp_path / "dotthesis.sty").write_text(
+        "\\ProvidesPackage{dotthesis}\n\\@ifundefined{thechapter}{}{\\def\\thefigure{\\thechapter$\\cdot$\\arabic{figure}}}\n")
+    (tmp_path / "main.tex").write_text(
+        "\\documentclass{report}\n\\usepackage{graphicx}\n\\usepackage{dotthesis}\n\\begin{document}\n"
+        "\\chapter{Instruments}\nThe camera's field of view is drawn in Figure~\\ref{fig:a}, its noise in "
+        "Figure~\\ref{fig:b}.\n"
+        + FIG % ("", "Field of view of the camera over the sky at the station.", "\\label{fig:a}")
+        + FIG % ("", "Noise of the camera against exposure time at the station.", "\\label{fig:b}")
+        + "\\chapter{Observations}\nThe auroral arc of Figure 2·1 moved east within a minute.\n"
+        + FIG % ("", "Auroral arc seen by the camera on the night of the campaign.", "\\label{fig:c}")
+        + "\\end{document}\n")
+    _compile(tmp_path)
+    pdf = read_pdf(str(tmp_path / "main.pdf"))
+    assert [f.number for f in pdf.figures] == ["1·1", "1·2", "2·1"]
+    assert [len(f.sites) for f in pdf.figures] == [1, 1, 1]
+    tex = read_latex(str(tmp_path / "main.tex"))
+    assert [f.number for f in tex.figures] == ["1·1", "1·2", "2·1"]
+    assert [len(f.sites) for f in tex.figures] == [1, 1, 1]
+    codes = _codes(tmp_path / "main.tex")
+    # the hand-written number is one (FL305), bound to its figure like the others
+    assert [c for c in codes if c[0] in ("FL008", "FL201", "FL301", "FL305")] == [("FL305", "2\u00b71")], codes
+
+
 CLS = r"""\NeedsTeXFormat{LaTeX2e}
 \ProvidesClass{myjournal}
 \LoadClass{article}

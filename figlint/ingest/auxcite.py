@@ -60,7 +60,9 @@ def _plain(tex: str) -> str:
     # an accent over a letter: \'e, \"{o}, \v{c}; a letter accent (\u, \v, \t, ...) only as a
     # control word of its own ("\textbf" is not \t over "e")
     s = re.sub(r"\\(?:[`'^\"~=.]|[uvHtcdbk](?![A-Za-z]))\s*\{?([A-Za-z])\}?", r"\1", s)
-    s = re.sub(r"\\[A-Za-z@]+\s*", "", s)
+    from figlint.ingest.texscan import number_symbols
+
+    s = re.sub(r"\\[A-Za-z@]+\s*", "", number_symbols(s))  # a label's number may print "1·2"
     return re.sub(r"\s+", " ", s.replace("{", "").replace("}", "")).strip()
 
 

@@ -153,7 +153,7 @@ def _label_set_apart(ln: Line) -> tuple[str, str, str, str] | None:
     return None
 
 
-_BARE_LABEL = re.compile(r"^\s*((?:Supplementary\s+)?(?:Figure|Fig\.|FIGURE|FIG\.))[ \u00a0]*((?:[A-Z]{1,2}-|[A-Z]\.?)?\d+(?:\.\d+)?)[ \u00a0]+(?=[A-Z(\u201c\"])")
+_BARE_LABEL = re.compile(r"^\s*((?:Supplementary\s+)?(?:Figure|Fig\.|FIGURE|FIG\.))[ \u00a0]*((?:[A-Z]{1,2}-|[A-Z]\.?)?\d+(?:[.\u00b7\u22c5]\d+)?)[ \u00a0]+(?=[A-Z(\u201c\"])")
 
 
 def _small_bare_label(ln: Line, layout: Layout) -> tuple[str, str, str, str] | None:
@@ -241,7 +241,7 @@ _FOLIO = re.compile(r"^(?:page\s*)?(?:\d{1,4}|[ivxlc]{1,6})(?:\s*(?:/|of)\s*\d{1
 
 # the label of an item attached to a figure (eLife's "Figure 1–Figure supplement 2."): no
 # caption of the figure's own (mentions.parse_float_label), but the end of the caption above it
-_ITEM_LABEL = re.compile(r"\s*(?:figure|fig\.)\s*[A-Z]?\d+(?:\.\d+)?\s*[-\u2013\u2014]\s*" + ITEM_OF_A_FIGURE, re.I)
+_ITEM_LABEL = re.compile(r"\s*(?:figure|fig\.)\s*[A-Z]?\d+(?:[.\u00b7\u22c5]\d+)?\s*[-\u2013\u2014]\s*" + ITEM_OF_A_FIGURE, re.I)
 
 
 # a line that ends a sentence or clause, closing quotes after its stop included ("... 25 cm.”)

@@ -259,8 +259,17 @@ class Counters:
         s = re.sub(r"\\@?(arabic|alph|Alph|roman|Roman|fnsymbol)\s*(?:\{\s*([A-Za-z@]+)\s*\}|\\c@([A-Za-z@]+))",
                    lambda m: _fmt_num(m.group(1), self.values.get(m.group(2) or m.group(3), 0)), s)
         s = re.sub(r"\\the([A-Za-z@]+)", lambda m: self.the(m.group(1), depth + 1) if m.group(1) in self.values else "", s)
-        s = re.sub(r"\\[A-Za-z@]+\s*", "", s)
+        s = re.sub(r"\\[A-Za-z@]+\s*", "", number_symbols(s))
         return s.replace("{", "").replace("}", "").strip()
+
+
+def number_symbols(s: str) -> str:
+    """The separators a number's format prints as symbols, as printed, and math shifts gone:
+    "\\thechapter$\\cdot$\\arabic{figure}" prints "1·2" (a thesis style's choice),
+    "\\textendash" and "--" a dash "1–2". Other commands are left to the caller."""
+    s = re.sub(r"\\(?:cdot|textperiodcentered|centerdot)(?![A-Za-z])\s*", "\u00b7", s)
+    s = re.sub(r"\\textendash(?![A-Za-z])\s*|(?<!-)--(?!-)", "\u2013", s)
+    return s.replace("$", "")
 
 
 # ---------------------------------------------------------------- records

@@ -10,7 +10,7 @@ from figlint.mentions import sentence_spans
 from figlint.text import POINTER_WORDS, content_words
 
 _MENTION_RE = re.compile(
-    r"\b(?:fig(?:ure)?s?\.?|panels?)\s*~?\s*[A-Z]?\d+(?:\.\d+)?(?:\s*\(?[a-z]\)?)?"
+    r"\b(?:fig(?:ure)?s?\.?|panels?)\s*~?\s*[A-Z]?\d+(?:[.\u00b7\u22c5]\d+)?(?:\s*\(?[a-z]\)?)?"
     r"(?:\s*(?:,|and|&|-|–|to)\s*[A-Z]?\d+(?:\s*\(?[a-z]\)?)?)*",
     re.IGNORECASE,
 )
