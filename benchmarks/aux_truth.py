@@ -464,7 +464,8 @@ def prefix_similarity(short: str, long: str) -> float:
 
 
 def norm_number(s: str) -> str:
-    """'Figure 2.3' / 'Fig. A.1:' / '\\relax 3' -> '2.3' / 'A.1' / '3'."""
+    """'Figure 2.3' / 'Fig. A.1:' / '\\relax 3' / '1$\\cdot $2' -> '2.3' / 'A.1' / '3' / '1·2'."""
+    s = re.sub(r"\$?\\(?:cdot|textperiodcentered|centerdot)(?![A-Za-z])\s*\$?", "\u00b7", s)
     s = tex_plain(s) if "\\" in s else s
     s = unicodedata.normalize("NFKC", s).strip()
     s = re.sub(r"^(?:fig(?:ure)?s?\.?)\s*", "", s, flags=re.I)
