@@ -104,20 +104,56 @@ def main() -> int:
     if args.json:
         Path(args.json).write_text(json.dumps(outcomes, indent=1))
     if args.write:
-        from results_md import write_section
+        from results_md import RESULTS, write_section
 
-        write_section("Invariance (issue 12)", "\n".join([
+        heading = "Invariance (issue 12)"
+        run = (f"- **{_revision()}, {time.strftime('%Y-%m-%d')} (`python benchmarks/invariance.py`"
+               + (f"; {args.note}" if args.note else "") + f"): {same} of {len(built)} identical "
+               f"({100.0 * same / max(1, len(built)):.1f} %) of {len(outcomes)} variants**, "
+               f"{len(outcomes) - len(built)} not built as the same paper (no PDF, lost floats, or text set past a "
+               f"page edge); differing by route: {dict(by_route) or 'none'}; by edit: {dict(causes) or 'none'} "
+               f"({secs:.0f} s)")
+        write_section(heading, "\n".join([
             "`python benchmarks/invariance.py` builds every variant of the fixture papers "
             "(tests/fixtures/variants.py) with pdflatex and reads each from the PDF, the sources with "
             "the PDF and the sources alone; a variant is identical when all three signatures equal the "
             "original paper's.",
             "",
             f"- papers: {', '.join(b.name for b in bases)}; classes: {', '.join(classes)}",
-            f"- identical: **{same} of {len(built)}** variants ({100.0 * same / max(1, len(built)):.1f} %); "
-            f"{len(outcomes) - len(built)} not built as the same paper (no PDF, lost floats, or text set past a page edge)",
-            f"- differing, by route: {dict(by_route) or 'none'}; by edit: {dict(causes) or 'none'}",
-        ] + _baseline_lines(args.baseline) + ([f"- {args.note}"] if args.note else [])))
+            run,
+        ] + _baseline_lines(args.baseline) + _history(RESULTS, heading)))
     return 0
+
+
+def _revision() -> str:
+    """'main at <short hash>' of the checkout measured (its branch's name when not main)."""
+    import subprocess
+
+    def git(*a: str) -> str:
+        try:
+            return subprocess.run(["git", *a], capture_output=True, text=True, timeout=30,
+                                  cwd=Path(__file__).resolve().parent).stdout.strip()
+        except (OSError, subprocess.SubprocessError):
+            return ""
+
+    rev, branch = git("rev-parse", "--short", "HEAD"), git("rev-parse", "--abbrev-ref", "HEAD")
+    return f"{branch or 'checkout'} at {rev}" if rev else "this checkout"
+
+
+def _history(results: Path, heading: str) -> list[str]:
+    """The section's earlier lines after its 'papers' line: each run is kept as history, the new
+    one goes first."""
+    import re
+
+    text = results.read_text() if results.exists() else ""
+    m = re.search(rf"^## {re.escape(heading)}\n(.*?)(?=^## |\Z)", text, re.S | re.M)
+    if not m:
+        return []
+    lines = m.group(1).strip().splitlines()
+    for i, line in enumerate(lines):
+        if line.startswith("- papers:"):
+            return lines[i + 1:]
+    return []
 
 
 def _baseline_lines(path: str | None) -> list[str]:
