@@ -21,12 +21,12 @@ from dataclasses import dataclass, field
 # A chapter may be joined by a centred dot ("1·2", \thechapter$\cdot$\arabic{figure}, a
 # thesis style's choice), printed as U+00B7 or U+22C5.
 _CHAPTER_DOT = "[.\u00b7\u22c5]"
-_NUM = r"(?:(?:[A-Z]{1,2}-|[A-Z]\.?)?\d+(?:" + _CHAPTER_DOT + r"\d+)?)(?![\d])"
+_NUM = r"(?:(?:[A-Z]{1,2}-|[A-Z]" + _CHAPTER_DOT + r"?)?\d+(?:" + _CHAPTER_DOT + r"\d+)?)(?![\d])"
 # What a caption label may print besides: a chapter joined by a dash ("4-1", \thechapter-
 # \arabic{figure}) and a prefix set off by a thin space ("SI 3", SI\,\arabic{figure}). In
 # running text "Figs. 4-6" is a range, so mentions read such a number only where the paper
 # has a figure of that number (find_mentions' `known`).
-_LABEL_NUM = r"(?:[A-Z]{1,2}-|[A-Z]{2,3}[ \u00a0\u2009\u202f]|[A-Z]\.?)?\d+(?:(?:" + _CHAPTER_DOT + r"|-|\u2013)\d+)?"
+_LABEL_NUM = r"(?:[A-Z]{1,2}-|[A-Z]{2,3}[ \u00a0\u2009\u202f]|[A-Z]" + _CHAPTER_DOT + r"?)?\d+(?:(?:" + _CHAPTER_DOT + r"|-|\u2013)\d+)?"
 _SP = r"[ \t\u00a0\u2009\u202f~]*"  # ~ survives in LaTeX text, nbsp in PDF text
 _DASH = r"(?:-{1,3}|\u2013|\u2014|\u2212)"
 

@@ -279,3 +279,7 @@ def test_a_chapter_joined_by_a_centred_dot_is_one_number():
         assert [m.numbers for m in find_mentions(f"as Figure 4{dot}12 shows, and Figs. 4{dot}2 to 4{dot}4 too")] \
             == [[f"4{dot}12"], [f"4{dot}2", f"4{dot}3", f"4{dot}4"]]
         assert normalize_number(f"4{dot}12") == normalize_number("4.12") == "4.12"
+        # an appendix lettered the same way: "Figure A·3"
+        assert parse_caption_label(f"Figure A{dot}3: Camera noise.")[1] == f"A{dot}3"
+        assert [m.numbers for m in find_mentions(f"as Figure A{dot}3 shows")] == [[f"A{dot}3"]]
+        assert normalize_number(f"A{dot}3") == normalize_number("A.3") == "A3"
