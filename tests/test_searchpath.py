@@ -186,3 +186,61 @@ def test_a_label_in_an_unread_file_is_not_undefined_when_the_aux_knows_it(tmp_pa
     undefined = [f.evidence["label"] for f in res.findings if f.code == "FL304"]
     assert undefined == ["fig:typo"]
     assert any(f.code == "FL005" for f in res.findings)
+
+
+def _fl307(main_tex):
+    from figlint.config import Config
+    from figlint.engine import lint_path
+
+    return [f for f in lint_path(str(main_tex), Config(select=["FL307"])).findings if f.code == "FL307"]
+
+
+def _png(path: Path) -> None:
+    from PIL import Image
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    Image.new("RGB", (60, 40), (90, 140, 200)).save(path)
+
+
+def test_a_latexmkrc_above_the_main_file_sets_the_search_path_of_its_folder(tmp_path, monkeypatch):
+    """latexmk run from the repository's root, its .latexmkrc naming src/main.tex and a search
+    path written with Windows separators and trees: `.;./src//;./fig//;` (kpathsea reads ';'
+    too, and `dir//` searches every folder below). A section in src/sections/, a graphic by
+    bare name in fig/tof/, another named from the root: all found as the build finds them."""
+    monkeypatch.delenv("TEXINPUTS", raising=False)
+    (tmp_path / ".git").mkdir()
+    write(tmp_path, {
+        ".latexmkrc": "@default_files = ('src/main.tex');\n$out_dir = 'build';\n"
+                      "$ENV{TEXINPUTS} = \".;./src//;./fig//;\";\n",
+        "src/main.tex": doc("\\input{intro}\n" + FIG % ("fig/readout/board.png", "two", "two", "two")),
+        "src/sections/intro.tex": FIG % ("tofCR.png", "one", "one", "one"),
+    })
+    _png(tmp_path / "fig" / "tof" / "tofCR.png")
+    _png(tmp_path / "fig" / "readout" / "board.png")
+    paper = read_latex(str(tmp_path / "src" / "main.tex"))
+    assert fl005(paper) == [] and [f.number for f in paper.figures] == ["1", "2"]
+    assert _fl307(tmp_path / "src" / "main.tex") == []
+    (tmp_path / ".latexmkrc").unlink()  # the build's path unknown: the section and both graphics are missing
+    assert len(fl005(read_latex(str(tmp_path / "src" / "main.tex")))) == 1
+
+
+def test_the_builds_record_in_its_output_folder_names_a_subfolder_it_searched(tmp_path, monkeypatch, pdflatex):
+    """A build script ran `TEXINPUTS=.:./figures/: pdflatex -recorder -output-directory=build`:
+    `\\includegraphics{plot}` was read from figures/plot.png. The record sits in build/ (the
+    latexmkrc's $out_dir); its input in a folder below the main file's is searched too."""
+    import os
+    import subprocess
+
+    (tmp_path / ".git").mkdir()
+    write(tmp_path, {"paper/main.tex": doc("See Figure~\\ref{fig:p}.\n" + FIG % ("plot", "p", "p", "p")),
+                     "paper/latexmkrc": "$out_dir = 'build';\n"})
+    _png(tmp_path / "paper" / "figures" / "plot.png")
+    (tmp_path / "paper" / "build").mkdir()
+    subprocess.run(["pdflatex", "-recorder", "-interaction=batchmode", "-output-directory=build", "main.tex"],
+                   cwd=tmp_path / "paper", env={**os.environ, "TEXINPUTS": ".:./figures/:"}, capture_output=True,
+                   timeout=120)
+    assert "figures/plot.png" in (tmp_path / "paper" / "build" / "main.fls").read_text()
+    monkeypatch.delenv("TEXINPUTS", raising=False)
+    assert _fl307(tmp_path / "paper" / "main.tex") == []
+    (tmp_path / "paper" / "build" / "main.fls").unlink()
+    assert len(_fl307(tmp_path / "paper" / "main.tex")) == 1

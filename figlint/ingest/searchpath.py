@@ -19,13 +19,20 @@ import re
 _RC_NAMES = ("latexmkrc", ".latexmkrc")
 # ensure_path('TEXINPUTS', '../', './style//')  /  $ENV{'TEXINPUTS'} = '../:' . $ENV{'TEXINPUTS'};
 _ENSURE = re.compile(r"""ensure_path\s*\(\s*['"]TEXINPUTS['"]\s*,([^)]*)\)""")
-_ENV = re.compile(r"""\$ENV\s*\{\s*['"]?TEXINPUTS['"]?\s*\}\s*=\s*([^;]*);""")
+# (the statement ends at a ';' outside quotes: `.;./src//;` is one quoted value)
+_ENV = re.compile(r"""\$ENV\s*\{\s*['"]?TEXINPUTS['"]?\s*\}\s*=\s*((?:'[^']*'|"[^"]*"|[^;'"])*);""")
+# $out_dir = 'build';  $aux_dir = "tmp";  where latexmk writes the .fls record
+_OUT_DIR = re.compile(r"""\$(?:out|aux)_dir\s*=\s*['"]([^'"]+)['"]""")
 _QUOTED = re.compile(r"""'([^']*)'|"([^"]*)\"""")
 MAX_DIRS = 20
+# folders under one `dir//` entry (kpathsea searches the whole tree below it)
+MAX_WALK = 200
 
 
 def _split(value: str) -> list[str]:
-    return value.split(";" if os.name == "nt" else ":")
+    # kpathsea separates path elements with ':' on Unix and ';' on Windows; a latexmkrc written
+    # on Windows (`.;./src//;./fig//;`) works on Unix too, where no folder name holds ';'
+    return re.split(r"[;:]" if os.name != "nt" else ";", value)
 
 
 def is_inside(path: str, root: str) -> bool:
@@ -35,41 +42,72 @@ def is_inside(path: str, root: str) -> bool:
     return path == root or path.startswith(root.rstrip(os.sep) + os.sep)
 
 
-def _rc_entries(main_dir: str) -> list[str]:
-    out: list[str] = []
-    for name in _RC_NAMES:
-        path = os.path.join(main_dir, name)
-        try:
-            if os.path.getsize(path) > 100_000:
+def _rc_files(main_dir: str, project: str | None) -> list[tuple[str, str]]:
+    """(folder, text) of each latexmkrc beside the main file or in a folder above it inside the
+    project (latexmk run from the repository's root with the main file in `src/`, as its
+    @default_files says): its paths are relative to its own folder, where latexmk runs TeX."""
+    out = []
+    d = os.path.normpath(main_dir)
+    proj = os.path.normpath(project) if project else d
+    while True:
+        for name in _RC_NAMES:
+            path = os.path.join(d, name)
+            try:
+                if os.path.getsize(path) > 100_000:
+                    continue
+                with open(path, encoding="utf-8", errors="replace") as fh:
+                    out.append((d, re.sub(r"(?m)#.*$", "", fh.read())))  # Perl comments gone
+            except OSError:
                 continue
-            with open(path, encoding="utf-8", errors="replace") as fh:
-                text = fh.read()
-        except OSError:
-            continue
-        text = re.sub(r"(?m)#.*$", "", text)  # Perl comments
-        for m in _ENSURE.finditer(text):
-            for q in _QUOTED.finditer(m.group(1)):
-                out.append(q.group(1) if q.group(1) is not None else q.group(2))
-        for m in _ENV.finditer(text):
-            for q in _QUOTED.finditer(m.group(1)):
-                out.extend(_split(q.group(1) if q.group(1) is not None else q.group(2)))
+        if d == proj or not is_inside(d, proj) or os.path.dirname(d) == d:
+            break
+        d = os.path.dirname(d)
     return out
 
 
-def _fls_entries(main_dir: str, main_name: str | None) -> list[str]:
-    """Folders outside the main file's folder that the last build read inputs from, by its
-    own record (`<main>.fls`, written by `latexmk` and `pdflatex -recorder`): the build found
-    them through a search path figlint cannot see (TEXINPUTS set in the author's shell). Each
-    such file's folder and the folders above it, up to the one it shares with the main file."""
+def _rc_entries(rcs: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """(folder the entry is relative to, entry) of the TEXINPUTS the latexmkrc files set."""
+    out: list[tuple[str, str]] = []
+    for base, text in rcs:
+        for m in _ENSURE.finditer(text):
+            for q in _QUOTED.finditer(m.group(1)):
+                out.append((base, q.group(1) if q.group(1) is not None else q.group(2)))
+        for m in _ENV.finditer(text):
+            for q in _QUOTED.finditer(m.group(1)):
+                out.extend((base, e) for e in _split(q.group(1) if q.group(1) is not None else q.group(2)))
+    return out
+
+
+def _fls_paths(main_dir: str, main_name: str, rcs: list[tuple[str, str]]) -> list[str]:
+    """Where the last build's record of its inputs may be: beside the main file, or in the
+    output folder a latexmkrc names ($out_dir, $aux_dir, relative to the rc's folder)."""
+    stem = os.path.splitext(main_name)[0] + ".fls"
+    out = [os.path.join(main_dir, stem)]
+    for base, text in rcs:
+        for m in _OUT_DIR.finditer(text):
+            out.append(os.path.normpath(os.path.join(base, m.group(1), stem)))
+    return out
+
+
+def _fls_entries(main_dir: str, main_name: str | None, rcs: list[tuple[str, str]] = ()) -> list[str]:
+    """Folders other than the main file's that the last build read inputs from, by its own
+    record (`<main>.fls`, written by `latexmk` and `pdflatex -recorder`): the build found them
+    through a search path figlint cannot see (TEXINPUTS set in the author's shell or build
+    script). Each such file's folder and, outside the main file's folder, the folders above
+    it up to the one it shares with the main file."""
     if not main_name:
         return []
-    path = os.path.join(main_dir, os.path.splitext(main_name)[0] + ".fls")
-    try:
-        if os.path.getsize(path) > 4_000_000:
-            return []
-        with open(path, encoding="utf-8", errors="replace") as fh:
-            text = fh.read()
-    except OSError:
+    text = None
+    for path in _fls_paths(main_dir, main_name, list(rcs)):
+        try:
+            if os.path.getsize(path) > 4_000_000:
+                continue
+            with open(path, encoding="utf-8", errors="replace") as fh:
+                text = fh.read()
+            break
+        except OSError:
+            continue
+    if text is None:
         return []
     pwd = main_dir
     m = re.search(r"(?m)^PWD (.+)$", text)
@@ -82,42 +120,72 @@ def _fls_entries(main_dir: str, main_name: str | None) -> list[str]:
         if os.path.isabs(name) and not is_inside(os.path.normpath(name), os.path.dirname(here)):
             continue  # the TeX distribution's own files
         f = os.path.normpath(os.path.join(pwd, name))
-        if is_inside(f, here):
-            continue
         d = os.path.dirname(f)
-        top = os.path.commonpath([d, here])
-        while is_inside(d, top) and d not in out:
-            out.append(d)
-            if d == top:
-                break
-            d = os.path.dirname(d)
+        if is_inside(f, here):
+            # a folder below the main file's that a name without it was found in
+            # (`\includegraphics{plot}` read from figures/plot.png through TEXINPUTS)
+            if d != here and d not in out:
+                out.append(d)
+        else:
+            top = os.path.commonpath([d, here])
+            while is_inside(d, top) and d not in out:
+                out.append(d)
+                if d == top:
+                    break
+                d = os.path.dirname(d)
         if len(out) >= MAX_DIRS:
             break
+    return out
+
+
+def _below(folder: str, limit: int) -> list[str]:
+    """The folder and the folders under it, breadth first, hidden ones left out, at most `limit`."""
+    out, queue = [], [folder]
+    while queue and len(out) < limit:
+        d = queue.pop(0)
+        out.append(d)
+        try:
+            subs = sorted(e.path for e in os.scandir(d) if e.is_dir(follow_symlinks=False)
+                          and not e.name.startswith("."))
+        except OSError:
+            continue
+        queue.extend(subs)
     return out
 
 
 def texinputs_dirs(main_dir: str, project: str | None, environ: dict | None = None,
                    main_name: str | None = None) -> list[str]:
     """Absolute folders the build searches after the main file's folder, in order; only those
-    inside `project` (none without a project). A trailing ``//`` (search below) is taken as
-    the folder itself: figlint does not walk trees it was not pointed at. Besides TEXINPUTS
-    (environment, latexmkrc), the folders the last build read from (its .fls record)."""
+    inside `project` (none without a project). A trailing ``//`` searches the folders below
+    too, as kpathsea does (at most MAX_WALK of them). Besides TEXINPUTS (environment, relative
+    to the main file's folder; latexmkrc files beside it or above it in the project, relative
+    to their own folder), the folders the last build read from (its .fls record)."""
     if project is None:
         return []
     env = os.environ if environ is None else environ
-    entries = _split(env.get("TEXINPUTS", "")) + _rc_entries(main_dir) + _fls_entries(main_dir, main_name)
+    rcs = _rc_files(main_dir, project)
+    entries = [(main_dir, e) for e in _split(env.get("TEXINPUTS", ""))] + _rc_entries(rcs) \
+        + [(main_dir, e) for e in _fls_entries(main_dir, main_name, rcs)]
     out: list[str] = []
     proj = os.path.abspath(project)
-    for e in entries:
+    walked = 0
+    for base, e in entries:
         e = e.strip()
         if not e or e == "/" or "$" in e or "~" in e:
             continue  # the default path, the system root, or variables: nothing of the project
-        e = e.rstrip("/" + os.sep)  # `dir//`: the folder itself
-        d = os.path.normpath(e if os.path.isabs(e) else os.path.join(main_dir, e))
-        if is_inside(d, proj) and is_inside(os.path.realpath(d), os.path.realpath(proj)) \
-                and os.path.isdir(d) and d not in out and d != os.path.normpath(main_dir):
-            out.append(d)
-        if len(out) >= MAX_DIRS:
+        tree = e.endswith("//") or e.endswith(os.sep * 2)
+        e = e.rstrip("/" + os.sep) or "."
+        d = os.path.normpath(e if os.path.isabs(e) else os.path.join(base, e))
+        if not (is_inside(d, proj) and is_inside(os.path.realpath(d), os.path.realpath(proj)) and os.path.isdir(d)):
+            continue
+        found = [d]
+        if tree and walked < MAX_WALK:
+            found = _below(d, MAX_WALK - walked)
+            walked += len(found)
+        for f in found:
+            if f not in out and f != os.path.normpath(main_dir) and is_inside(os.path.realpath(f), os.path.realpath(proj)):
+                out.append(f)
+        if len(out) >= MAX_DIRS + MAX_WALK:
             break
     return out
 
