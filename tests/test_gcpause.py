@@ -43,3 +43,24 @@ def test_disabled_collector_stays_disabled():
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+def test_rules_run_with_the_collector_paused(tmp_path):
+    """engine.lint_path pauses it from the read through the last rule, and turns it back on."""
+    from figlint.config import Config
+    from figlint.engine import lint_path
+    from figlint.rules.registry import Rule
+
+    seen: list[bool] = []
+
+    def check(paper, ctx):
+        seen.append(gc.isenabled())
+        return []
+
+    probe = Rule("FL199", "collector-probe", "note", check, scope="paper")
+    (tmp_path / "main.tex").write_text("\\documentclass{article}\n\\begin{document}\nText.\n\\end{document}\n")
+    assert gc.isenabled()
+    result = lint_path(str(tmp_path / "main.tex"), Config(), [probe])
+    assert result.error is None
+    assert seen == [False]
+    assert gc.isenabled()

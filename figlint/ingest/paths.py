@@ -179,13 +179,26 @@ class PathRecord:
     __slots__ = ("rect", "style", "n", "shape", "box", "lines", "white")
 
     def __init__(self, p: dict, rect: tuple, ox: float = 0.0, oy: float = 0.0):
-        items = p.get("items") or ()
-        kind = p.get("type")
+        get = p.get
+        items = get("items") or ()
+        kind = get("type")
+        fill = get("fill")
         kinds = [it[0] for it in items]
         n = len(kinds)
         # (x - 0.0) is x: the PDF route's boxes are kept as given
         self.rect = (rect[0] - ox, rect[1] - oy, rect[2] - ox, rect[3] - oy) if ox or oy else rect
-        self.style = _style(p)
+        # _style(p), its look-up spelled out (this runs once per path)
+        key = (kind, get("color"), fill, get("width"), get("dashes"))
+        try:
+            style = _STYLES.get(key)
+        except TypeError:  # an unhashable colour from an odd file
+            style = path_style(p)
+        else:
+            if style is None:
+                style = path_style(p)
+                if len(_STYLES) < 10_000:
+                    _STYLES[key] = style
+        self.style = style
         self.n = n
         try:
             self.shape = "".join(kinds[:12])  # path_shape: MuPDF's kinds are strings
@@ -194,7 +207,6 @@ class PathRecord:
         # is_filled_box, from the kinds already listed
         self.box = bool(kind and "f" in kind and n and (kinds[0] in ("re", "qu") if n == 1 else n <= 4 and kinds.count("l") == n))
         self.lines = polylines(items, ox, oy, kinds=kinds)
-        fill = p.get("fill")
         # a white filled background (pdf_regions.drawing_groups leaves it out)
         self.white = bool(kind == "f" and fill and min(fill) > 0.97)
 

@@ -12,7 +12,6 @@ for the hidden-text check (pdf_hidden), which needs their segments.
 from __future__ import annotations
 
 from figlint.ingest.paths import INVISIBLE, PathRecord, printed
-from figlint.ingest.pdf_hidden import _opaque_fill
 
 BBox = tuple[float, float, float, float]
 
@@ -74,7 +73,8 @@ def read_paths(page, limit: int | None = None, matrix=None) -> tuple[list[PathRe
         if (x1 - x0) * (y1 - y0) > 0.8 * area or x1 < 0 or y1 < 0 or x0 > w or y0 > h:
             return
         rect = (x0, y0, x1, y1)
-        if _opaque_fill(p):
+        # pdf_hidden._opaque_fill, with the fill's opacity already read (printed() keeps it)
+        if (fo is None or fo >= 0.99) and "f" in (p.get("type") or "") and p.get("fill") is not None:
             p["rect"] = rect
             fills.append(p)
         out.append(PathRecord(p, rect))
