@@ -140,3 +140,14 @@ def test_rules_never_raise_on_odd_figures():
         for code in ("FL204", "FL206", "FL207"):
             r = get_rule(code)
             assert list(r.check(fig, Context(r, paper, {})) or []) == []
+
+
+def test_a_function_s_last_argument_is_not_a_panel_key():
+    """"(a) f(x, c) and (b) f(x, c)": the c closing f's parenthesis is an argument (field audit:
+    a fractal paper's captions reported as naming a panel c its figure lacks); a key standing on
+    its own, "c) the mix", still counts."""
+    from figlint.rules.caption import caption_panels
+
+    assert caption_panels("Slices of the set: (a) f(x, c) and (b) g(x, c) for two values.") == {"a", "b"}
+    assert caption_panels("Results: a) the control, b) the treated, c) the mix.") == {"a", "b", "c"}
+    assert caption_panels("The flow (see panel a) and its mean; b) the variance.") >= {"b"}

@@ -400,6 +400,13 @@ def _sentence_keys(text: str) -> set[str]:
     return out
 
 
+def _closes_open_paren(text: str, i: int, reach: int = 40) -> bool:
+    """Whether a parenthesis opened within `reach` characters before i is still open there
+    (the letter at i then closes it: "f(x, c)", "(see c)"), not a key standing on its own."""
+    opened, closed = text.rfind("(", max(0, i - reach), i), text.rfind(")", max(0, i - reach), i)
+    return opened > closed
+
+
 def caption_panels(text: str, number: str | None = None) -> set[str]:
     """Panel letters a caption refers to: (a), (a-c), (a, b), a), A), panel b, panels a and c;
     keys opening its sentences (A: ..., b-d, ...), and, given the figure's number, 'Figure 7a'."""
@@ -412,6 +419,8 @@ def caption_panels(text: str, number: str | None = None) -> set[str]:
             continue  # an abbreviation: "Control (C)", not panel C
         if m.group(4) and m.group(4).isupper() and text[:m.start()].count("(") > text[:m.start()].count(")"):
             continue  # "(type A)" closes a parenthesis; a key "A) the control ..." opens nothing
+        if m.group(4) and m.group(4).islower() and _closes_open_paren(text, m.start()):
+            continue  # "f(x, c)": a function's last argument, not a key "c) the control ..."
         groups = [g.lower() for g in raw]
         if len(groups) == 2 and re.search(r"[-\u2013]|\bto\b", m.group(0)):
             lo, hi = sorted(groups)
