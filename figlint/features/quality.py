@@ -252,15 +252,8 @@ def _placed_images(fig, paper, min_side_px: int, names: set[str] | None, mosaics
         return
     pdf = getattr(paper, "pdf_path", None) if paper is not None else None
     if fig.images and pdf and fig.page:
-        imgs = [i for i in fig.images if i.xref and (names is None or i.name in names)]
-        if mosaics:
-            groups, imgs = tile_groups(imgs)
-            for group in groups:
-                yield from _mosaic_from_pdf(pdf, group)
-        imgs = [i for i in imgs if min(i.width_px, i.height_px) >= min_side_px
-                and i.width_px * i.height_px <= budget.MAX_DECODE_PIXELS]
-        if imgs:
-            yield from _from_pdf(pdf, imgs)
+        yield from _pdf_images(pdf, [i for i in fig.images if i.xref and (names is None or i.name in names)],
+                               min_side_px, mosaics)
         return
     embedded = fig.extra.get("embedded_files") or {}
     if embedded:
@@ -270,13 +263,7 @@ def _placed_images(fig, paper, min_side_px: int, names: set[str] | None, mosaics
             if i.name in embedded and i.xref and (names is None or i.name in names):
                 by_file.setdefault(embedded[i.name], []).append(i)
         for path, imgs in by_file.items():
-            if mosaics:
-                groups, imgs = tile_groups(imgs)
-                for group in groups:
-                    yield from _mosaic_from_pdf(path, group)
-            imgs = [i for i in imgs if min(i.width_px, i.height_px) >= min_side_px
-                    and i.width_px * i.height_px <= budget.MAX_DECODE_PIXELS]
-            yield from _from_pdf(path, imgs)
+            yield from _pdf_images(path, imgs, min_side_px, mosaics)
     files = fig.extra.get("raster_files") or {}
     if embedded and not files:
         return
@@ -300,6 +287,21 @@ def _placed_images(fig, paper, min_side_px: int, names: set[str] | None, mosaics
             bgr = _load(str(p))
             if bgr is not None and min(bgr.shape[:2]) >= min_side_px:
                 yield Placed(p.name, bgr, _is_jpeg_file(str(p)), None)
+
+
+def _pdf_images(pdf: str, imgs, min_side_px: int, mosaics: bool):
+    """Placed: the images of `imgs` (placed in the PDF `pdf`), pictures in tiles assembled
+    first when `mosaics`; images under min_side_px or over the decode cap are left out."""
+    from figlint import budget
+
+    if mosaics:
+        groups, imgs = tile_groups(imgs)
+        for group in groups:
+            yield from _mosaic_from_pdf(pdf, group)
+    imgs = [i for i in imgs if min(i.width_px, i.height_px) >= min_side_px
+            and i.width_px * i.height_px <= budget.MAX_DECODE_PIXELS]
+    if imgs:
+        yield from _from_pdf(pdf, imgs)
 
 
 def _size(box):
