@@ -401,10 +401,11 @@ def _sentence_keys(text: str) -> set[str]:
 
 
 def _closes_open_paren(text: str, i: int, reach: int = 40) -> bool:
-    """Whether a parenthesis opened within `reach` characters before i is still open there
-    (the letter at i then closes it: "f(x, c)", "(see c)"), not a key standing on its own."""
+    """Whether the letter at i closes a function's argument list opened within `reach`
+    characters before it ("f(x, c)", "g_2(t,c)": the parenthesis follows a name), not a key
+    standing on its own nor one inside a parenthesised aside ("(left: a)", "(see a)")."""
     opened, closed = text.rfind("(", max(0, i - reach), i), text.rfind(")", max(0, i - reach), i)
-    return opened > closed
+    return opened > closed and opened > 0 and (text[opened - 1].isalnum() or text[opened - 1] in "_}^")
 
 
 def caption_panels(text: str, number: str | None = None) -> set[str]:
