@@ -371,6 +371,45 @@ class _Op:
 _EXCLUDECOMMENT = re.compile(r"^[^%\n]*\\excludecomment\s*\{([^{}]+)\}", re.M)
 
 
+# Verbatim environments a paper declares: listings' \lstnewenvironment, fancyvrb's
+# \DefineVerbatimEnvironment (and Custom/Recustom), tcolorbox's \newtcblisting/\NewTCBListing,
+# minted's \newminted{lang} (environment `langcode`, or the name given in brackets).
+_VERB_DECL = re.compile(r"^[^%\n]*?\\(?:lstnewenvironment|(?:Define|Custom|Recustom)VerbatimEnvironment|newtcblisting"
+                        r"|(?:New|Renew|Provide|Declare)TCBListing)\s*\*?\s*(?:\[[^\]]*\]\s*)?\{([^{}]+)\}", re.M)
+_MINTED_DECL = re.compile(r"^[^%\n]*?\\newminted\s*(?:\[([^\]]+)\]\s*)?\{([^{}]+)\}", re.M)
+_USEPACKAGE = re.compile(r"^[^%\n]*?\\(?:usepackage|RequirePackage)\s*(?:\[[^\]]*\]\s*)?\{([^{}]+)\}", re.M)
+
+
+def declared_verbatim(text: str) -> set[str]:
+    """Environments `text` declares verbatim (their bodies are code, not LaTeX to read)."""
+    out = {m.group(1).strip() for m in _VERB_DECL.finditer(text)}
+    out |= {(m.group(1) or m.group(2) + "code").strip() for m in _MINTED_DECL.finditer(text)}
+    return out
+
+
+def local_package_texts(text: str, dirs: list[str], tree: str) -> list[str]:
+    """The text of each package `text` loads that the paper ships (name.sty in one of `dirs`,
+    inside `tree`), read as text (never run): where its own environments are declared."""
+    out = []
+    for m in _USEPACKAGE.finditer(text):
+        for name in m.group(1).split(","):
+            name = name.strip()
+            if not name or "/" in name or "\\" in name:
+                continue
+            for d in dirs:
+                path = os.path.normpath(os.path.join(d, name + ".sty"))
+                if not os.path.isfile(path) or not is_inside(os.path.realpath(path), os.path.realpath(tree)):
+                    continue
+                try:
+                    if os.path.getsize(path) <= 1_000_000:
+                        with open(path, "rb") as fh:
+                            out.append(decode_bytes(fh.read())[0])
+                except OSError:
+                    pass
+                break
+    return out
+
+
 def excluded_envs(text: str) -> set[str]:
     """Environments switched off with the comment package's \\excludecomment{name}."""
     return {name.strip() for name in _EXCLUDECOMMENT.findall(text)}
@@ -410,7 +449,8 @@ def _in_group(text: str, i: int) -> bool:
 _BRACES = re.compile(r"\\.|[{}%]", re.S)
 
 
-def _scan_file(text: str, subfile: bool, drop_envs: set[str] | frozenset = frozenset()) -> tuple[list[_Op], list[tuple[int, str]]]:
+def _scan_file(text: str, subfile: bool, drop_envs: set[str] | frozenset = frozenset(),
+               verbatim_envs: set[str] | frozenset = frozenset()) -> tuple[list[_Op], list[tuple[int, str]]]:
     """Comments, verbatim, \\iffalse, includes, document boundaries -> ops on `text`."""
     ops: list[_Op] = []
     issues: list[tuple[int, str]] = []
@@ -498,7 +538,7 @@ def _scan_file(text: str, subfile: bool, drop_envs: set[str] | frozenset = froze
                         seg = ba.end()
                     pos = ba.end()
                     continue
-                if env in DROP_ENVS or env in VERBATIM_ENVS or env in drop_envs:
+                if env in DROP_ENVS or env in VERBATIM_ENVS or env in drop_envs or env in verbatim_envs:
                     endm = re.compile(r"\\end\s*\{" + re.escape(env) + r"\}").search(text, ba.end())
                     if env in DROP_ENVS or env in drop_envs:
                         keep(seg, i)
@@ -720,6 +760,8 @@ class _Loader:
         self.includeonly: set[str] | None = None
         self.drop_envs: set[str] = set()
         self.found_drop_envs: set[str] = set()
+        self.verbatim_envs: set[str] = set()  # verbatim environments the paper declares
+        self.found_verbatim_envs: set[str] = set()
         self.file_index: dict[str, int] = {}
         self.expansions = 0  # includes followed so far (see MAX_INCLUDES)
         self.overflowed = False
@@ -773,6 +815,7 @@ class _Loader:
             return None
         text, enc = decode_bytes(data)
         self.found_drop_envs |= excluded_envs(text)
+        self.found_verbatim_envs |= declared_verbatim(text)
         f = SourceFile(path=path, rel=_rel(path, self.root), text=text, encoding=enc)
         if enc != "utf-8":
             self.doc.problems.append(Problem(
@@ -851,7 +894,7 @@ class _Loader:
         return None, cur_base
 
     def process(self, f: SourceFile, idx: int, base: str, stack: list[str], subfile: bool) -> None:
-        ops, issues = _scan_file(f.text, subfile, self.drop_envs)
+        ops, issues = _scan_file(f.text, subfile, self.drop_envs, self.verbatim_envs)
         ops, brace_issues = _brace_fixes(f.text, ops)
         if len(brace_issues) > 5:
             rest = len(brace_issues) - 5
@@ -934,11 +977,15 @@ def load_document(path: str, root: str | None = None) -> Document:
         raise InputError(f"{main} is larger than {MAX_FILE_BYTES // (1024 * 1024)} MB")
     text, enc = decode_bytes(data)
     drop = excluded_envs(text)
-    for _ in range(2):  # a second pass when an \input'ed preamble switches environments off
-        doc, loader = _load(main, tree, text, enc, drop, project, search)
-        if loader.found_drop_envs <= drop:
+    verbatim = declared_verbatim(text)
+    for sty in local_package_texts(text, [os.path.dirname(os.path.abspath(main)), *search], tree):
+        verbatim |= declared_verbatim(sty)
+    for _ in range(2):  # a second pass when an \input'ed preamble switches or declares environments
+        doc, loader = _load(main, tree, text, enc, drop, project, search, verbatim)
+        if loader.found_drop_envs <= drop and loader.found_verbatim_envs <= verbatim:
             break
         drop = drop | loader.found_drop_envs
+        verbatim = verbatim | loader.found_verbatim_envs
     return doc
 
 
@@ -969,9 +1016,10 @@ def _unconditional_includeonly(text: str) -> re.Match | None:
 
 
 def _load(main: str, tree: str, text: str, enc: str, drop: set[str], project: str | None,
-          search: list[str]) -> tuple[Document, _Loader]:
+          search: list[str], verbatim: set[str] = frozenset()) -> tuple[Document, _Loader]:
     loader = _Loader(main, tree)
     loader.drop_envs = set(drop)
+    loader.verbatim_envs = set(verbatim)
     loader.project = project
     loader.search_dirs = search
     mf = SourceFile(path=main, rel=_rel(main, tree), text=text, encoding=enc)
