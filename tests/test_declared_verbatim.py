@@ -29,6 +29,9 @@ def test_declarations_name_the_environments():
                              "\\newminted{python}{}\n\\newminted[pyc]{python}{}\n% \\lstnewenvironment{off}{}{}\n"
                              "\\newtcblisting[auto counter]{mylisting}{}\n") \
         == {"code", "Sinput", "pythoncode", "pyc", "mylisting"}
+    # fancyvrb's wrapper (a SIGPLAN pearl's Haskell listings): \VerbatimEnvironment, then minted or Verbatim
+    assert declared_verbatim("\\newenvironment{spec}{\\VerbatimEnvironment\\begin{minted}{haskell}}{\\end{minted}}\n"
+                             "\\newenvironment{plain}{\\begin{center}}{\\end{center}}\n") == {"spec"}
 
 
 def test_an_environment_the_paper_s_own_package_declares_is_verbatim(tmp_path, pdflatex):
@@ -47,3 +50,20 @@ def test_an_environment_the_paper_s_own_package_declares_is_verbatim(tmp_path, p
     assert not codes & {"FL006", "FL304"}, codes  # no brace trouble, no \ref to an unknown label
     (tmp_path / "paperlisting.sty").write_text("\\ProvidesPackage{paperlisting}\n\\RequirePackage{listings}\n")
     assert [p.code for p in read_latex(str(tmp_path / "main.tex")).problems if p.code == "FL006"]  # undeclared: read
+
+
+def test_a_verbatim_wrapper_declared_with_newenvironment_is_verbatim(tmp_path, pdflatex):
+    """\\newenvironment{code}{\\VerbatimEnvironment\\begin{Verbatim}}{\\end{Verbatim}}, as fancyvrb's
+    manual shows: the code in it is not LaTeX (no FL006 for its lone brace)."""
+    from PIL import Image
+
+    Image.new("RGB", (300, 200), (90, 140, 200)).save(tmp_path / "plot.png")
+    (tmp_path / "main.tex").write_text(BODY.replace("\\usepackage{paperlisting}", "\\usepackage{fancyvrb}\n"
+                                                    "\\newenvironment{cppcode}{\\VerbatimEnvironment\\begin{Verbatim}}"
+                                                    "{\\end{Verbatim}}"))
+    for _ in range(2):
+        subprocess.run(["pdflatex", "-interaction=batchmode", "main.tex"], cwd=tmp_path, capture_output=True, timeout=120)
+    assert (tmp_path / "main.pdf").exists()
+    paper = read_latex(str(tmp_path / "main.tex"))
+    assert not [p for p in paper.problems if p.code == "FL006"], paper.problems
+    assert [f.number for f in paper.figures] == ["1"]

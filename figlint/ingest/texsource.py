@@ -376,6 +376,9 @@ _EXCLUDECOMMENT = re.compile(r"^[^%\n]*\\excludecomment\s*\{([^{}]+)\}", re.M)
 # minted's \newminted{lang} (environment `langcode`, or the name given in brackets).
 _VERB_DECL = re.compile(r"^[^%\n]*?\\(?:lstnewenvironment|(?:Define|Custom|Recustom)VerbatimEnvironment|newtcblisting"
                         r"|(?:New|Renew|Provide|Declare)TCBListing)\s*\*?\s*(?:\[[^\]]*\]\s*)?\{([^{}]+)\}", re.M)
+# fancyvrb's documented wrapper: \newenvironment{code}{\VerbatimEnvironment\begin{minted}{haskell}}{...}
+_WRAPPED_VERB_DECL = re.compile(r"^[^%\n]*?\\(?:re)?newenvironment\s*\*?\s*\{([^{}]+)\}\s*(?:\[[^\]]*\]\s*)*"
+                                r"\{[^{}]{0,80}?\\VerbatimEnvironment(?![A-Za-z])", re.M)
 _MINTED_DECL = re.compile(r"^[^%\n]*?\\newminted\s*(?:\[([^\]]+)\]\s*)?\{([^{}]+)\}", re.M)
 _USEPACKAGE = re.compile(r"^[^%\n]*?\\(?:usepackage|RequirePackage)\s*(?:\[[^\]]*\]\s*)?\{([^{}]+)\}", re.M)
 
@@ -384,6 +387,7 @@ def declared_verbatim(text: str) -> set[str]:
     """Environments `text` declares verbatim (their bodies are code, not LaTeX to read)."""
     out = {m.group(1).strip() for m in _VERB_DECL.finditer(text)}
     out |= {(m.group(1) or m.group(2) + "code").strip() for m in _MINTED_DECL.finditer(text)}
+    out |= {m.group(1).strip() for m in _WRAPPED_VERB_DECL.finditer(text)}
     return out
 
 
