@@ -197,7 +197,12 @@ def paragraphs(pages: list[PageData], layout: Layout, spanning: dict[int, list[B
         lof_page = any(_LOF_RE.match(l.text.strip()) for l in ordered[:12])
         floats = [l.bbox for l in pd.lines if l.role in _FLOAT_ROLES]
         marks = pd.note_marks
-        for ln in ordered:
+        for i, ln in enumerate(ordered):
+            if _row_number(ln, ordered[i + 1] if i + 1 < len(ordered) else None):
+                # a review line number read as its own piece before its row's words (lineno sets
+                # it apart from a list item's or an indented line's text): no part of the text,
+                # and no size change that would cut the paragraph at every numbered row
+                continue
             head = heading_like(ln, layout)
             if head and _REFS_RE.match(ln.text.strip()):
                 in_refs, refs_size = True, ln.size
@@ -235,6 +240,32 @@ def paragraphs(pages: list[PageData], layout: Layout, spanning: dict[int, list[B
     if cur.text:
         paras.append(cur)
     return paras
+
+
+_ROW_NUMBER = re.compile(r"\d{1,5}")
+
+
+def _row_number(ln: Line, nxt: Line | None) -> bool:
+    """ln is a review line number leading its printed row: a number alone in small type, the
+    row's words in larger type right after it on the same height."""
+    return nxt is not None and nxt.page == ln.page and bool(_ROW_NUMBER.fullmatch(ln.text.strip())) \
+        and ln.size < nxt.size - 1.0 and ln.bbox[2] <= nxt.bbox[0] + 1 and _rest_of_row(ln, nxt)
+
+
+def _lead_number(ln: Line) -> int:
+    """How many of the line's first spans are a review line number joined to its row ("828 lar
+    feedback"): a number in small type set apart from the larger words after it. 0 if none."""
+    spans = ln.spans
+    k = 0
+    while k < len(spans) and not spans[k]["text"].strip():
+        k += 1
+    if k >= len(spans) or not _ROW_NUMBER.fullmatch(spans[k]["text"].strip()):
+        return 0
+    num = spans[k]
+    rest = [sp for sp in spans[k + 1:] if sp["text"].strip()]
+    if not rest or num["size"] >= rest[0]["size"] - 1.0 or rest[0]["bbox"][0] - num["bbox"][2] < 0.3 * rest[0]["size"]:
+        return 0  # a footnote mark or a superscript glued to its word is no line number
+    return k + 1
 
 
 def _aside(prev: Line, ln: Line, layout: Layout) -> bool:
@@ -435,8 +466,9 @@ def _room_for(prev: Line, ln: Line, right: float) -> bool:
     return _text_end(prev) + 0.2 * ln.size + width <= right + 1
 
 
-# a list item's first line: a bullet, or an enumerator "1.", "(a)", "ii)"
-_LIST_ITEM = re.compile(r"\s*(?:[\u2022\u25e6\u25aa\u2023\u2013\u2014\u00b7*-]|\(?[0-9a-zA-Z]{1,4}[.)])\s")
+# a list item's first line: a bullet, or an enumerator "1.", "(a)", "ii)". pdflatex's own
+# \textbullet (cmsy, no Unicode mapping) is read as the control character U+0088
+_LIST_ITEM = re.compile(r"\s*(?:[\u2022\u25e6\u25aa\u2023\u2013\u2014\u00b7\u0088*-]|\(?[0-9a-zA-Z]{1,4}[.)])\s")
 
 
 def _float_beside(prev: Line, boxes: list[BBox], p1: float) -> bool:
@@ -469,14 +501,16 @@ def _append(para: Para, ln: Line, marks=()) -> None:
     """Add a line's text runs to the paragraph, recording where each run sits on the page.
     Footnote marks (`marks`: their links' boxes) are left out: glued to the word before them
     they made another word of it ("cross-attention6"), and they are no words of the sentence."""
+    # a review line number leading the row is no word of the text: "stel- 828 lar" is "stellar"
+    spans = ln.spans[_lead_number(ln):]
     if para.text:
-        joiner = break_joiner(para.text, ln.text)
+        joiner = break_joiner(para.text, "".join(s["text"] for s in spans).lstrip())
         if joiner == "-":
             para.text = para.text[:-1]
         else:
             para.text += joiner
     last_x1 = None
-    for s in ln.spans:
+    for s in spans:
         t = _WS.sub(" ", s["text"])
         if marks and t.strip() and _is_mark(s, ln, marks):
             continue
