@@ -105,3 +105,25 @@ def test_a_number_in_parentheses_after_the_figure_word_is_a_mention(tmp_path, pd
     assert any("fluxes of figure (2)" in s for s in sites.get("2", [])), sites.get("2")
     # a caption does not cite its own figure
     assert not any("Fluxes for the simulation of" in s for s in sites.get("2", [])), sites.get("2")
+
+
+def test_a_bare_ref_with_a_panel_letter_without_hyperref(tmp_path, pdflatex):
+    """`shown in \\ref{fig:1}c`, no hyperref, no figure word: "shown in 1c" cites Figure 1 (panel
+    c), whose graphic prints panels (a)-(c). The same after a figure without such a panel
+    ("in 2c": Figure 2 has no panels) is no site."""
+    for k in (1, 2):
+        _plot_png(tmp_path, f"p{k}.png")
+    panel = "\\parbox{0.3\\textwidth}{\\centering\\includegraphics[width=0.28\\textwidth]{p1.png}\\\\(%s) run %s}"
+    (tmp_path / "main.tex").write_text(
+        "\\documentclass{article}\n\\usepackage{graphicx}\n\\begin{document}\n"
+        "\\begin{figure}[t]\\centering" + "\\hfill".join(panel % (x, x) for x in "abc")
+        + "\\caption{Distribution of the sizes over the separation of the two spacecraft.}\\label{fig:1}\\end{figure}\n"
+        "\\begin{figure}[t]\\centering\\includegraphics[width=0.5\\textwidth]{p2.png}"
+        "\\caption{Probability of the model given the observed distribution.}\\label{fig:2}\\end{figure}\n"
+        + _FILLER * 3 + "\n\nThe curves did not change with the bin width. The number of samples in each "
+        "separation bin is shown in \\ref{fig:1}c. The same quantity for the other model is given in "
+        "\\ref{fig:2}c of the appendix tables.\n\n" + _FILLER * 3 + "\n\\end{document}\n")
+    _compile(tmp_path)
+    sites = _sites(tmp_path / "main.pdf")
+    assert any("samples in each separation bin" in s for s in sites.get("1", [])), sites.get("1")
+    assert not any("other model" in s for s in sites.get("2", [])), sites.get("2")

@@ -561,6 +561,40 @@ def text_sites(paras: list[Para], path: str, known=None) -> tuple[list[tuple[str
     return out, spans
 
 
+# A number with a panel letter after "in"/"see", no figure word: "is shown in 3c" ("in 3(c)"),
+# what `in \ref{fig3}c` prints; a chapter number may lead ("in 4.2b")
+_BARE_PANEL_RE = re.compile(r"(?<![\w.])(?:[Ii]n|[Ss]ee)\s+(\d+(?:\.\d+)?)(?:([a-z])|\(([a-z])\))(?![\w(])")
+
+
+def bare_panel_sites(paras: list[Para], panels: dict[str, set[str]], taken: list[tuple[Para, int, int, str]],
+                     path: str) -> list[tuple[str, CitingSite]]:
+    """Sites of a bare \ref printed without hyperref: a figure's number glued to one of its own
+    panel letters ("shown in 3c") after "in" or "see". Without a link nothing else tells the
+    reference from text, so only a number the paper's figures hold with a panel that figure
+    prints (`panels`: normalised number -> the panel letters read from its graphic) counts; the
+    caller asks this only of a PDF in which no link points at a figure (no hyperref)."""
+    out: list[tuple[str, CitingSite]] = []
+    for para in paras:
+        if para.skip or "in" not in para.text and "ee" not in para.text:
+            continue
+        for m in _BARE_PANEL_RE.finditer(para.text):
+            num, letter = m.group(1), m.group(2) or m.group(3)
+            key = normalize_number(num)
+            if letter not in panels.get(key, ()) or para.owner == key:
+                continue
+            a, b = m.start(1), m.end()
+            if any(p is para and s < b and a < e for p, s, e, _n in taken):
+                continue  # part of a printed mention ("Figs. 3a and in 4b")
+            pg, bbox = para.locate(a, b)
+            out.append((num, CitingSite(
+                paragraph=para.text.strip(), sentence=sentence_at(para.text, a), mention=para.text[a:b],
+                location=Location(file=path, page=(pg + 1) if pg is not None else None, bbox=bbox), via="text",
+                panels=[letter], order=para.order_at(a),
+            )))
+            taken.append((para, a, b, key))
+    return out
+
+
 # the number a lone \ref prints under its link: "3", "A.2", "3b", "(b)"; a chapter-hyphen number
 # ("4-16", a thesis class's \thefigure) is one number too: a link covers one reference. A capital
 # panel letter ("(1A)") names the figure as well; like a printed "Fig. 1A" (mentions.py) it
