@@ -38,6 +38,9 @@ _FOREIGN_WORDS = (r"figuras?|abbildung(?:en)?|abb\.|figu(?:ur|ren)|rysun(?:ek|ki
 _WORD_RE = re.compile(r"(?<![A-Za-z\u0400-\u04ff])(?:" + _FOREIGN_WORDS + r"|fig(?:ure)?s?\.?|figs?\.)(?=[\s\u00a0~\d(A-Z])",
                       re.IGNORECASE)
 _NUM_RE = re.compile(_SP + "(" + _NUM + ")")
+# The number in parentheses after the figure word: "figure (6)", "Figure (7).a", what
+# `figure (\ref{x})` prints (the habit of writing equation references carried over to figures)
+_PAREN_NUM_RE = re.compile(_SP + r"\((" + _NUM + r")\)")
 # Panels written in parentheses right after the number: "(b)", "(a,b)", "(a-c)", "(a) and (b)".
 _PAREN_PANELS_RE = re.compile(
     _SP + r"\(([a-z](?:\s*(?:,|and|&|" + _DASH + r")\s*[a-z])*)\)"
@@ -144,11 +147,16 @@ def _parse_paren_panels(m: re.Match) -> list[str]:
     return out
 
 
+def _number_at(text: str, pos: int) -> int:
+    """Where the number _parse_item read at pos starts (inside its parentheses when it has them)."""
+    return (_NUM_RE.match(text, pos) or _PREFIXED_NUM_RE.match(text, pos) or _PAREN_NUM_RE.match(text, pos)).start(1)
+
+
 def _parse_item(text: str, pos: int, known=None) -> tuple[int, list[str], dict[str, list[str]]] | None:
     """One number (with panels, and an optional range) at pos; returns new pos, numbers, panels.
     "4-1" is the one figure 4-1 when `known` (the paper's figure numbers, normalised) holds it
     (chapters joined by a dash), else a range."""
-    m = _NUM_RE.match(text, pos)
+    m = _NUM_RE.match(text, pos) or _PAREN_NUM_RE.match(text, pos)
     if known:
         # a prefix set off by a space ("Fig. SI 6", `SI\,\arabic{figure}`) when the paper
         # prints such numbers: read only then, "Figure AB 3" is not a number elsewhere
@@ -210,7 +218,7 @@ def find_mentions(text: str, known=None) -> list[Mention]:
         if item is None:
             pos = wm.end()
             continue
-        first_at = (_NUM_RE.match(text, wm.end()) or _PREFIXED_NUM_RE.match(text, wm.end())).start(1)
+        first_at = _number_at(text, wm.end())
         items = [(first_at, item[0], n, list(item[2].get(n, []))) for n in item[1]]
         end, numbers, panels = item
         numbers = list(numbers)
@@ -230,7 +238,7 @@ def find_mentions(text: str, known=None) -> list[Mention]:
             same_fig = bool(panels) and len(nxt[1]) == 1 and nxt[1][0] == numbers[-1] and bool(nxt[2])
             if "," in sm.group(0) and not re.search(r"and|&|or", sm.group(0)) and not plural and not same_fig:
                 break
-            at = (_NUM_RE.match(text, sm.end()) or _PREFIXED_NUM_RE.match(text, sm.end())).start(1)
+            at = _number_at(text, sm.end())
             items += [(at, nxt[0], n, list(nxt[2].get(n, []))) for n in nxt[1]]
             end, more, more_panels = nxt
             for n in more:

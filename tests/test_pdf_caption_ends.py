@@ -157,13 +157,13 @@ def test_a_row_split_at_a_formula_is_one_row_of_the_caption(tmp_path, pdflatex):
     """The label line's row read as two lines (split at a formula's raised sign) is one printed
     row: taken for a caption wrapped in a narrow box, it narrowed the float's horizontal range,
     and the hyperref anchor at the column's edge no longer found the figure, so a citation
-    only the link shows ("the Fig. (11)") was lost. Negative: a text link to a section is no
-    figure's citation."""
+    only the link shows ("shown in 11", a bare \\ref) was lost. Negative: a text link to a section
+    is no figure's citation. ("Fig. (11)" is a printed mention now, which needs no link.)"""
     graphic = "\\centering\\includegraphics[width=0.5\\textwidth]{p.png}"
     fig = _float(graphic, "Rate-$\\sqrt{M}$ with guard interval $\\tau = T_s$ and $L = 10$")
     tex = ("\\documentclass{article}\n\\usepackage{graphicx}\n\\usepackage{caption}\n\\usepackage{hyperref}\n\\begin{document}\n"
            "\\section{Results}\\label{sec:r}\n" + "Some text before the figure. " * 40 + "\n" + fig + "\n\\clearpage\n"
-           "The Fig. (\\ref{fig:a}) shows that the rate grows with the number of elements, as Section~\\ref{sec:r} "
+           "The plot shown in \\ref{fig:a} tells that the rate grows with the number of elements, as Section~\\ref{sec:r} "
            "said. " + AFTER * 10 + "\n\\end{document}\n")
     (tmp_path / "a").mkdir()
     figs = [f for f in read_pdf(compile_tex(tmp_path / "a", tex, IMAGES)).figures if f.number == "1"]

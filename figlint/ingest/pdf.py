@@ -230,6 +230,10 @@ def _build(paper: Paper, pages: list[PageData], names: dict[str, dict], path: st
     sites, taken = S.text_sites(paras, path, {normalize_number(f.number) for f in paper.figures if f.number})
     targets = _link_targets(pages, names, caps)
     sites += S.link_sites(paras, pages, targets, taken, path)
+    if not targets:
+        # no link points at a figure (no hyperref): a bare \ref prints a number alone
+        panels = {normalize_number(f.number): {p.label for p in f.subpanels} for f in paper.figures if f.number}
+        sites += S.bare_panel_sites(paras, panels, taken, path)
     unbound = bind_sites(paper, sites)
     if unbound:
         paper.extra["unbound_sites"] = unbound

@@ -15,7 +15,7 @@ import functools
 import re
 from dataclasses import dataclass, field
 
-from figlint.ingest.pdf_layout import BBox, Layout, Line, PageData, break_joiner, is_body_size, is_bold
+from figlint.ingest.pdf_layout import BBox, Layout, Line, PageData, break_joiner, is_body_size, is_bold, is_mono
 from figlint.mentions import ITEM_OF_A_FIGURE, parse_float_label
 from figlint.model import union
 
@@ -392,6 +392,10 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphic
             # allowance for double-spaced captions (`lead`) takes in; the caption's own rows,
             # measured, tell that a row this far down after its sentence ended is not its own
             break
+        if not same_row and ln.size < ref - 0.9 and _typewriter(ln) and not _typewriter(first):
+            # file names set smaller in a typewriter face under a margin caption (the scripts
+            # that made the figure, tufte-style theses): a note beside it, not its text
+            break
         if small_caps:
             ref = ln.size  # the caption's text goes on at its own size
         if not same_row and _opens_note(ln, ref):
@@ -419,6 +423,12 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphic
         else:
             rows.append([ln])
     return [ln for r in rows for ln in sorted(r, key=lambda l: l.bbox[0])]
+
+
+def _typewriter(ln: Line) -> bool:
+    """All the line's words are set in a typewriter face."""
+    spans = [s for s in ln.spans if s["text"].strip()]
+    return bool(spans) and all(is_mono(s["font"], s.get("flags", 0)) for s in spans)
 
 
 def _opens_note(ln: Line, size: float) -> bool:

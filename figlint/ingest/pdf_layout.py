@@ -275,13 +275,15 @@ def _join_row_pieces(groups: list[list[dict]]) -> list[list[dict]]:
                 gap, rk = a[0] - b[2], a
             # the smaller type decides: a gutter of review line numbers is wider than their size
             size = min(max((s["size"] for l in g for s in l["spans"]), default=10) for g in (out[i], out[j]))
-            # a right-hand piece whose superscript raises its top above its left neighbour's
-            # came before it in the first pass's order, which joins pieces in order only: on
-            # one baseline in one size they join with that pass's gap (review line numbers
-            # share the baseline but are set smaller)
+            # a piece out of the first pass's order, which joins pieces in order only (a
+            # superscript raises its top above its left neighbour's; a word in smaller type, an
+            # acronym in small capitals, lowers its top below the rest of its row): on one
+            # baseline they join with that pass's gap, in one size or when neither piece is a
+            # number alone (review line numbers share the baseline but are set smaller)
             bi, bj = _baseline(out[i]), _baseline(out[j])
-            wide = (2.5 * size if rk[1] < lk[1] - 0.5 and bi is not None and bj is not None and bi[0] == bj[0]
-                    and abs(bi[1] - bj[1]) < 0.3 else size)
+            wide = (2.5 * size if bi is not None and bj is not None and bi[0] == bj[0]
+                    and (abs(bi[1] - bj[1]) < 0.3 or not any(_NUMBER_PIECE.fullmatch(text(g)) for g in (left, right)))
+                    else size)
             if -2 <= gap <= wide and lk[0] < rk[0]:
                 k, gone = min(i, j), max(i, j)
                 out[k] = left + right
@@ -295,6 +297,9 @@ def _join_row_pieces(groups: list[list[dict]]) -> list[list[dict]]:
         else:
             i += 1
     return out
+
+
+_NUMBER_PIECE = re.compile(r"[\d\s]+")
 
 
 def _baseline(g: list[dict]) -> tuple[float, float] | None:

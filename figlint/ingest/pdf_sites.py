@@ -197,7 +197,12 @@ def paragraphs(pages: list[PageData], layout: Layout, spanning: dict[int, list[B
         lof_page = any(_LOF_RE.match(l.text.strip()) for l in ordered[:12])
         floats = [l.bbox for l in pd.lines if l.role in _FLOAT_ROLES]
         marks = pd.note_marks
-        for ln in ordered:
+        for i, ln in enumerate(ordered):
+            if _row_number(ln, ordered[i + 1] if i + 1 < len(ordered) else None):
+                # a review line number read as its own piece before its row's words (lineno sets
+                # it apart from a list item's or an indented line's text): no part of the text,
+                # and no size change that would cut the paragraph at every numbered row
+                continue
             head = heading_like(ln, layout)
             if head and _REFS_RE.match(ln.text.strip()):
                 in_refs, refs_size = True, ln.size
@@ -235,6 +240,32 @@ def paragraphs(pages: list[PageData], layout: Layout, spanning: dict[int, list[B
     if cur.text:
         paras.append(cur)
     return paras
+
+
+_ROW_NUMBER = re.compile(r"\d{1,5}")
+
+
+def _row_number(ln: Line, nxt: Line | None) -> bool:
+    """ln is a review line number leading its printed row: a number alone in small type, the
+    row's words in larger type right after it on the same height."""
+    return nxt is not None and nxt.page == ln.page and bool(_ROW_NUMBER.fullmatch(ln.text.strip())) \
+        and ln.size < nxt.size - 1.0 and ln.bbox[2] <= nxt.bbox[0] + 1 and _rest_of_row(ln, nxt)
+
+
+def _lead_number(ln: Line) -> int:
+    """How many of the line's first spans are a review line number joined to its row ("828 lar
+    feedback"): a number in small type set apart from the larger words after it. 0 if none."""
+    spans = ln.spans
+    k = 0
+    while k < len(spans) and not spans[k]["text"].strip():
+        k += 1
+    if k >= len(spans) or not _ROW_NUMBER.fullmatch(spans[k]["text"].strip()):
+        return 0
+    num = spans[k]
+    rest = [sp for sp in spans[k + 1:] if sp["text"].strip()]
+    if not rest or num["size"] >= rest[0]["size"] - 1.0 or rest[0]["bbox"][0] - num["bbox"][2] < 0.3 * rest[0]["size"]:
+        return 0  # a footnote mark or a superscript glued to its word is no line number
+    return k + 1
 
 
 def _aside(prev: Line, ln: Line, layout: Layout) -> bool:
@@ -435,8 +466,9 @@ def _room_for(prev: Line, ln: Line, right: float) -> bool:
     return _text_end(prev) + 0.2 * ln.size + width <= right + 1
 
 
-# a list item's first line: a bullet, or an enumerator "1.", "(a)", "ii)"
-_LIST_ITEM = re.compile(r"\s*(?:[\u2022\u25e6\u25aa\u2023\u2013\u2014\u00b7*-]|\(?[0-9a-zA-Z]{1,4}[.)])\s")
+# a list item's first line: a bullet, or an enumerator "1.", "(a)", "ii)". pdflatex's own
+# \textbullet (cmsy, no Unicode mapping) is read as the control character U+0088
+_LIST_ITEM = re.compile(r"\s*(?:[\u2022\u25e6\u25aa\u2023\u2013\u2014\u00b7\u0088*-]|\(?[0-9a-zA-Z]{1,4}[.)])\s")
 
 
 def _float_beside(prev: Line, boxes: list[BBox], p1: float) -> bool:
@@ -469,14 +501,16 @@ def _append(para: Para, ln: Line, marks=()) -> None:
     """Add a line's text runs to the paragraph, recording where each run sits on the page.
     Footnote marks (`marks`: their links' boxes) are left out: glued to the word before them
     they made another word of it ("cross-attention6"), and they are no words of the sentence."""
+    # a review line number leading the row is no word of the text: "stel- 828 lar" is "stellar"
+    spans = ln.spans[_lead_number(ln):]
     if para.text:
-        joiner = break_joiner(para.text, ln.text)
+        joiner = break_joiner(para.text, "".join(s["text"] for s in spans).lstrip())
         if joiner == "-":
             para.text = para.text[:-1]
         else:
             para.text += joiner
     last_x1 = None
-    for s in ln.spans:
+    for s in spans:
         t = _WS.sub(" ", s["text"])
         if marks and t.strip() and _is_mark(s, ln, marks):
             continue
@@ -525,6 +559,40 @@ def text_sites(paras: list[Para], path: str, known=None) -> tuple[list[tuple[str
                     out.append((num, site))
                 spans.append((para, m.start, m.end, normalize_number(num)))
     return out, spans
+
+
+# A number with a panel letter after "in"/"see", no figure word: "is shown in 3c" ("in 3(c)"),
+# what `in \ref{fig3}c` prints; a chapter number may lead ("in 4.2b")
+_BARE_PANEL_RE = re.compile(r"(?<![\w.])(?:[Ii]n|[Ss]ee)\s+(\d+(?:\.\d+)?)(?:([a-z])|\(([a-z])\))(?![\w(])")
+
+
+def bare_panel_sites(paras: list[Para], panels: dict[str, set[str]], taken: list[tuple[Para, int, int, str]],
+                     path: str) -> list[tuple[str, CitingSite]]:
+    """Sites of a bare \ref printed without hyperref: a figure's number glued to one of its own
+    panel letters ("shown in 3c") after "in" or "see". Without a link nothing else tells the
+    reference from text, so only a number the paper's figures hold with a panel that figure
+    prints (`panels`: normalised number -> the panel letters read from its graphic) counts; the
+    caller asks this only of a PDF in which no link points at a figure (no hyperref)."""
+    out: list[tuple[str, CitingSite]] = []
+    for para in paras:
+        if para.skip or "in" not in para.text and "ee" not in para.text:
+            continue
+        for m in _BARE_PANEL_RE.finditer(para.text):
+            num, letter = m.group(1), m.group(2) or m.group(3)
+            key = normalize_number(num)
+            if letter not in panels.get(key, ()) or para.owner == key:
+                continue
+            a, b = m.start(1), m.end()
+            if any(p is para and s < b and a < e for p, s, e, _n in taken):
+                continue  # part of a printed mention ("Figs. 3a and in 4b")
+            pg, bbox = para.locate(a, b)
+            out.append((num, CitingSite(
+                paragraph=para.text.strip(), sentence=sentence_at(para.text, a), mention=para.text[a:b],
+                location=Location(file=path, page=(pg + 1) if pg is not None else None, bbox=bbox), via="text",
+                panels=[letter], order=para.order_at(a),
+            )))
+            taken.append((para, a, b, key))
+    return out
 
 
 # the number a lone \ref prints under its link: "3", "A.2", "3b", "(b)"; a chapter-hyphen number
