@@ -14,21 +14,8 @@ Each case is a small document compiled with pdflatex.
 
 from __future__ import annotations
 
-import subprocess
-
 from figlint.ingest.pdf import read_pdf
-
-
-def _compile(folder, runs: int = 2):
-    for _ in range(runs):
-        subprocess.run(["pdflatex", "-interaction=batchmode", "main.tex"], cwd=folder, capture_output=True, timeout=180)
-    assert (folder / "main.pdf").exists(), (folder / "main.log").read_text(errors="replace")[-2000:]
-
-
-def _plot_png(folder, name: str):
-    from PIL import Image
-
-    Image.new("RGB", (400, 300), (90, 140, 200)).save(folder / name)
+from fixtures.pdf_build import compile_main, plot_png
 
 
 _FILLER = ("The listening tests were run in a quiet room with a tracked pair of headphones, "
@@ -40,8 +27,8 @@ def _captions(pdf) -> dict[str, str]:
 
 
 def test_a_smaller_first_word_after_a_label_set_apart(tmp_path, pdflatex):
-    _plot_png(tmp_path, "p1.png")
-    _plot_png(tmp_path, "p2.png")
+    plot_png(tmp_path, "p1.png")
+    plot_png(tmp_path, "p2.png")
     (tmp_path / "main.tex").write_text(
         "\\documentclass{article}\n\\usepackage{graphicx}\n\\usepackage{caption}\n"
         "\\DeclareCaptionLabelSeparator{apart}{:\\quad}\n"
@@ -53,7 +40,7 @@ def test_a_smaller_first_word_after_a_label_set_apart(tmp_path, pdflatex):
         "\\begin{figure}[h]\\centering\\includegraphics[width=0.5\\textwidth]{p2.png}"
         "\\caption{Average ratings of all listeners with their confidence intervals.}\\label{fig:2}\\end{figure}\n"
         + _FILLER * 3 + "\n\\end{document}\n")
-    _compile(tmp_path)
+    compile_main(tmp_path)
     caps = _captions(tmp_path / "main.pdf")
     assert caps.get("1", "").startswith("HRTF measurement of a loudspeaker array"), caps
     assert "seen from the position of the listener" in caps["1"], caps
@@ -61,7 +48,7 @@ def test_a_smaller_first_word_after_a_label_set_apart(tmp_path, pdflatex):
 
 
 def test_script_names_in_a_typewriter_face_under_a_caption(tmp_path, pdflatex):
-    _plot_png(tmp_path, "p1.png")
+    plot_png(tmp_path, "p1.png")
     (tmp_path / "main.tex").write_text(
         "\\documentclass{article}\n\\usepackage{graphicx}\n\\usepackage[font=small,singlelinecheck=false]{caption}\n"
         "\\begin{document}\n" + _FILLER * 3 + "\n\n"
@@ -69,6 +56,6 @@ def test_script_names_in_a_typewriter_face_under_a_caption(tmp_path, pdflatex):
         "\\caption{Measurements with the artificial head in the anechoic chamber.}\\label{fig:1}\n\n"
         "\\raggedright{\\footnotesize\\ttfamily interpolate\\_responses.m}\\\\{\\footnotesize\\ttfamily "
         "get\\_impulse\\_responses.m}\\end{figure}\n" + _FILLER * 3 + "\n\\end{document}\n")
-    _compile(tmp_path)
+    compile_main(tmp_path)
     caps = _captions(tmp_path / "main.pdf")
     assert caps.get("1", "").rstrip() == "Measurements with the artificial head in the anechoic chamber.", caps

@@ -13,21 +13,8 @@ Each case is a small document compiled with pdflatex.
 
 from __future__ import annotations
 
-import subprocess
-
 from figlint.ingest.pdf import read_pdf
-
-
-def _compile(folder, runs: int = 2):
-    for _ in range(runs):
-        subprocess.run(["pdflatex", "-interaction=batchmode", "main.tex"], cwd=folder, capture_output=True, timeout=180)
-    assert (folder / "main.pdf").exists(), (folder / "main.log").read_text(errors="replace")[-2000:]
-
-
-def _plot_png(folder, name: str):
-    from PIL import Image
-
-    Image.new("RGB", (400, 300), (90, 140, 200)).save(folder / name)
+from fixtures.pdf_build import compile_main, plot_png
 
 
 _FILLER = ("The simulated halos were followed over several hundred million years of cosmic time, "
@@ -51,7 +38,7 @@ def test_line_numbers_in_a_list_do_not_cut_its_sentences(tmp_path, pdflatex):
     one mention broken across two numbered rows. Each site's sentence is the item's whole
     sentence, without the line numbers, for both figures of the mention."""
     for k in (1, 2, 3):
-        _plot_png(tmp_path, f"p{k}.png")
+        plot_png(tmp_path, f"p{k}.png")
     items = (
         "\\item The approximation underestimates the shielding factor at low gas density while "
         "overestimating it at high density. This leads to halos in the simulation with the "
@@ -67,7 +54,7 @@ def test_line_numbers_in_a_list_do_not_cut_its_sentences(tmp_path, pdflatex):
         "\\setlength{\\linenumbersep}{4pt}\n"
         "\\begin{document}\n" + _figures(3) + _FILLER * 12 + "\n\nIn summary, our key findings are as follows:\n"
         "\\begin{itemize}\n" + items + "\\end{itemize}\n" + _FILLER * 4 + "\n\\end{document}\n")
-    _compile(tmp_path)
+    compile_main(tmp_path)
     sites = _sites(tmp_path / "main.pdf")
     for num in ("1", "2"):
         listed = [s for s in sites.get(num, []) if "lower mass halos" in s]
@@ -88,7 +75,7 @@ def test_a_number_in_parentheses_after_the_figure_word_is_a_mention(tmp_path, pd
     """`figure (\\ref{x})`, no hyperref: "figure (2)" in running text and "Figure (1).a" in
     another figure's caption cite those figures."""
     for k in (1, 2):
-        _plot_png(tmp_path, f"p{k}.png")
+        plot_png(tmp_path, f"p{k}.png")
     (tmp_path / "main.tex").write_text(
         "\\documentclass{article}\n\\usepackage{graphicx}\n\\begin{document}\n"
         "\\begin{figure}[t]\\centering\\includegraphics[width=0.6\\textwidth]{p1.png}"
@@ -98,7 +85,7 @@ def test_a_number_in_parentheses_after_the_figure_word_is_a_mention(tmp_path, pd
         + _FILLER * 3 + "\n\nThe decaying linear simulation is shown in figure (\\ref{fig:1}), and the same "
         "parameters with nonlinearity switched on give the fluxes of figure (\\ref{fig:2}) over time.\n\n"
         + _FILLER * 3 + "\n\\end{document}\n")
-    _compile(tmp_path)
+    compile_main(tmp_path)
     sites = _sites(tmp_path / "main.pdf")
     assert any("decaying linear simulation" in s for s in sites.get("1", [])), sites.get("1")
     assert any("Fluxes for the simulation of" in s for s in sites.get("1", [])), sites.get("1")
@@ -112,7 +99,7 @@ def test_a_bare_ref_with_a_panel_letter_without_hyperref(tmp_path, pdflatex):
     c), whose graphic prints panels (a)-(c). The same after a figure without such a panel
     ("in 2c": Figure 2 has no panels) is no site."""
     for k in (1, 2):
-        _plot_png(tmp_path, f"p{k}.png")
+        plot_png(tmp_path, f"p{k}.png")
     panel = "\\parbox{0.3\\textwidth}{\\centering\\includegraphics[width=0.28\\textwidth]{p1.png}\\\\(%s) run %s}"
     (tmp_path / "main.tex").write_text(
         "\\documentclass{article}\n\\usepackage{graphicx}\n\\begin{document}\n"
@@ -123,7 +110,7 @@ def test_a_bare_ref_with_a_panel_letter_without_hyperref(tmp_path, pdflatex):
         + _FILLER * 3 + "\n\nThe curves did not change with the bin width. The number of samples in each "
         "separation bin is shown in \\ref{fig:1}c. The same quantity for the other model is given in "
         "\\ref{fig:2}c of the appendix tables.\n\n" + _FILLER * 3 + "\n\\end{document}\n")
-    _compile(tmp_path)
+    compile_main(tmp_path)
     sites = _sites(tmp_path / "main.pdf")
     assert any("samples in each separation bin" in s for s in sites.get("1", [])), sites.get("1")
     assert not any("other model" in s for s in sites.get("2", [])), sites.get("2")
