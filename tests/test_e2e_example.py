@@ -8,13 +8,14 @@ Both input routes are checked: the compiled PDF and the LaTeX source.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from fixtures.scripts import load_script
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ROOT / "examples"
@@ -24,9 +25,7 @@ def _known_defects() -> set[tuple[str, str]]:
     # make_example.py is a script, not a package module: load it by path.
     # Importing it runs nothing (generation is behind __main__) and needs no
     # matplotlib (imported lazily inside the figure functions).
-    spec = importlib.util.spec_from_file_location("figlint_make_example", EXAMPLES / "make_example.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
+    mod = load_script(EXAMPLES / "make_example.py", "figlint_make_example")
     return {(code, fig or "") for code, fig in mod.KNOWN_DEFECTS}
 
 

@@ -6,20 +6,18 @@ Records and findings here are made up (codes, keys, boxes); no paper content.
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 import pytest
+
+from fixtures.scripts import load_script
 
 RUN = Path(__file__).resolve().parents[1] / "benchmarks" / "field_audit" / "run.py"
 
 
 @pytest.fixture(scope="module")
 def run():
-    spec = importlib.util.spec_from_file_location("field_audit_run", RUN)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_script(RUN, "field_audit_run")
 
 
 def _finding(page: int, box, code: str = "FL201", message: str = "figure has no caption") -> dict:

@@ -8,7 +8,6 @@ command line runs without a traceback.
 from __future__ import annotations
 
 import ast
-import importlib.util
 import json
 import re
 import subprocess
@@ -19,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from figlint.rules.registry import all_rules
+from fixtures.scripts import load_script
 
 ROOT = Path(__file__).resolve().parents[1]
 AUDIT = ROOT / "benchmarks" / "field_audit"
@@ -27,10 +27,7 @@ SCRIPT = AUDIT / "fixes.py"
 
 @pytest.fixture(scope="module")
 def fixes():
-    spec = importlib.util.spec_from_file_location("field_audit_fixes", SCRIPT)
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_script(SCRIPT, "field_audit_fixes")
 
 
 @pytest.fixture(scope="module")

@@ -2,19 +2,17 @@
 
 from __future__ import annotations
 
-import importlib.util
 import sys
 from pathlib import Path
+
+from fixtures.scripts import load_script
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def _inv():
     sys.path.insert(0, str(ROOT / "benchmarks"))
-    spec = importlib.util.spec_from_file_location("bench_invariance", ROOT / "benchmarks" / "invariance.py")
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
+    return load_script(ROOT / "benchmarks" / "invariance.py", "bench_invariance")
 
 
 def test_earlier_runs_are_kept_after_the_papers_line(tmp_path):

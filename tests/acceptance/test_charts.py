@@ -10,13 +10,13 @@ figures are asserted at the issue's levels: figlint must not cry wolf.
 
 from __future__ import annotations
 
-import importlib.util
 import os
-import sys
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import pytest
+
+from fixtures.scripts import load_script
 
 ROOT = Path(__file__).resolve().parents[2]
 SHARED = ROOT.parent / "shared"
@@ -30,11 +30,8 @@ MAX_FP_RATE = 0.02
 
 
 def _bench():
-    spec = importlib.util.spec_from_file_location("bench_charts", ROOT / "benchmarks" / "charts.py")
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules["bench_charts"] = mod  # worker processes find its functions by this name
-    spec.loader.exec_module(mod)
-    return mod
+    # worker processes find its functions by this name
+    return load_script(ROOT / "benchmarks" / "charts.py", "bench_charts", register=True)
 
 
 @pytest.fixture(scope="module")

@@ -13,11 +13,11 @@ what to look at.
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 
 import pytest
+
+from fixtures.scripts import load_script
 
 SHARED = Path(__file__).resolve().parents[2].parent / "shared"
 CORPUS = SHARED / "corpus" / "papers"
@@ -30,13 +30,7 @@ _RESULTS: dict = {}
 
 
 def _bench():
-    name = "corpus_pdf_bench"
-    if name not in sys.modules:
-        spec = importlib.util.spec_from_file_location(name, _BENCH)
-        mod = importlib.util.module_from_spec(spec)
-        sys.modules[name] = mod  # dataclasses look their module up while the class is built
-        spec.loader.exec_module(mod)
-    return sys.modules[name]
+    return load_script(_BENCH, "corpus_pdf_bench", register=True)
 
 
 def result(name: str):
