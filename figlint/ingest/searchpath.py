@@ -168,6 +168,7 @@ def texinputs_dirs(main_dir: str, project: str | None, environ: dict | None = No
         + [(main_dir, e) for e in _fls_entries(main_dir, main_name, rcs)]
     out: list[str] = []
     proj = os.path.abspath(project)
+    real_proj, here = os.path.realpath(proj), os.path.normpath(main_dir)
     walked = 0
     for base, e in entries:
         e = e.strip()
@@ -176,14 +177,14 @@ def texinputs_dirs(main_dir: str, project: str | None, environ: dict | None = No
         tree = e.endswith("//") or e.endswith(os.sep * 2)
         e = e.rstrip("/" + os.sep) or "."
         d = os.path.normpath(e if os.path.isabs(e) else os.path.join(base, e))
-        if not (is_inside(d, proj) and is_inside(os.path.realpath(d), os.path.realpath(proj)) and os.path.isdir(d)):
+        if not (is_inside(d, proj) and is_inside(os.path.realpath(d), real_proj) and os.path.isdir(d)):
             continue
         found = [d]
         if tree and walked < MAX_WALK:
             found = _below(d, MAX_WALK - walked)
             walked += len(found)
         for f in found:
-            if f not in out and f != os.path.normpath(main_dir) and is_inside(os.path.realpath(f), os.path.realpath(proj)):
+            if f not in out and f != here and is_inside(os.path.realpath(f), real_proj):
                 out.append(f)
         if len(out) >= MAX_DIRS + MAX_WALK:
             break

@@ -27,7 +27,7 @@ from figlint.ingest.texparse import (
     walker_context, xparse_kinds,
 )
 from figlint.ingest.texsource import (
-    _CMD, Document, _scan_file, _skip_space, decode_bytes, is_inside, match_brace, read_arg, read_args,
+    _CMD, Document, _scan_file, _skip_space, decode_bytes, match_brace, read_arg, read_args, shipped_file,
 )
 from figlint.model import Problem
 
@@ -760,15 +760,9 @@ class _Scanner:
         """Definitions from a package (or class) file shipped in the paper's tree (True when
         there is one). A class's figure numbering is its own declarations' (class_numbering),
         else that of the class it loads: shipped too, or one of CLASS_NUMBERING."""
-        base = self.doc.dir_at(at)
-        path = os.path.normpath(os.path.join(base, pkg + ext))
-        for d in self.doc.search_dirs:  # the class or package a TEXINPUTS build finds
-            if os.path.isfile(path):
-                break
-            path = os.path.normpath(os.path.join(d, pkg + ext))
-        if not is_inside(path, self.doc.root) or not os.path.isfile(path):
-            return False
-        if not is_inside(os.path.realpath(path), os.path.realpath(self.doc.root)):
+        # beside the file that loads it, else the class or package a TEXINPUTS build finds
+        path = shipped_file(pkg + ext, [self.doc.dir_at(at), *self.doc.search_dirs], self.doc.root)
+        if path is None:
             return False
         try:
             with open(path, "rb") as fh:

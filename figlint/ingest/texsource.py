@@ -391,6 +391,18 @@ def declared_verbatim(text: str) -> set[str]:
     return out
 
 
+def shipped_file(name: str, dirs: list[str], root: str) -> str | None:
+    """The file a package or class name resolves to as the build finds it: the first dirs/name
+    that exists (the folder of the file that loads it, then the build's search path); None when
+    there is none or when that one lies outside `root` (its real path too): never read."""
+    for d in dirs:
+        path = os.path.normpath(os.path.join(d, name))
+        if os.path.isfile(path):
+            inside = is_inside(path, root) and is_inside(os.path.realpath(path), os.path.realpath(root))
+            return path if inside else None
+    return None
+
+
 def local_package_texts(text: str, dirs: list[str], tree: str) -> list[str]:
     """The text of each package `text` loads that the paper ships (name.sty in one of `dirs`,
     inside `tree`), read as text (never run): where its own environments are declared."""
@@ -400,17 +412,13 @@ def local_package_texts(text: str, dirs: list[str], tree: str) -> list[str]:
             name = name.strip()
             if not name or "/" in name or "\\" in name:
                 continue
-            for d in dirs:
-                path = os.path.normpath(os.path.join(d, name + ".sty"))
-                if not os.path.isfile(path) or not is_inside(os.path.realpath(path), os.path.realpath(tree)):
-                    continue
-                try:
-                    if os.path.getsize(path) <= 1_000_000:
-                        with open(path, "rb") as fh:
-                            out.append(decode_bytes(fh.read())[0])
-                except OSError:
-                    pass
-                break
+            path = shipped_file(name + ".sty", dirs, tree)
+            try:
+                if path is not None and os.path.getsize(path) <= 1_000_000:
+                    with open(path, "rb") as fh:
+                        out.append(decode_bytes(fh.read())[0])
+            except OSError:
+                pass
     return out
 
 
