@@ -693,10 +693,49 @@ def uncaptioned(pr: PageRegions, pd: PageData, layout: Layout) -> list[BBox]:
             continue  # rules of a table or an algorithm, a frame, a logo
         if not images and any(inside(b, ub, 0) for b in blockers + prose):
             continue  # a shaded box or frame around body text (a note, a theorem, a listing)
+        if not images and _set_text(ub, pd.lines):
+            continue  # a shaded box or frame around lines of set text in any face (a code listing)
         if w * h > 0.6 * pd.width * pd.height and len(pd.lines) < 5:
             continue  # a scanned page: the image is the page, not a figure on it
         out.append(_grow(ub, [e for e in pr.elems if e.owner is None and e.kind == "text"]))
     return out
+
+
+def _set_text(box: BBox, lines: list[Line]) -> bool:
+    """The box holds lines of set text: at least three rows on one line grid (the nearest two
+    0.8 to 1.6 times their size apart, every other pair a whole number of such steps, at most
+    four), a third of them or more starting at one left edge, running from near the box's top
+    to near its bottom. A code listing on a shaded ground, a framed algorithm or a boxed note
+    in a small or typewriter face (which _prose leaves out) is such a box; a drawn diagram's
+    labels, a plot's tick labels (a pitch of many sizes) and a legend's few rows are not."""
+    rows: list[list[float]] = []  # [y0, y1, x0, size] per baseline
+    for ln in lines:
+        b = ln.bbox
+        if not ln.horizontal or not inside(b, box, 0) or not any(ch.isalnum() for ch in ln.text):
+            continue  # (a frame's corners set as glyphs are no row)
+        for r in rows:
+            if abs((r[0] + r[1]) - (b[1] + b[3])) < 0.5 * ln.size:
+                r[0], r[1], r[2] = min(r[0], b[1]), max(r[1], b[3]), min(r[2], b[0])
+                break
+        else:
+            rows.append([b[1], b[3], b[0], ln.size])
+    if len(rows) < 3:
+        return False
+    rows.sort()
+    size = sorted(r[3] for r in rows)[len(rows) // 2]
+    pitches = [(b[0] + b[1] - a[0] - a[1]) / 2 for a, b in zip(rows, rows[1:])]
+    step = min(pitches)
+    if not 0.8 * size <= step <= 1.6 * size:
+        return False
+    for p in pitches:  # rows on one grid: blank lines in a listing make a pitch two or three steps
+        k = round(p / step)
+        if k > 4 or abs(p / step - k) > 0.25:
+            return False
+    left = min(r[2] for r in rows)
+    if 3 * sum(r[2] <= left + 1.0 for r in rows) < len(rows):
+        return False  # a third of the rows at the left edge: code indents the rest
+    h = box[3] - box[1]
+    return rows[-1][1] - rows[0][0] >= 0.6 * h
 
 
 def _grow(box: BBox, texts: list[Elem], reach: float = 14.0) -> BBox:
