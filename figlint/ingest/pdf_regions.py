@@ -658,6 +658,9 @@ def _beside(cap: CaptionBlock, elems: list[Elem]) -> list[Elem]:
 def uncaptioned(pr: PageRegions, pd: PageData, layout: Layout) -> list[BBox]:
     """Clusters of unclaimed graphics big enough to be a figure (not rules, not logos)."""
     free = [e for e in pr.elems if e.owner is None and e.kind != "text"]
+    # the shaded ground of a code listing is no graphic, whatever stands near it (a listing in
+    # the next column, a second one a line below): tested on its own box, before clustering
+    free = [e for e in free if e.kind != "drawing" or not _set_text(e.bbox, pd.lines)]
     clusters: list[list[Elem]] = []
     # Each cluster's bounding box is kept up to date as it grows, and clusters that end
     # above the current element (elements come top-down) are retired: recomputing the union
@@ -704,10 +707,11 @@ def uncaptioned(pr: PageRegions, pd: PageData, layout: Layout) -> list[BBox]:
 def _set_text(box: BBox, lines: list[Line]) -> bool:
     """The box holds lines of set text: at least three rows on one line grid (the nearest two
     0.8 to 1.6 times their size apart, every other pair a whole number of such steps, at most
-    four), a third of them or more starting at one left edge, running from near the box's top
-    to near its bottom. A code listing on a shaded ground, a framed algorithm or a boxed note
-    in a small or typewriter face (which _prose leaves out) is such a box; a drawn diagram's
-    labels, a plot's tick labels (a pitch of many sizes) and a legend's few rows are not."""
+    four), two thirds of them starting at three left edges or fewer (indentation levels), a
+    quarter at one, running from near the box's top to near its bottom. A code listing on a shaded ground, a framed
+    algorithm or a boxed note in a small or typewriter face (which _prose leaves out) is such a
+    box; a drawn diagram's labels, a plot's tick labels (many sizes apart) and a legend's few
+    rows are not."""
     rows: list[list[float]] = []  # [y0, y1, x0, size] per baseline
     for ln in lines:
         b = ln.bbox
@@ -731,9 +735,15 @@ def _set_text(box: BBox, lines: list[Line]) -> bool:
         k = round(p / step)
         if k > 4 or abs(p / step - k) > 0.25:
             return False
-    left = min(r[2] for r in rows)
-    if 3 * sum(r[2] <= left + 1.0 for r in rows) < len(rows):
-        return False  # a third of the rows at the left edge: code indents the rest
+    edges: list[list[float]] = []  # [x, rows] per left edge: indentation levels in set text
+    for x in sorted(r[2] for r in rows):
+        if edges and x <= edges[-1][0] + 1.5:
+            edges[-1][1] += 1
+        else:
+            edges.append([x, 1])
+    counts = sorted((n for _x, n in edges), reverse=True)
+    if 4 * counts[0] < len(rows) or 3 * sum(counts[:3]) < 2 * len(rows):
+        return False  # labels placed one by one: right-aligned or centred (a chart's categories)
     h = box[3] - box[1]
     return rows[-1][1] - rows[0][0] >= 0.6 * h
 
