@@ -31,12 +31,23 @@ _SP = r"[ \t\u00a0\u2009\u202f~]*"  # ~ survives in LaTeX text, nbsp in PDF text
 _DASH = r"(?:-{1,3}|\u2013|\u2014|\u2212)"
 
 # The figure name as babel and the classes print it in other languages: Figura (Spanish,
-# Portuguese, Italian, Catalan), Abbildung/Abb. (German), Figuur (Dutch), Rysunek/Rys.
-# (Polish), Obrázek/Obr. (Czech), Рисунок/Рис. (Russian); French and English share "Figure".
-_FOREIGN_WORDS = (r"figuras?|abbildung(?:en)?|abb\.|figu(?:ur|ren)|rysun(?:ek|ki)|rys\.|obr(?:ázek|ázky|\.)"
-                  r"|рисун(?:ок|ки)|рис\.")
-_WORD_RE = re.compile(r"(?<![A-Za-z\u0400-\u04ff])(?:" + _FOREIGN_WORDS + r"|fig(?:ure)?s?\.?|figs?\.)(?=[\s\u00a0~\d(A-Z])",
-                      re.IGNORECASE)
+# Portuguese, Italian, Catalan, Romanian), Abbildung/Abb. (German), Figuur (Dutch), Figur
+# (Danish, Norwegian, Swedish), Rysunek/Rys. (Polish), Obrázek/Obr. (Czech), Slika (Croatian,
+# Serbian, Slovene), Kuva (Finnish), Şekil (Turkish), Gambar (Indonesian), Рисунок/Рис.
+# (Russian, Ukrainian), Фигура (Bulgarian), Σχήμα/Σχ. (Greek; its capitals drop the accent);
+# French and English share "Figure".
+_FOREIGN_WORDS = (r"figuras?|abbildung(?:en)?|abb\.|figur(?:erna|er|ene|en)?|figuur|rysun(?:ek|ki)"
+                  r"|rys\.|obr(?:ázek|ázky|\.)|slik(?:a|e|i)|kuv(?:assa|asta|at|a)|şekil|gambar"
+                  r"|рисун(?:ок|ки|ке|ка)|рис\.|фигур(?:а|и|е)|σχ[ήη]μα(?:τα|τος|των)?|σχ\.")
+# plural figure words that do not end in "s" (a comma list after them names several figures)
+_PLURALS = frozenset({"abbildungen", "figuren", "figurer", "figurerna", "figurene", "rysunki", "obrázky",
+                      "kuvat", "рисунки", "фигури", "σχήματα", "σχηματα", "σχημάτων", "σχηματων"})
+# what a letter is next to a figure word: Latin with accents, Greek, Cyrillic
+_LETTER = r"A-Za-z\u00c0-\u024f\u0370-\u03ff\u0400-\u04ff"
+# The word ends before a space, a number, a parenthesis or a capital (an appendix figure
+# "Fig.A1"): capitals only, not under IGNORECASE ("Figur" of "Figure" is no word)
+_WORD_RE = re.compile(r"(?<![" + _LETTER + r"])(?:" + _FOREIGN_WORDS + r"|fig(?:ure)?s?\.?|figs?\.)"
+                      r"(?=[\s\u00a0~\d(]|(?-i:[A-Z]))", re.IGNORECASE)
 _NUM_RE = re.compile(_SP + "(" + _NUM + ")")
 # The number in parentheses after the figure word: "figure (6)", "Figure (7).a", what
 # `figure (\ref{x})` prints (the habit of writing equation references carried over to figures)
@@ -65,10 +76,12 @@ _SEP_RE = re.compile(r"(?:" + _SP_RUN + r",?\s*(?:and|&|or|y|e|o|und|oder|et|ou|
 
 _LABEL_WORDS = {
     "figure": r"(?:Supplementary\s+|Extended\s+Data\s+)?(?:Figure|Fig\.?|FIGURE|FIG\.?"
-              r"|Figura|FIGURA|Abbildung|Abb\.|ABBILDUNG|Figuur|FIGUUR|Rysunek|Rys\.|RYSUNEK|Obrázek|Obr\."
-              r"|Рисунок|Рис\.|РИСУНОК)",
+              r"|Figura|FIGURA|Abbildung|Abb\.|ABBILDUNG|Figuur|FIGUUR|Figur|FIGUR|Rysunek|Rys\.|RYSUNEK"
+              r"|Obrázek|Obr\.|Slika|SLIKA|Kuva|KUVA|Şekil|ŞEKİL|Gambar|GAMBAR"
+              r"|Рисунок|Рис\.|РИСУНОК|Фигура|ФИГУРА|Σχήμα|Σχ\.|ΣΧΗΜΑ)",
     "table": r"(?:Supplementary\s+)?(?:Table|Tab\.|TABLE|Tabla|TABLA|Tabela|Tabelle|TABELLE|Tabel|Tabella|Tableau"
-             r"|TABLEAU|Таблица)",
+             r"|TABLEAU|Tabell|TABELL|Taulukko|TAULUKKO|Tablo|TABLO|Tablica|TABLICA|Tabulka|TABULKA"
+             r"|Таблица|ТАБЛИЦА|Πίνακας|ΠΙΝΑΚΑΣ)",
     "algorithm": r"(?:Algorithm|ALGORITHM)",
     "listing": r"(?:Listing|LISTING)",
 }
@@ -223,7 +236,8 @@ def find_mentions(text: str, known=None) -> list[Mention]:
         end, numbers, panels = item
         numbers = list(numbers)
         seen = set(numbers)  # membership in a set: "Figs. 1, 2, ..., 30000" was quadratic in a list
-        plural = wm.group(0).rstrip(".").lower().endswith("s")
+        word = wm.group(0).rstrip(".").lower()
+        plural = word.endswith("s") or word in _PLURALS
         # Continue a list: "Figs. 2, 3, and 5", "Figures 3a and 4b", "Fig. 3(a) and 4".
         while True:
             sm = _SEP_RE.match(text, end)

@@ -43,5 +43,14 @@ def words(text: str) -> list[str]:
     return [w.lower() for w in WORD_RE.findall(normalize(text))]
 
 
+def latin_script(text: str) -> bool:
+    """Most of the text's letters are Latin (with accents): the word lists of the caption
+    rules (stop words, generic nouns, metric names) can read it. A caption in Greek,
+    Cyrillic or CJK script is not judged by them: they would find no words in it at all."""
+    letters = [ch for ch in text if ch.isalpha()]
+    latin = sum(1 for ch in letters if ch < "\u0250" or "\u1e00" <= ch <= "\u1eff")
+    return 2 * latin >= len(letters)
+
+
 def content_words(text: str, extra_stop: frozenset[str] = frozenset()) -> list[str]:
     return [w for w in words(text) if w not in STOPWORDS and w not in extra_stop and len(w) > 1]

@@ -283,3 +283,37 @@ def test_a_chapter_joined_by_a_centred_dot_is_one_number():
         assert parse_caption_label(f"Figure A{dot}3: Camera noise.")[1] == f"A{dot}3"
         assert [m.numbers for m in find_mentions(f"as Figure A{dot}3 shows")] == [[f"A{dot}3"]]
         assert normalize_number(f"A{dot}3") == normalize_number("A.3") == "A3"
+
+
+@pytest.mark.parametrize(
+    "text, label, number, rest",
+    [
+        ("Σχήμα 1.2: Το υπολογιστικό πλέγμα", "Σχήμα 1.2", "1.2", "Το υπολογιστικό πλέγμα"),
+        ("ΣΧΗΜΑ 3. Αποτελέσματα", "ΣΧΗΜΑ 3", "3", "Αποτελέσματα"),
+        ("Figur 2: Resultat av körningen", "Figur 2", "2", "Resultat av körningen"),
+        ("Kuva 4. Tulokset", "Kuva 4", "4", "Tulokset"),
+        ("Şekil 2. Deney düzeneği", "Şekil 2", "2", "Deney düzeneği"),
+        ("Slika 3: Rezultati mjerenja", "Slika 3", "3", "Rezultati mjerenja"),
+        ("Фигура 1. Схема", "Фигура 1", "1", "Схема"),
+    ],
+)
+def test_caption_labels_of_more_languages(text, label, number, rest):
+    # babel's and xgreek's figure names: Greek (its capitals without the accent),
+    # Scandinavian, Finnish, Turkish, South Slavic, Bulgarian
+    assert parse_caption_label(text) == (label, number, rest)
+
+
+def test_mentions_in_more_languages_and_their_inflections():
+    text = ("όπως στο Σχήμα 4.3 και στα Σχήματα 2.1, 2.2; βλ. Σχ. 5. Som i Figur 3 og figurene 4-6; "
+            "kuvassa 2; die Figuren 2 und 3; Figuur 5")
+    assert [m.numbers for m in find_mentions(text)] == [["4.3"], ["2.1", "2.2"], ["5"], ["3"], ["4", "5", "6"],
+                                                        ["2"], ["2", "3"], ["5"]]
+    # a figure word inside another word, and an English word that begins like one, are none
+    assert find_mentions("Konfigur 3 and Configuration 2") == []
+    assert [m.numbers for m in find_mentions("Figure 4 and Fig.A1")] == [["4"], ["A1"]]
+
+
+def test_tables_in_more_languages_are_floats_too():
+    assert parse_float_label("Πίνακας 2.1: Τιμές")[:3] == ("table", "Πίνακας 2.1", "2.1")
+    assert parse_float_label("Tabell 1: Mätvärden")[0] == "table"
+    assert parse_float_label("Taulukko 3. Tulokset")[0] == "table"

@@ -6,7 +6,7 @@ import re
 
 from figlint.model import Figure
 from figlint.rules.registry import Context, rule
-from figlint.text import STOPWORDS, content_words, normalize
+from figlint.text import STOPWORDS, content_words, latin_script, normalize
 
 # Nouns that name a kind of figure rather than what it shows: a caption made only
 # of these ("Overview of our method.") tells a reader nothing the figure doesn't.
@@ -100,7 +100,8 @@ def generic_caption(fig: Figure, ctx: Context):
     `min-caption-words` content words in all. A caption that names a formal object
     (inference rules, a grammar, a poset's interval: *Typing rules.*, *The interval [1, 123]
     of M.*) with two specific words or with its notation is left alone: it says exactly
-    what is drawn. Caps caption consistency (C) at 6.
+    what is drawn, and so is a caption written mostly in another script than Latin (Greek,
+    Cyrillic, CJK), whose words these lists cannot count. Caps caption consistency (C) at 6.
 
     Why is this bad?
     A caption should say what is shown, on what data, with which metric, and what to
@@ -114,8 +115,8 @@ def generic_caption(fig: Figure, ctx: Context):
     `\\caption{Our pipeline: a frozen encoder embeds each page, a retriever selects the
     top-5 passages, and a reader produces the answer; dashed arrows are training-only.}`
     """
-    if not fig.has_caption:
-        return
+    if not fig.has_caption or not latin_script(fig.caption.text):
+        return  # (a caption in another script has none of the words this rule counts)
     text = fig.caption.text
     why, words, specific = caption_verdict(
         text, int(ctx.option("min-caption-words")), int(ctx.option("min-specific-words"))
@@ -299,8 +300,9 @@ def caption_omits_content(fig: Figure, ctx: Context):
     `min-legend-entries` named entries) and the caption names none of its groups, or
     when its value axis has a metric title and the caption names none of the title's
     words. The subcaptions of subfigures count as part of the caption. Legends of
-    parameter values (`k=3`), generic titles (*Count*, *Value*) and captions FL202
-    already reports as generic are left alone. Caps caption consistency (C) at 6.
+    parameter values (`k=3`), generic titles (*Count*, *Value*), captions FL202
+    already reports as generic and captions written mostly in another script than Latin
+    are left alone. Caps caption consistency (C) at 6.
 
     Why is this bad?
     A reader looks at the caption to learn what is compared and how it is measured. The
@@ -315,8 +317,8 @@ def caption_omits_content(fig: Figure, ctx: Context):
     Use instead:
     `\\caption{Top-1 accuracy of ResNet-50 and ViT-B/16 over 90 training epochs on ImageNet.}`
     """
-    if not fig.has_caption:
-        return
+    if not fig.has_caption or not latin_script(fig.caption.text):
+        return  # (the caption's words cannot be compared with the figure's in another script)
     text = fig.caption.text
     if caption_verdict(text)[0] is not None:
         return  # FL202 reports a generic caption; one cap for one defect
