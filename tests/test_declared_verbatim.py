@@ -67,3 +67,24 @@ def test_a_verbatim_wrapper_declared_with_newenvironment_is_verbatim(tmp_path, p
     paper = read_latex(str(tmp_path / "main.tex"))
     assert not [p for p in paper.problems if p.code == "FL006"], paper.problems
     assert [f.number for f in paper.figures] == ["1"]
+
+
+def test_environments_of_distributed_packages_and_classes_are_verbatim(tmp_path):
+    """A package the paper loads from TeX Live (pythonhighlight's `python`), R's Sweave.sty
+    or the JSS class declares its code environments where the paper cannot be read: they are
+    known by name, so the code in them is not LaTeX either (no FL006 for a lone brace)."""
+    code = "def f(x):\n    return {x: 1  # a lone brace, and \\ref{fig:b} in the code\n"
+    for preamble, env in (("\\documentclass{article}\n\\usepackage{graphicx,pythonhighlight}", "python"),
+                          ("\\documentclass{article}\n\\usepackage{graphicx}\n\\usepackage{Sweave}", "Sinput"),
+                          ("\\documentclass[article]{jss}\n\\usepackage{graphicx}", "CodeInput")):
+        (tmp_path / "main.tex").write_text(
+            preamble + "\n\\begin{document}\nFigure~\\ref{fig:a} shows the speed.\n"
+            f"\\begin{{{env}}}\n{code}\\end{{{env}}}\n"
+            "\\begin{figure}[h]\\includegraphics{plot.png}\\caption{Speed over ten runs.}\\label{fig:a}\\end{figure}\n"
+            "\\end{document}\n")
+        paper = read_latex(str(tmp_path / "main.tex"))
+        assert not [p for p in paper.problems if p.code == "FL006"], (env, paper.problems)
+        assert [f.number for f in paper.figures] == ["1"], env
+    # the same environment name with no package that declares it is read as LaTeX
+    (tmp_path / "main.tex").write_text((tmp_path / "main.tex").read_text().replace("[article]{jss}", "{article}"))
+    assert [p.code for p in read_latex(str(tmp_path / "main.tex")).problems if p.code == "FL006"]

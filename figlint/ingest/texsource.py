@@ -381,11 +381,33 @@ _WRAPPED_VERB_DECL = re.compile(r"^[^%\n]*?\\(?:re)?newenvironment\s*\*?\s*\{([^
                                 r"\{[^{}]{0,80}?\\VerbatimEnvironment(?![A-Za-z])", re.M)
 _MINTED_DECL = re.compile(r"^[^%\n]*?\\newminted\s*(?:\[([^\]]+)\]\s*)?\{([^{}]+)\}", re.M)
 _USEPACKAGE = re.compile(r"^[^%\n]*?\\(?:usepackage|RequirePackage)\s*(?:\[[^\]]*\]\s*)?\{([^{}]+)\}", re.M)
+_DOCUMENTCLASS = re.compile(r"^[^%\n]*?\\documentclass\s*(?:\[[^\]]*\]\s*)?\{([^{}]+)\}", re.M)
+# Verbatim environments of packages and classes a paper loads from the TeX distribution (or
+# from R's, for Sweave) rather than ships, so that their declarations are not there to read:
+# code in \begin{python} of pythonhighlight is code, whether or not the .sty is beside the paper.
+DISTRIBUTED_VERBATIM = {
+    "pythonhighlight": {"python"},
+    "jss": {"Code", "CodeInput", "CodeOutput"},  # the Journal of Statistical Software's class
+    "Sweave": {"Sinput", "Soutput", "Scode"},
+    "moreverb": {"listing", "listing*", "listingcont", "listingcont*", "verbatimwrite", "boxedverbatim",
+                 "boxedverbatim*", "verbatimtab"},
+    "verbatimbox": {"verbbox", "myverbbox", "verbnobox", "origverbbox"},
+    "gnuplottex": {"gnuplot"},
+    "asymptote": {"asy", "asydef"},
+    "piton": {"Piton"},
+    "pythontex": {"pycode", "pyblock", "pyverbatim", "pyconsole", "sympycode", "sympyblock", "pylabcode",
+                  "pylabblock"},
+    "sagetex": {"sageblock", "sagesilent", "sageverbatim", "sageexample", "sagecommandline"},
+}
 
 
 def declared_verbatim(text: str) -> set[str]:
-    """Environments `text` declares verbatim (their bodies are code, not LaTeX to read)."""
+    """Environments `text` declares verbatim (their bodies are code, not LaTeX to read), and
+    those of the distributed packages and classes it loads (DISTRIBUTED_VERBATIM)."""
     out = {m.group(1).strip() for m in _VERB_DECL.finditer(text)}
+    for m in (*_USEPACKAGE.finditer(text), *_DOCUMENTCLASS.finditer(text)):
+        for name in m.group(1).split(","):
+            out |= DISTRIBUTED_VERBATIM.get(name.strip(), set())
     out |= {(m.group(1) or m.group(2) + "code").strip() for m in _MINTED_DECL.finditer(text)}
     out |= {m.group(1).strip() for m in _WRAPPED_VERB_DECL.finditer(text)}
     return out
