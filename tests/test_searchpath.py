@@ -244,3 +244,23 @@ def test_the_builds_record_in_its_output_folder_names_a_subfolder_it_searched(tm
     assert _fl307(tmp_path / "paper" / "main.tex") == []
     (tmp_path / "paper" / "build" / "main.fls").unlink()
     assert len(_fl307(tmp_path / "paper" / "main.tex")) == 1
+
+
+def test_files_the_tex_distribution_provides_are_no_missing_inputs(tmp_path, pdflatex):
+    """`\\input{glyphtounicode}` (AAAI, IEEE and thesis templates) and other files a build reads
+    from TeX Live are not the paper's to ship: no FL005. Known by name, or by the build's own
+    record (`pdflatex -recorder` / latexmk's .fls) of what it read from outside the project;
+    a file of the paper that is missing is still reported."""
+    import subprocess
+
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "main.tex").write_text(doc("Hello.", pre="\\input{glyphtounicode}\n\\input glyphtounicode-cmr.tex\n"
+                                                     "\\pdfgentounicode=1\n\\input{random}\n"))
+    subprocess.run(["pdflatex", "-interaction=batchmode", "-recorder", "main.tex"], cwd=tmp_path,
+                   capture_output=True, timeout=120)
+    assert "random.tex" in (tmp_path / "main.fls").read_text()  # the build read it from TeX Live
+    assert fl005(read_latex(str(tmp_path / "main.tex"))) == []
+    (tmp_path / "main.fls").unlink()  # no record: only the names figlint knows are the distribution's
+    assert [p.message for p in fl005(read_latex(str(tmp_path / "main.tex")))] == ["\\input{random}: file not found"]
+    (tmp_path / "main.tex").write_text(doc("Hello.", pre="\\input{glyphtounicode}\n\\input{mytables}\n"))
+    assert [p.message for p in fl005(read_latex(str(tmp_path / "main.tex")))] == ["\\input{mytables}: file not found"]

@@ -138,6 +138,37 @@ def _fls_entries(main_dir: str, main_name: str | None, rcs: list[tuple[str, str]
     return out
 
 
+# Files templates \input from the TeX distribution itself, by name: pdfTeX's glyph-to-Unicode
+# tables (`\input{glyphtounicode}` with \pdfgentounicode=1 in AAAI, IEEE and thesis templates),
+# plain TeX's epsf, XY-pic's loader. Never the paper's to ship; a build reads them from TeX Live.
+DISTRIBUTION_INPUTS = frozenset({"glyphtounicode", "glyphtounicode-cmr", "glyphtounicode-ntx", "epsf", "xy"})
+
+
+def distribution_inputs(main_dir: str, main_name: str | None, project: str | None) -> set[str]:
+    """Names (with and without .tex) of files the last build read from outside the project, by
+    its .fls record (the TeX distribution's own files), plus DISTRIBUTION_INPUTS."""
+    out = set(DISTRIBUTION_INPUTS) | {n + ".tex" for n in DISTRIBUTION_INPUTS}
+    if not main_name:
+        return out
+    rcs = _rc_files(main_dir, project) if project else []
+    for path in _fls_paths(main_dir, main_name, rcs):
+        try:
+            if os.path.getsize(path) > 4_000_000:
+                continue
+            with open(path, encoding="utf-8", errors="replace") as fh:
+                text = fh.read()
+        except OSError:
+            continue
+        root = os.path.abspath(project or main_dir)
+        for m in re.finditer(r"(?m)^INPUT (.+\.tex)$", text):
+            name = m.group(1).strip()
+            if os.path.isabs(name) and not is_inside(os.path.normpath(name), root):
+                base = os.path.basename(name)
+                out |= {base, base[:-4]}
+        break
+    return out
+
+
 def _below(folder: str, limit: int) -> list[str]:
     """The folder and the folders under it, breadth first, hidden ones left out, at most `limit`."""
     out, queue = [], [folder]

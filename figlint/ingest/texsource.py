@@ -20,7 +20,8 @@ from dataclasses import dataclass, field
 
 from figlint.cache import project_root
 from figlint.errors import InputError
-from figlint.ingest.searchpath import PathMacros, common_tree, found_above, is_inside, texinputs_dirs
+from figlint.ingest.searchpath import (PathMacros, common_tree, distribution_inputs, found_above, is_inside,
+                                      texinputs_dirs)
 from figlint.model import Location, Problem
 
 # Environments whose body TeX does not tokenise: the body is dropped, the
@@ -801,6 +802,7 @@ class _Loader:
         self.overflowed = False
         self.search_dirs: list[str] = []  # the build's TEXINPUTS folders (searchpath.texinputs_dirs)
         self.project: str | None = None
+        self.dist_inputs: set[str] = set()  # files a build \input's from TeX Live (searchpath.distribution_inputs)
         self.macros = PathMacros()
 
     # -- output
@@ -914,6 +916,8 @@ class _Loader:
         if outside is not None:
             self.problem("FL003", f"\\{cmd}{{{written}}} points outside the paper's directory; not read", who, at)
             return None, cur_base
+        if cmd == "input" and any(nm in self.dist_inputs for nm in names):
+            return None, cur_base  # the TeX distribution's file (glyphtounicode): not the paper's
         if not info.get("optional"):
             above = None if cmd in ("import", "subimport", "inputfrom", "includefrom", "subinputfrom",
                                     "subincludefrom") else found_above(names, self.base, self.project)
@@ -1056,6 +1060,7 @@ def _load(main: str, tree: str, text: str, enc: str, drop: set[str], project: st
     loader.verbatim_envs = set(verbatim)
     loader.project = project
     loader.search_dirs = search
+    loader.dist_inputs = distribution_inputs(os.path.dirname(os.path.abspath(main)), os.path.basename(main), project)
     mf = SourceFile(path=main, rel=_rel(main, tree), text=text, encoding=enc)
     doc = Document(root=tree, main=mf, base_dir=loader.base, search_dirs=list(loader.search_dirs))
     loader.doc = doc
