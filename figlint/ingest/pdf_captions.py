@@ -220,8 +220,16 @@ def _line_above_in_block(lines: list[Line], i: int) -> Line | None:
     return None
 
 
+# a panel letter opening a line, in the scripts papers letter panels in: (a), b), а) б) в), α)
+PANEL_OPEN = re.compile(r"\s*\(?[a-zA-Z\u0430-\u044f\u0410-\u042f\u03b1-\u03c9]\)\s")
+
+
 def _runs_on(prev: Line, layout: Layout) -> bool:
-    """A wide body line that does not end a sentence: the next line continues it."""
+    """A wide body line that does not end a sentence: the next line continues it. A row of
+    sub-captions ("б) Выпуклая оболочка   в) Вогнутая оболочка", read as one line across its
+    panels) is no sentence: the caption under it opens a line of its own."""
+    if PANEL_OPEN.match(prev.text):
+        return False
     col = layout.column_of(prev.bbox[0], prev.bbox[2])
     c0, c1 = layout.columns[col] if col is not None else (layout.columns[0][0], layout.columns[-1][1])
     wide = prev.bbox[2] - prev.bbox[0] >= 0.6 * (c1 - c0)

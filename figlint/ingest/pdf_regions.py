@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from figlint.ingest.pdf_captions import CaptionBlock, _hoverlap, same_family
+from figlint.ingest.pdf_captions import PANEL_OPEN as _PANEL_OPEN, CaptionBlock, _hoverlap, same_family
 from figlint.model import union
 from figlint.ingest.pdf_layout import BBox, Layout, Line, PageData, is_body_size
 
@@ -107,7 +107,8 @@ def classify_text(pd: PageData, layout: Layout, containers: list[BBox], caption_
     running text (dense, wide, in the body typeface) and headings stop a region.
     """
     body = layout.body_size
-    prose = [ln for ln in pd.lines if not ln.role and ln.horizontal and id(ln) not in caption_lines and _prose(ln, layout)]
+    prose = [ln for ln in pd.lines if not ln.role and ln.horizontal and id(ln) not in caption_lines and _prose(ln, layout)
+             and not _subcaption(ln, containers)]
     wide_blocks = {ln.block for ln in prose}
     # An included graphic's own box (its clip, pdf_layout frames) that holds no running text:
     # every label inside it is the graphic's, however large and however far from the marks
@@ -138,6 +139,8 @@ def classify_text(pd: PageData, layout: Layout, containers: list[BBox], caption_
                 blocking = fam_body and not _PANEL_TITLE.match(ln.text)
         if not blocking and not contained and is_body_size(ln.size, body) and fam_body:
             blocking = _last_line_of(ln, prose, layout)
+        if blocking and _subcaption(ln, containers):
+            blocking = False  # a panel's sub-caption set in the body's size, however wide
         if blocking:
             blockers.append(ln)
         elif ln.size <= body + 0.6 or contained or _near_any(ln.bbox, containers, 12.0):
@@ -147,6 +150,16 @@ def classify_text(pd: PageData, layout: Layout, containers: list[BBox], caption_
 
 
 _PANEL_TITLE = re.compile(r"\s*\(?[a-zA-Z]\)\s")
+
+
+def _subcaption(ln: Line, graphics: list[BBox]) -> bool:
+    """A line that opens with a panel letter right under a graphic it overlaps (within a line
+    and a half): a sub-caption, part of the figure, not running text, even at the body's size
+    and half a column wide ("в) Длина робота ↑, профильная проходимость ↑" under its panel)."""
+    if not _PANEL_OPEN.match(ln.text):
+        return False
+    b = ln.bbox
+    return any(_hoverlap(g[0], g[2], b[0], b[2]) > 0 and -2 <= b[1] - g[3] <= 1.5 * ln.size for g in graphics)
 _SENTENCE_END = re.compile(r"[.;:!?][)\]\u201d\u2019\"']*\s*$")
 
 
@@ -231,15 +244,17 @@ def _walk(cap: CaptionBlock, side: str, elems: list[Elem], lim: float, frames: b
     # _in_range, the gap is measured to box(e) below.
     if above:
         near, far = cb[1] + 2, lim - 1  # an element ends above the caption, starts below the wall
+        # (a graphic's box may reach 3 pt into the text line over it: the line's box holds its
+        # descenders' room, the picture starts right under the letters)
         cand = [e for e in elems if (e.bbox[3] <= near or (e.bbox[3] - e.bbox[1] > 20 and e.kind != "text" and _mostly(e, cb[1], -1)))
-                and e.bbox[1] >= far]
+                and (e.bbox[1] >= far or (e.kind != "text" and e.bbox[1] >= far - 2 and e.bbox[3] - e.bbox[1] > 20))]
         cand.sort(key=_neg_bottom)
         edge = cb[1]
         fa, fb = lim - 1, cb[1] + 2  # a graphic's own box within these counts for the gap
     else:
         near, far = cb[3] - 2, lim + 1
         cand = [e for e in elems if (e.bbox[1] >= near or (e.bbox[3] - e.bbox[1] > 20 and e.kind != "text" and _mostly(e, cb[3], 1)))
-                and e.bbox[3] <= far]
+                and (e.bbox[3] <= far or (e.kind != "text" and e.bbox[3] <= far + 2 and e.bbox[3] - e.bbox[1] > 20))]
         cand.sort(key=_top)
         edge = cb[3]
         fa, fb = cb[3] - 2, lim + 1
