@@ -330,6 +330,7 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphic
     else:
         right = float("inf")
     size = first.size
+    ccol = layout.columns[col] if col is not None else (layout.columns[0][0], layout.columns[-1][1])
     # drawings of text size from the label line down: what can stretch the caption's rows
     marks = [m for m in marks if m[3] >= first.bbox[1] - 2 * size
              and 0 < m[3] - m[1] <= 2.2 * size and m[2] - m[0] <= 4 * size]
@@ -406,6 +407,12 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphic
             break
         if small_caps:
             ref = ln.size  # the caption's text goes on at its own size
+        if not same_row and _centred(row, ccol, size) and not _centred(ln.bbox, ccol, size) \
+                and ln.bbox[2] - ln.bbox[0] > row[2] - row[0]:
+            # the caption's last line is set centred and short (a centred caption paragraph's
+            # last line, GOST and thesis styles): the wider line under it that is not centred
+            # (a paragraph's indented first line) is the text's, however close in size and face
+            break
         if not same_row and _opens_note(ln, ref):
             break  # a side note set right under a margin caption (tufte): "¹⁰ The HRTF set is ..."
         if (parse_float_label(ln.text) or _ITEM_LABEL.match(ln.text)) and not _wraps_on(out[-1] if out else first, first, bare, col, layout):
@@ -431,6 +438,12 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphic
         else:
             rows.append([ln])
     return [ln for r in rows for ln in sorted(r, key=lambda l: l.bbox[0])]
+
+
+def _centred(box, col: tuple[float, float], size: float) -> bool:
+    """The box is set centred in its column and short of both edges (by two letters or more)."""
+    left, right = box[0] - col[0], col[1] - box[2]
+    return left > 2 * size and right > 2 * size and abs(left - right) <= 1.5 * size
 
 
 def _typewriter(ln: Line) -> bool:

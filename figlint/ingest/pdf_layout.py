@@ -586,7 +586,10 @@ def break_joiner(before: str, after: str) -> str:
     "ation"), "" when the hyphen is printed as part of the word ("state-of-the-" + "art",
     "CI-" + "FAR" (an upper-case word), "non-" + "English", "2-" + "element": TeX breaks no
     number), else " ". The one rule for captions (pdf_captions.join_lines) and paragraphs
-    (pdf_sites)."""
+    (pdf_sites). A soft hyphen (U+00AD, what fonts in T2A and other encodings print for TeX's
+    hyphen) always ends a broken word: "-", dropped."""
+    if before.endswith("\u00ad") and len(before) > 1:
+        return "-"
     if before.endswith("-") and len(before) > 1:
         c = before[-2]
         if c.isalpha() and after[:1].islower():
