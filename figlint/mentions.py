@@ -103,6 +103,8 @@ _ABBREV = {
     "resp", "approx", "no", "nos", "ref", "refs", "ch", "chap", "app", "appx", "alg", "def",
     "thm", "lem", "prop", "dr", "mr", "ms", "prof", "st", "viz", "ca", "incl", "p", "pp",
     "vol", "ed", "eds", "sect", "e.g.", "i.e.", "w.r.t", "a.k.a", "c.f",
+    # the figure, table and reference words of other languages' abbreviations ("рис. 5")
+    "abb", "rys", "obr", "рис", "табл", "см", "σχ", "tab", "bzw", "vgl",
 }
 
 
@@ -371,7 +373,9 @@ def external_mention(text: str, start: int, end: int, numbers=(), known=None) ->
 
 
 # A sentence ends at . ! ? before a capital, a digit, or a parenthesis ("... accuracy. (see Fig. 1).").
-_BREAK_RE = re.compile(r"[.!?]['\")\]\u201d\u2019]*\s+(?=[\"'\[\u201c\u2018]?[A-Z0-9]|\()")
+# a sentence starts with a capital of any of the scripts papers are written in (Latin with
+# accents, Greek, Cyrillic), a digit or a bracket
+_BREAK_RE = re.compile(r"[.!?]['\")\]\u201d\u2019]*\s+(?=[\"'\[\u201c\u2018]?[A-Z0-9\u00c0-\u00de\u0391-\u03a9\u0400-\u042f]|\()")
 
 
 def sentence_spans(text: str) -> list[tuple[int, int]]:
@@ -394,8 +398,8 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
             bare = _bare_word(text, i, dot)
             if bare in _ABBREV or bare.rstrip(".") in _ABBREV:
                 continue
-            if len(bare) == 1 and bare.isalpha():  # an initial: "J. Smith", "Fig. A. 2"
-                continue
+            if len(bare) == 1 and bare.isascii() and bare.isalpha():  # an initial: "J. Smith", "Fig. A. 2"
+                continue  # (not a Greek letter ending a sentence: "... with parameter α. The")
             if _INITIALS_RE.fullmatch(bare):  # "e.g", "i.e", "w.r.t"
                 continue
         end = m.end()
@@ -458,7 +462,6 @@ def _only_parenthetical(text: str, start: int, end: int) -> bool:
 
 
 _INITIALS_RE = re.compile(r"(?:[a-z]\.)+[a-z]")
-_WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz.")
 _NON_SPACE = re.compile(r"\S")
 
 
@@ -468,7 +471,7 @@ def _bare_word(text: str, i: int, dot: int) -> str:
     (Read backwards, in time linear in the run: `re.search("[a-z][a-z.]*$", token)` tried
     every start in the token and was quadratic in a long word.)"""
     j = dot
-    while j > i and text[j - 1].lower() in _WORD_CHARS:
+    while j > i and (text[j - 1] == "." or text[j - 1].isalpha()):  # letters of any script
         j -= 1
     return text[j:dot].lower().lstrip(".")
 

@@ -7,7 +7,7 @@ import re
 from figlint.model import CitingSite, Figure, Paper
 from figlint.rules.registry import Context, rule
 from figlint.mentions import sentence_spans
-from figlint.text import POINTER_WORDS, content_words
+from figlint.text import POINTER_WORDS, content_words, latin_script
 
 _MENTION_RE = re.compile(
     r"\b(?:fig(?:ure)?s?\.?|panels?)\s*~?\s*[A-Z]?\d+(?:[.\u00b7\u22c5]\d+)?(?:\s*\(?[a-z]\)?)?"
@@ -215,6 +215,8 @@ def bare_pointer(fig: Figure, ctx: Context):
     the figure (at least two, citing no other figure, naming three of the caption's words
     or half of a short caption's). Reports the figure
     when all its citations are bare pointers, and caps context consistency (CTX) at 6.
+    Citing sentences written mostly in another script than Latin are not judged: the
+    pointer words are English.
 
     Why is this bad?
     The text should tell the reader what to take from the figure. "Results are shown in
@@ -228,8 +230,8 @@ def bare_pointer(fig: Figure, ctx: Context):
     `As Figure~\\ref{fig:pipeline} shows, the retriever runs once per document, so its cost
     is amortised over all questions.`
     """
-    if not fig.sites:
-        return
+    if not fig.sites or not all(latin_script(s.paragraph or s.sentence or "") for s in fig.sites):
+        return  # (its pointer words are English: a sentence in another script is not judged)
     limit = int(ctx.option("max-claim-words"))
     caption = fig.caption.text if fig.caption else ""
     if all(is_bare_pointer(s, limit) and not reading_follows(s) and not reading_precedes(s, caption)
