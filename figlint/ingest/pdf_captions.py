@@ -407,11 +407,13 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphic
             break
         if small_caps:
             ref = ln.size  # the caption's text goes on at its own size
-        if not same_row and _centred(row, ccol, size) and not _centred(ln.bbox, ccol, size) \
-                and ln.bbox[2] - ln.bbox[0] > row[2] - row[0]:
+        if not same_row and (out or not bare) and row[2] - row[0] >= 6 * size and _centred(row, ccol, size) \
+                and not _centred(ln.bbox, ccol, size) and ln.bbox[2] - ln.bbox[0] > row[2] - row[0]:
             # the caption's last line is set centred and short (a centred caption paragraph's
             # last line, GOST and thesis styles): the wider line under it that is not centred
-            # (a paragraph's indented first line) is the text's, however close in size and face
+            # (a paragraph's indented first line) is the text's, however close in size and face.
+            # Not a label alone on its line (centred over its caption by design) nor a folio
+            # the caption ran over (a few letters, no line of words).
             break
         if not same_row and _opens_note(ln, ref):
             break  # a side note set right under a margin caption (tufte): "¹⁰ The HRTF set is ..."
