@@ -349,6 +349,7 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphic
     # Double-spaced manuscripts leave a body line's height between the lines of a caption too.
     lead = max(0.6 * max(first.size, 6), 1.2 * layout.line_gap * first.size / max(layout.body_size, 1.0))
     row = first.bbox  # the label line's own text: a formula piece beside it is taller
+    row_text = first.text
     # bottom to bottom of two rows: the body's, scaled to the caption's size, until the
     # caption's own first two rows give it
     ref = first.size  # the size the caption's lines are set in
@@ -407,13 +408,13 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphic
             break
         if small_caps:
             ref = ln.size  # the caption's text goes on at its own size
-        if not same_row and (out or not bare) and row[2] - row[0] >= 6 * size and _centred(row, ccol, size) \
+        if not same_row and (out or not bare) and sum(c.isalpha() for c in row_text) >= 3 and _centred(row, ccol, size) \
                 and not _centred(ln.bbox, ccol, size) and ln.bbox[2] - ln.bbox[0] > row[2] - row[0]:
             # the caption's last line is set centred and short (a centred caption paragraph's
             # last line, GOST and thesis styles): the wider line under it that is not centred
             # (a paragraph's indented first line) is the text's, however close in size and face.
             # Not a label alone on its line (centred over its caption by design) nor a folio
-            # the caption ran over (a few letters, no line of words).
+            # the caption ran over (a number, no words).
             break
         if not same_row and _opens_note(ln, ref):
             break  # a side note set right under a margin caption (tufte): "¹⁰ The HRTF set is ..."
@@ -423,7 +424,7 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphic
         if not same_row:
             if not own:
                 pitch, own = max(0.0, ln.bbox[3] - row[3]), True
-            row = ln.bbox
+            row, row_text = ln.bbox, ln.text
         cur = (cur[0], cur[1], cur[2], max(cur[3], ln.bbox[3]))
         row_bottom = max(row_bottom, extent(ln.bbox)[1])
     # reading order: row by row, left to right
