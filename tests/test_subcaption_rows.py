@@ -53,3 +53,38 @@ def test_sub_captions_in_the_body_size_stay_in_their_figures(tmp_path, pdflatex)
     assert [f.number for f in paper.figures] == ["1", "2"], [(f.number, f.page, f.bbox) for f in paper.figures]
     codes = [f.code for f in lint_path(str(tmp_path / "main.tex"), Config(preview=True)).findings]
     assert "FL201" not in codes and "FL008" not in codes, codes
+
+
+def _long_sub(k: int, letter: str) -> str:
+    return (f"\\par\\medskip\\includegraphics[width=0.9\\textwidth,height=2.5cm]{{p{k}.png}}\\par\\smallskip\n"
+            f"\\noindent\\normalsize ({letter}) Panel {letter}. " + "The offspring group begins as one cell at the edge of "
+            "the parent group and then grows into it over the following updates, " * 3 + "\n")
+
+
+def test_sub_caption_paragraphs_between_rows_of_panels_stay_in_the_figure(tmp_path, pdflatex):
+    """Sub-captions written as paragraphs of their own (several full-width lines in the body's
+    size under each row of panels): the lines that go on from a panel letter's line are the
+    sub-caption's too (field audit: a Frontiers paper's time-lapse figure split into four
+    captionless rows)."""
+    tex = ("\\documentclass{article}\n\\usepackage{graphicx}\n\\begin{document}\n" + PARA + "\n\n"
+           "\\begin{figure}[p]\\centering\n" + _long_sub(0, "A") + _long_sub(1, "B") + _long_sub(2, "C")
+           + "\\caption{Time lapse of the three life histories.}\\label{fig:a}\\end{figure}\n\n"
+           "Figure~\\ref{fig:a} shows them. " + PARA + "\n\\end{document}\n")
+    paper = read_pdf(compile_tex(tmp_path, tex, IMAGES))
+    assert [f.number for f in paper.figures] == ["1"], [(f.number, f.page, f.bbox) for f in paper.figures]
+
+
+def test_a_listing_row_with_one_tall_glyph_keeps_its_place_on_the_grid():
+    """A line-break arrow of another font gives its line a box four rows tall: the row is read
+    where the line's letters stand (its bottom), so the listing's rows stay on one grid."""
+    from figlint.ingest.pdf_layout import Line
+    from figlint.ingest.pdf_regions import _set_text
+
+    def line(y: float, x: float = 80.0, tall: float = 0.0) -> Line:
+        return Line(page=0, bbox=(x, y - tall, 300.0, y + 10.0), text="code = value + 1", spans=[],
+                    size=10.0, font="Courier", bold=False, block=0)
+
+    rows = [line(100 + 12 * k) for k in range(8)]
+    assert _set_text((70.0, 95.0, 320.0, 200.0), rows)
+    rows[3] = line(136, x=95.0, tall=40.0)  # "↪ rest of a broken line", its arrow's box 50 pt tall
+    assert _set_text((70.0, 95.0, 320.0, 200.0), rows)

@@ -20,6 +20,7 @@ import re
 from dataclasses import dataclass
 
 from figlint.ingest.pdf_captions import PANEL_OPEN as _PANEL_OPEN, CaptionBlock, _hoverlap, same_family
+from figlint.mentions import parse_float_label
 from figlint.model import union
 from figlint.ingest.pdf_layout import BBox, Layout, Line, PageData, is_body_size
 
@@ -107,8 +108,9 @@ def classify_text(pd: PageData, layout: Layout, containers: list[BBox], caption_
     running text (dense, wide, in the body typeface) and headings stop a region.
     """
     body = layout.body_size
+    subs = _subcaption_lines(pd, containers)
     prose = [ln for ln in pd.lines if not ln.role and ln.horizontal and id(ln) not in caption_lines and _prose(ln, layout)
-             and not _subcaption(ln, containers)]
+             and id(ln) not in subs]
     wide_blocks = {ln.block for ln in prose}
     # An included graphic's own box (its clip, pdf_layout frames) that holds no running text:
     # every label inside it is the graphic's, however large and however far from the marks
@@ -116,6 +118,7 @@ def classify_text(pd: PageData, layout: Layout, containers: list[BBox], caption_
     page_area = pd.width * pd.height
     frames = [f for f in pd.frames if (f[2] - f[0]) * (f[3] - f[1]) < 0.6 * page_area
               and not any(inside(ln.bbox, f, 0) for ln in prose)]
+    subs = _subcaption_lines(pd, containers)
     blockers: list[Line] = []
     text_elems: list[int] = []
     for idx, ln in enumerate(pd.lines):
@@ -139,8 +142,8 @@ def classify_text(pd: PageData, layout: Layout, containers: list[BBox], caption_
                 blocking = fam_body and not _PANEL_TITLE.match(ln.text)
         if not blocking and not contained and is_body_size(ln.size, body) and fam_body:
             blocking = _last_line_of(ln, prose, layout)
-        if blocking and _subcaption(ln, containers):
-            blocking = False  # a panel's sub-caption set in the body's size, however wide
+        if blocking and id(ln) in subs:
+            blocking = False  # a panel's sub-caption set in the body's size, however wide or long
         if blocking:
             blockers.append(ln)
         elif ln.size <= body + 0.6 or contained or _near_any(ln.bbox, containers, 12.0):
@@ -150,6 +153,35 @@ def classify_text(pd: PageData, layout: Layout, containers: list[BBox], caption_
 
 
 _PANEL_TITLE = re.compile(r"\s*\(?[a-zA-Z]\)\s")
+
+
+def _subcaption_lines(pd: PageData, graphics: list[BBox]) -> set[int]:
+    """ids of the page's sub-caption lines: each line opening with a panel letter right under
+    a graphic (_subcaption), and the lines that go on from it as one paragraph (the next line
+    down within half a line, in its size, overlapping it: "(B) Adjoin ..." over three lines
+    between two rows of panels)."""
+    lines = [ln for ln in pd.lines if ln.horizontal and not ln.role]
+    subs = [ln for ln in lines if _subcaption(ln, graphics)]
+    if not subs:
+        return set()
+    out = {id(ln) for ln in subs}
+    last = list(subs)
+    for ln in sorted(lines, key=lambda l: l.bbox[1]):
+        if id(ln) in out or parse_float_label(ln.text):
+            continue
+        b = ln.bbox
+        for s in last:
+            sb = s.bbox
+            if 0 <= b[1] - sb[3] + 1 <= 0.6 * ln.size and abs(ln.size - s.size) <= 0.6 \
+                    and _hoverlap(b[0], b[2], sb[0], sb[2]) > 0 and not _inside_any(b, graphics):
+                out.add(id(ln))
+                last.append(ln)
+                break
+    return out
+
+
+def _inside_any(b: BBox, boxes: list[BBox]) -> bool:
+    return any(inside(b, c) for c in boxes)
 
 
 def _subcaption(ln: Line, graphics: list[BBox]) -> bool:
@@ -732,6 +764,10 @@ def _set_text(box: BBox, lines: list[Line]) -> bool:
         b = ln.bbox
         if not ln.horizontal or not inside(b, box, 0) or not any(ch.isalnum() for ch in ln.text):
             continue  # (a frame's corners set as glyphs are no row)
+        if b[3] - b[1] > 1.6 * ln.size:
+            # one glyph of another font with a box far taller than the row (a listing's
+            # line-break arrow): the row is where the line's letters stand, at its bottom
+            b = (b[0], b[3] - 1.2 * ln.size, b[2], b[3])
         for r in rows:
             if abs((r[0] + r[1]) - (b[1] + b[3])) < 0.5 * ln.size:
                 r[0], r[1], r[2] = min(r[0], b[1]), max(r[1], b[3]), min(r[2], b[0])
