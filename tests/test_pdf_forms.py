@@ -137,3 +137,24 @@ def test_damaged_form_reported_as_before(tmp_path, monkeypatch):
     assert any("colorspace" in m.lower() for m in got)  # the first page's message, kept
     monkeypatch.setattr(pdf_forms, "MAX_FORM_BYTES", -1)
     assert got == [p.message for p in read_pdf(path).problems]
+
+
+def test_figure_files_read_the_same(tmp_path, monkeypatch):
+    """A chart PDF read on its own (`figlint chart.pdf`) and placed from the sources reads the
+    same with its marker forms decoded once."""
+    pytest.importorskip("matplotlib")
+    from fixtures.cases_overlay import legend_over_scatter
+    from fixtures.charts import draw_chart
+
+    from figlint.ingest.graphics import read_graphics
+    from figlint.ingest.placement import _pdf_content
+
+    chart = str(draw_chart(legend_over_scatter, tmp_path / "scatter.pdf"))
+    doc, forms = _inflated(chart)
+    assert forms.count >= 2
+    paper, content = read_graphics(chart), _pdf_content(chart, 1)
+    assert content is not None and content.drawings
+    monkeypatch.setattr(pdf_forms, "MAX_FORM_BYTES", -1)
+    assert read_graphics(chart).figures[0].drawings == paper.figures[0].drawings
+    assert paper.figures[0].drawings
+    assert _pdf_content(chart, 1) == content
