@@ -158,3 +158,32 @@ def test_figure_files_read_the_same(tmp_path, monkeypatch):
     assert read_graphics(chart).figures[0].drawings == paper.figures[0].drawings
     assert paper.figures[0].drawings
     assert _pdf_content(chart, 1) == content
+
+
+def test_memory_kept_decoded_is_bounded(tmp_path, monkeypatch):
+    """A small form that expands to a lot (Flate packs 4 KB of zeros into a few bytes) stays
+    compressed, and the decoded bytes kept for a document are capped."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    refs = []
+    for body in (b"0 0 1 rg 0 0 4 4 re f " * 8, b"%" + b" " * 200_000 + b"\n0 0 4 4 re f"):
+        fx = doc.get_new_xref()
+        doc.update_object(fx, "<</Type/XObject/Subtype/Form/BBox[0 0 4 4]>>")
+        doc.update_stream(fx, body, compress=True)
+        refs.append(fx)
+    assert len(doc.xref_stream_raw(refs[1])) <= pdf_forms.MAX_FORM_BYTES  # small as stored
+    page.insert_text((72, 300), "Figure 1: Two marks.", fontsize=10)
+    kind, val = doc.xref_get_key(page.xref, "Resources")
+    xobjects = "<<" + "".join(f"/F{k} {x} 0 R" for k, x in enumerate(refs)) + ">>"
+    doc.xref_set_key(int(val.split()[0]) if kind == "xref" else page.xref,
+                     "XObject" if kind == "xref" else "Resources/XObject", xobjects)
+    xref = page.get_contents()[0]
+    doc.update_stream(xref, doc.xref_stream(xref) + b"\nq /F0 Do Q q 1 0 0 1 10 0 cm /F1 Do Q\n")
+    path = tmp_path / "expands.pdf"
+    doc.save(str(path))
+    doc, forms = _inflated(path)
+    assert forms.count == 1 and forms.kept < 1000  # the big one left compressed
+    assert doc.xref_get_key(refs[1], "Filter")[0] != "null"
+    monkeypatch.setattr(pdf_forms, "MAX_TOTAL_BYTES", 10)  # no room for even one
+    doc, forms = _inflated(path)
+    assert forms.count == 0 and forms.stopped

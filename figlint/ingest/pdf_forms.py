@@ -23,6 +23,12 @@ import re
 # Forms up to this many bytes of compressed data are decoded once. A marker is about 130
 # bytes; a whole included graphic (a form of megabytes, painted once) is left compressed.
 MAX_FORM_BYTES = 4096
+# What is kept decoded is bounded, so that a hostile file cannot make memory of it (Flate
+# expands 4 KB into up to 4 MB, which MuPDF would otherwise only stream): a form that
+# decodes to more than MAX_DECODED_BYTES stays compressed, and once MAX_TOTAL_BYTES are kept
+# the document's other forms are left as they are. A marker decodes to about 360 bytes.
+MAX_DECODED_BYTES = 64 * 1024
+MAX_TOTAL_BYTES = 32 * 2**20
 _LENGTH = re.compile(r"/Length (\d+)( \d+ R)?")
 
 
@@ -45,6 +51,7 @@ class FormInflater:
         # an encrypted document's streams are left as they are (update_stream refuses it)
         self.stopped = bool(getattr(doc, "is_encrypted", False))
         self.count = 0  # forms written back decoded
+        self.kept = 0  # their decoded bytes
 
     def page(self, number: int) -> None:
         if self.stopped:
@@ -79,6 +86,12 @@ class FormInflater:
                 data = doc.xref_stream(xref)
                 if tools.mupdf_warnings(reset=True) or data is None:
                     continue  # damaged: left compressed, its reading reports it as before
+                if len(data) > MAX_DECODED_BYTES:
+                    continue
+                self.kept += len(data)
+                if self.kept > MAX_TOTAL_BYTES:
+                    self.stopped = True
+                    return
                 doc.update_stream(xref, data, compress=False)
                 self.count += 1
         except Exception:  # noqa: BLE001 - an odd document is read as it is
