@@ -119,6 +119,9 @@ def _read_pdf_figure(path: str) -> Paper:
         if doc.page_count < 1:
             raise InputError(f"{path}: PDF has no pages")
         page = doc[0]
+        from figlint.ingest.pdf_forms import FormInflater
+
+        FormInflater(doc).page(0)  # a scatter's marker forms decoded once, not once per marker
         rect = page.rect
         # At most budget.MAX_PAGE_DRAWINGS paths are read (a dict per path: a million-path
         # figure would take gigabytes); a figure with more is reported and not analysed (FL011).

@@ -24,12 +24,29 @@ pymupdf.TOOLS.mupdf_display_warnings(False)
 _BENIGN = re.compile(r"^FT_|glyph|\bfont\b|\bhint|^\.\.\. repeated \d+ times", re.I)
 
 
+_held: list[str] = []  # messages taken out of MuPDF's buffer by hold(), in order
+
+
+def hold() -> None:
+    """Take MuPDF's stored messages out of its buffer, in order, for the next drain(): a reading
+    that drops the messages of its own steps (ingest/pdf_forms.py) keeps the others this way."""
+    try:
+        text = pymupdf.TOOLS.mupdf_warnings(reset=True)
+    except Exception:  # noqa: BLE001 - a library without the buffer has nothing to hold
+        return
+    if text:
+        _held.append(text)
+
+
 def drain() -> list[str]:
     """The messages MuPDF stored since the last call (font noise left out), in order, no repeats."""
     try:
         text = pymupdf.TOOLS.mupdf_warnings(reset=True)
     except Exception:  # noqa: BLE001 - a library without the buffer has nothing to report
-        return []
+        text = ""
+    if _held:
+        text = "\n".join([*_held, text or ""])
+        _held.clear()
     out: list[str] = []
     for line in (text or "").splitlines():
         line = line.strip()
@@ -38,4 +55,4 @@ def drain() -> list[str]:
     return out
 
 
-__all__ = ["drain", "pymupdf"]
+__all__ = ["drain", "hold", "pymupdf"]

@@ -130,10 +130,14 @@ def _report_cut_pages(paper: Paper, pages: list[PageData], path: str) -> None:
 def _read_pages(doc: pymupdf.Document, paper: Paper, path: str) -> list[PageData]:
     from figlint import progress
 
+    from figlint.ingest.pdf_forms import FormInflater
+
     pages = []
+    forms = FormInflater(doc)  # a scatter's marker forms decoded once, not once per marker
     for i in range(doc.page_count):
         progress.step(f"reading page {i + 1} of {doc.page_count}")
         try:
+            forms.page(i)
             pages.append(read_page(doc[i]))
         except Exception as exc:
             paper.problems.append(Problem("FL010", f"page {i + 1} could not be read: {exc}", Location(file=path, page=i + 1)))

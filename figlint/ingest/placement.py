@@ -1186,6 +1186,9 @@ def _pdf_content(path: str, page_no: int) -> _Content | None:
         if doc.needs_pass or doc.page_count < 1:
             return None
         page = doc[max(0, min(page_no, doc.page_count) - 1)]
+        from figlint.ingest.pdf_forms import FormInflater
+
+        FormInflater(doc).page(page.number)  # a scatter's marker forms decoded once, not once per marker
         rect = page.rect
         c = _Content(width=rect.width, height=rect.height)
         ox, oy = rect.x0, rect.y0

@@ -1,0 +1,189 @@
+"""Small Form XObjects decoded once before a page is read (figlint/ingest/pdf_forms.py).
+
+matplotlib paints each marker of a scatter as a small Flate-compressed form (`/P0 Do`);
+the PDF route writes such forms back unfiltered in the document it has open, so MuPDF
+decodes each once instead of once per marker per reading. The page must read the same:
+its text, its paths, figlint's findings, and MuPDF's messages about damaged content.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+pymupdf = pytest.importorskip("pymupdf")
+
+from figlint.config import Config  # noqa: E402
+from figlint.engine import lint_path  # noqa: E402
+from figlint.ingest import pdf_forms  # noqa: E402
+from figlint.ingest.pdf import read_pdf  # noqa: E402
+from figlint.ingest.pdf_forms import FormInflater  # noqa: E402
+
+CAPTION = "Figure 1: Measured and simulated positions of the beads in the chamber."
+
+
+@pytest.fixture(scope="module")
+def scatter_paper(tmp_path_factory):
+    """A paper (pdflatex) whose figure is a matplotlib scatter with a legend over its cloud."""
+    pytest.importorskip("matplotlib")
+    from fixtures.cases_overlay import legend_over_scatter
+    from fixtures.charts import draw_chart
+    from fixtures.pdf_build import compile_tex
+
+    folder = tmp_path_factory.mktemp("scatter")
+    draw_chart(legend_over_scatter, folder / "scatter.pdf")
+    tex = ("\\documentclass{article}\\usepackage{graphicx}\\begin{document}\n"
+           "Figure~\\ref{fig:s} shows where the beads sat.\n"
+           "\\begin{figure}[h]\\centering\\includegraphics[width=0.8\\linewidth]{scatter.pdf}\n"
+           "\\caption{Measured and simulated positions of the beads in the chamber.}\\label{fig:s}\\end{figure}\n"
+           "\\end{document}\n")
+    return compile_tex(folder, tex)
+
+
+def _open(path):
+    return pymupdf.open(stream=Path(path).read_bytes(), filetype="pdf")
+
+
+def _inflated(path):
+    doc = _open(path)
+    forms = FormInflater(doc)
+    for i in range(doc.page_count):
+        forms.page(i)
+    return doc, forms
+
+
+def test_marker_forms_are_stored_decoded(scatter_paper):
+    plain = _open(scatter_paper)
+    doc, forms = _inflated(scatter_paper)
+    assert forms.count >= 2  # the two series' markers at least
+    rewritten = 0
+    for xref, _name, _invoker, _bbox in plain.get_page_xobjects(0):
+        before = plain.xref_get_key(xref, "Filter")[0]
+        after = doc.xref_get_key(xref, "Filter")[0]
+        if before != "null" and after == "null":
+            rewritten += 1
+            assert doc.xref_stream_raw(xref) == plain.xref_stream(xref)  # the same content, unfiltered
+    assert rewritten == forms.count
+
+
+def test_page_reads_the_same(scatter_paper):
+    plain = _open(scatter_paper)
+    doc, forms = _inflated(scatter_paper)
+    assert forms.count
+    a, b = plain[0], doc[0]
+    assert a.get_text("dict", flags=pymupdf.TEXT_MEDIABOX_CLIP) == b.get_text("dict", flags=pymupdf.TEXT_MEDIABOX_CLIP)
+    assert a.get_cdrawings(extended=True) == b.get_cdrawings(extended=True)
+    assert a.get_image_info() == b.get_image_info()
+
+
+def _findings(path):
+    result = lint_path(str(path), Config())
+    assert result.error is None
+    return [(f.code, f.message, f.figure) for f in result.findings]
+
+
+def test_same_findings_with_forms_left_compressed(scatter_paper, monkeypatch):
+    got = _findings(scatter_paper)
+    monkeypatch.setattr(pdf_forms, "MAX_FORM_BYTES", -1)  # no form is small enough: read as stored
+    assert got == _findings(scatter_paper)
+
+
+def _damaged_form_pdf(path: Path) -> str:
+    """Two pages: the first paints in a colour space MuPDF cannot parse, the second paints a
+    good small form and one whose Flate data is garbage, each several times."""
+    doc = pymupdf.open()
+    first = doc.new_page()
+    first.insert_text((72, 300), "Figure 1: Accuracy against the number of training epochs.", fontsize=10)
+    xref = first.get_contents()[0]
+    doc.update_stream(xref, doc.xref_stream(xref) + b"\nq /CSbad cs 0.5 sc 100 120 50 50 re f Q\n")
+    kind, val = doc.xref_get_key(first.xref, "Resources")
+    target = int(val.split()[0]) if kind == "xref" else first.xref
+    doc.xref_set_key(target, "ColorSpace" if kind == "xref" else "Resources/ColorSpace", "<</CSbad [/Bogus 1 2 3]>>")
+    second = doc.new_page()
+    second.insert_text((72, 300), "Figure 2: Loss against the number of training epochs.", fontsize=10)
+    forms = []
+    for body in (b"0 0 1 rg 0 0 4 4 re f " * 8, None):  # over 30 bytes: PyMuPDF compresses it
+        fx = doc.get_new_xref()
+        doc.update_object(fx, "<</Type/XObject/Subtype/Form/BBox[0 0 4 4]>>")
+        if body is not None:
+            doc.update_stream(fx, body, compress=True)
+        else:
+            doc.update_stream(fx, b"x\x9c garbage that is not deflate data", compress=False)
+            doc.xref_set_key(fx, "Filter", "/FlateDecode")
+        forms.append(fx)
+    xobjects = "<<" + "".join(f"/F{k} {x} 0 R" for k, x in enumerate(forms)) + ">>"
+    kind, val = doc.xref_get_key(second.xref, "Resources")
+    if kind == "xref":
+        doc.xref_set_key(int(val.split()[0]), "XObject", xobjects)
+    else:
+        doc.xref_set_key(second.xref, "Resources/XObject", xobjects)
+    marks = b"".join(b"q 1 0 0 1 %d 100 cm /F%d Do Q\n" % (80 + 10 * i, i % 2) for i in range(12))
+    xref = second.get_contents()[0]
+    doc.update_stream(xref, doc.xref_stream(xref) + b"\n" + marks)
+    doc.save(str(path))
+    doc.close()
+    return str(path)
+
+
+def test_damaged_form_reported_as_before(tmp_path, monkeypatch):
+    path = _damaged_form_pdf(tmp_path / "damaged.pdf")
+    doc, forms = _inflated(path)
+    assert forms.count == 1  # the good form; the damaged one stays compressed
+    got = [p.message for p in read_pdf(path).problems]
+    assert any("colorspace" in m.lower() for m in got)  # the first page's message, kept
+    monkeypatch.setattr(pdf_forms, "MAX_FORM_BYTES", -1)
+    assert got == [p.message for p in read_pdf(path).problems]
+
+
+def test_figure_files_read_the_same(tmp_path, monkeypatch):
+    """A chart PDF read on its own (`figlint chart.pdf`) and placed from the sources reads the
+    same with its marker forms decoded once."""
+    pytest.importorskip("matplotlib")
+    from fixtures.cases_overlay import legend_over_scatter
+    from fixtures.charts import draw_chart
+
+    from figlint.ingest.graphics import read_graphics
+    from figlint.ingest.placement import _pdf_content
+
+    chart = str(draw_chart(legend_over_scatter, tmp_path / "scatter.pdf"))
+    doc, forms = _inflated(chart)
+    assert forms.count >= 2
+    paper, content = read_graphics(chart), _pdf_content(chart, 1)
+    assert content is not None and content.drawings
+    monkeypatch.setattr(pdf_forms, "MAX_FORM_BYTES", -1)
+    assert read_graphics(chart).figures[0].drawings == paper.figures[0].drawings
+    assert paper.figures[0].drawings
+    assert _pdf_content(chart, 1) == content
+
+
+def test_memory_kept_decoded_is_bounded(tmp_path, monkeypatch):
+    """A small form that expands to a lot (Flate packs 4 KB of zeros into a few bytes) stays
+    compressed, and the decoded bytes kept for a document are capped."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    refs = []
+    for body in (b"0 0 1 rg 0 0 4 4 re f " * 8, b"%" + b" " * 200_000 + b"\n0 0 4 4 re f"):
+        fx = doc.get_new_xref()
+        doc.update_object(fx, "<</Type/XObject/Subtype/Form/BBox[0 0 4 4]>>")
+        doc.update_stream(fx, body, compress=True)
+        refs.append(fx)
+    assert len(doc.xref_stream_raw(refs[1])) <= pdf_forms.MAX_FORM_BYTES  # small as stored
+    page.insert_text((72, 300), "Figure 1: Two marks.", fontsize=10)
+    kind, val = doc.xref_get_key(page.xref, "Resources")
+    xobjects = "<<" + "".join(f"/F{k} {x} 0 R" for k, x in enumerate(refs)) + ">>"
+    doc.xref_set_key(int(val.split()[0]) if kind == "xref" else page.xref,
+                     "XObject" if kind == "xref" else "Resources/XObject", xobjects)
+    xref = page.get_contents()[0]
+    doc.update_stream(xref, doc.xref_stream(xref) + b"\nq /F0 Do Q q 1 0 0 1 10 0 cm /F1 Do Q\n")
+    path = tmp_path / "expands.pdf"
+    doc.save(str(path))
+    doc, forms = _inflated(path)
+    assert forms.count == 1 and forms.kept < 1000  # the big one left compressed
+    assert doc.xref_get_key(refs[1], "Filter")[0] != "null"
+    monkeypatch.setattr(pdf_forms, "MAX_TOTAL_BYTES", 10)  # no room for even one
+    doc, forms = _inflated(path)
+    assert forms.count == 0 and forms.stopped
