@@ -393,12 +393,12 @@ def _placed(fig: Figure, ctx: Context):
         return cached
     out = []
     try:
-        from figlint.features.quality import measure, placed_images
+        from figlint.features.quality import measure_placed, placed_images
 
         # a picture exported in tiles is measured whole: a tile is too small to tell the
         # picture's own shading from ringing, and its edges are cuts, not content
         for p in placed_images(fig, ctx.paper, mosaics=True):
-            q = measure(p.bgr)
+            q = measure_placed(p)
             p.bgr = None  # the measures are kept, not the pixels (a paper's worth of them is gigabytes)
             if q is not None:
                 out.append((p, q))
@@ -487,8 +487,10 @@ def jpeg_artefacts(fig: Figure, ctx: Context):
     too; that is FL104), and when the off-colour pixels gather next to the edges: where
     the background 17–32 px from any edge is off-colour a quarter as often or more, they
     are the picture's own faint content (the pale grid lines of a 3D surface plot, the
-    shading of a rendering), not ringing. Evidence gives the 8×8 blockiness and
-    whether the image is stored as JPEG.
+    shading of a rendering), not ringing. An image printed finer than 300 DPI must also
+    ring measured as it prints, resampled to 300 DPI: a halo a pixel or two wide at
+    600 DPI is averaged away on paper. Evidence gives the 8×8 blockiness, whether the
+    image is stored as JPEG and the DPI it prints at.
 
     Why is this bad?
     JPEG is made for photographs. On flat colours, thin lines and text it leaves halos
@@ -504,9 +506,7 @@ def jpeg_artefacts(fig: Figure, ctx: Context):
     """
     max_ring = float(ctx.option("max-ringing"))
     bad = [(p, q) for p, q in _placed(fig, ctx)
-           if _line_art(q, 256) and q.mosquito is not None and q.mosquito > max_ring
-           and (q.mosquito_strong or 0.0) > 0.3 * max_ring and (q.sharpness or 0.0) >= 0.6
-           and _near_edges(q)]
+           if _line_art(q, 256) and _rings(q, max_ring) and _rings_as_printed(q, max_ring)]
     if not bad:
         return
     p, q = max(bad, key=lambda t: t[1].mosquito)
@@ -521,6 +521,9 @@ def jpeg_artefacts(fig: Figure, ctx: Context):
                   "blockiness": None if q.blockiness is None else round(q.blockiness, 2),
                   "sharpness": None if q.sharpness is None else round(q.sharpness, 3),
                   "background_share": round(q.background_share, 3), "pixels": [q.width, q.height],
+                  "print_dpi": None if q.print_dpi is None else round(q.print_dpi),
+                  "ringing_as_printed": None if q.at_print is None or q.at_print.mosquito is None
+                  else round(q.at_print.mosquito, 3),
                   "images": len(bad)},
         origin="figure",
     )
@@ -540,6 +543,24 @@ def _shadow_copy(s, shown) -> bool:
         if abs((t.bbox[0] + t.bbox[2]) / 2 - x) < reach and abs((t.bbox[1] + t.bbox[3]) / 2 - y) < reach:
             return True
     return False
+
+
+def _rings(q, max_ring: float) -> bool:
+    """The measures `q` show JPEG ringing: off-colour background next to edges (above
+    max_ring, the stronger share above 0.3 of it) gathered there, in an image still sharp."""
+    return (q.mosquito is not None and q.mosquito > max_ring and (q.mosquito_strong or 0.0) > 0.3 * max_ring
+            and (q.sharpness or 0.0) >= 0.6 and _near_edges(q))
+
+
+def _rings_as_printed(q, max_ring: float) -> bool:
+    """The ringing shows in print: the image prints at 300 DPI or coarser (or at a size not
+    known), or it still rings measured as it prints, resampled to 300 DPI. Finer pixels are
+    not printed one by one: a pale halo a pixel or two wide at 600 DPI is averaged away."""
+    from figlint.features.quality import prints_finer
+
+    if not prints_finer(q.print_dpi):
+        return True
+    return q.at_print is not None and _rings(q.at_print, max_ring)
 
 
 def _near_edges(q) -> bool:
