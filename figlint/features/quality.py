@@ -12,11 +12,12 @@ edges and moves JPEG's 8×8 grid), for the rules FL104 (blurry raster) and FL105
   by a Gaussian blur of sigma s peaks near 1/(2.5 s). The 90th percentile over
   edge pixels is independent of how much of the picture is text or lines, and of
   its size, unlike the raw variance of the Laplacian, which is reported too.
-- **mosquito noise**: JPEG's quantised DCT rings around sharp edges. On line art
-  the background next to an edge should be exactly the background colour; the
-  share of background pixels 2–5 px from an edge that deviate by 4–60 levels (and
-  by 8–60) is near 0 for a PNG chart and large for the same chart saved as a
-  low-quality JPEG. Blur also spreads an edge into that zone, so ringing only
+- **mosquito noise**: JPEG's quantised DCT rings around sharp edges, the more the harder
+  the edge. On line art the background next to an edge should be exactly the background
+  colour; the share of background pixels 2–5 px from a hard edge (a local contrast of at
+  least 100 grey levels: text, axes, dark lines) that deviate by 4–60 levels (and by
+  8–60) is near 0 for a PNG chart and large for the same chart saved as a low-quality
+  JPEG. Blur also spreads an edge into that zone, so ringing only
   counts in an image whose edges are still sharp.
 - **as printed**: an image printed finer than 300 DPI is measured again resampled to
   300 DPI (``at_print``): tones finer than that are averaged away in print.
@@ -37,6 +38,9 @@ from figlint.features import derived
 # percentiles over edge pixels, which a million pixels of a chart hold by the thousand, and a
 # 4-megapixel crop cost 0.6-1 s of CPU per image (most of the LaTeX route's time on PNG charts).
 MAX_PIXELS = 1_000_000
+
+# A hard edge, around which ringing is measured: a local contrast (9x9) of this many grey levels.
+HARD_EDGE = 100
 
 
 @dataclass
@@ -127,7 +131,14 @@ def measure(bgr) -> Quality | None:
         strong = (step >= 40).astype(np.uint8)
         strong = np.pad(strong, ((0, 1), (0, 1)))
         dist = cv2.distanceTransform(1 - strong, cv2.DIST_L2, 3)
-        ring = (dist >= 2) & (dist <= 5)
+        # JPEG rings in proportion to an edge's contrast (the quantisation error of the DCT's
+        # high frequencies grows with the step): ringing is looked for next to the hard edges,
+        # of HARD_EDGE grey levels or more (text, axes, dark lines). Next to faint edges (the
+        # dots of a pale dotted grid, translucent markers) the off-colour pixels are mostly the
+        # anti-aliased rims of more such faint content, which JPEG leaves all but clean.
+        hard = np.pad(((step >= 40) & (c >= HARD_EDGE)).astype(np.uint8), ((0, 1), (0, 1)))
+        dist_hard = cv2.distanceTransform(1 - hard, cv2.DIST_L2, 3)
+        ring = (dist_hard >= 2) & (dist_hard <= 5)
         # the background around edges: pixels whose wider neighbourhood is mostly background
         # (at least half of the 9x9 window: 41 of 81 pixels, counted exactly)
         bg_near = cv2.boxFilter(near_bg.view(np.uint8), cv2.CV_16U, (9, 9), normalize=False) >= 41

@@ -479,18 +479,22 @@ def jpeg_artefacts(fig: Figure, ctx: Context):
     What it does:
     For each raster image of the figure that is line art (see FL104; photographs are
     left alone), read at its own resolution, measures the ringing ("mosquito noise")
-    JPEG leaves around sharp edges: the share of background pixels 2–5 px from an edge
-    that differ from the background colour by 4–60 levels (and by 8–60). A PNG chart has
-    none: its background is exactly one colour up to the anti-aliased pixel next to a
-    line. Reports the figure when that share is above `max-ringing` (default 0.05) and
-    the stronger one above 0.015 while the edges are still sharp (blur spreads edges
-    too; that is FL104), and when the off-colour pixels gather next to the edges: where
-    the background 17–32 px from any edge is off-colour a quarter as often or more, they
-    are the picture's own faint content (the pale grid lines of a 3D surface plot, the
-    shading of a rendering), not ringing. An image printed finer than 300 DPI must also
-    ring measured as it prints, resampled to 300 DPI: a halo a pixel or two wide at
-    600 DPI is averaged away on paper. Evidence gives the 8×8 blockiness, whether the
-    image is stored as JPEG and the DPI it prints at.
+    JPEG leaves around sharp edges: the share of background pixels 2–5 px from a hard
+    edge (a local contrast of 100 grey levels or more: text, axes, dark lines; JPEG
+    rings in proportion to an edge's contrast) that differ from the background colour
+    by 4–60 levels (and by 8–60). A PNG chart has none: its background is exactly one
+    colour up to the anti-aliased pixel next to a line, and the pale rims of faint
+    content (a dotted grid, translucent markers) are not counted. Reports the figure
+    when that share is above
+    `max-ringing` (default 0.05) and the stronger one above 0.015 while the edges are
+    still sharp (blur spreads edges too; that is FL104), and when the off-colour pixels
+    gather next to the edges: where the background 17–32 px from any edge is off-colour
+    a quarter as often or more, they are the picture's own faint content (the pale grid
+    lines of a 3D surface plot, the shading of a rendering), not ringing. An image
+    printed finer than 300 DPI must also ring measured as it prints, resampled to
+    300 DPI: a halo a pixel or two wide at 600 DPI is averaged away on paper. Evidence
+    gives the 8×8 blockiness, whether the image is stored as JPEG and the DPI it
+    prints at.
 
     Why is this bad?
     JPEG is made for photographs. On flat colours, thin lines and text it leaves halos
