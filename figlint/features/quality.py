@@ -18,7 +18,9 @@ edges and moves JPEG's 8×8 grid), for the rules FL104 (blurry raster) and FL105
   least 100 grey levels: text, axes, dark lines) that deviate by 4–60 levels (and by
   8–60) is near 0 for a PNG chart and large for the same chart saved as a low-quality
   JPEG. Blur also spreads an edge into that zone, so ringing only
-  counts in an image whose edges are still sharp.
+  counts in an image whose edges are still sharp. Edges in or next to a picture region
+  (32×32 tiles a quarter shaded or textured: a rendering, a photograph, such a part of a
+  composite) are left out: those are a picture's outlines, and JPEG is right for pictures.
 - **as printed**: an image printed finer than 300 DPI is measured again resampled to
   300 DPI (``at_print``): tones finer than that are averaged away in print.
 - **blockiness**: the mean step across the 8×8 block boundaries divided by the
@@ -64,6 +66,8 @@ class Quality:
     # (at_print_scale; None also for an image too small at that scale to measure)
     print_dpi: float | None = None
     at_print: "Quality | None" = None
+    # share of the image in picture tiles or next to them (see _picture_tiles; None: not line art)
+    picture_share: float | None = None
 
     def to_dict(self) -> dict:
         r = lambda v, n=3: None if v is None else round(float(v), n)  # noqa: E731
@@ -73,7 +77,7 @@ class Quality:
                 "edge_pixels": self.edge_pixels, "sharpness": r(self.sharpness),
                 "laplacian_var": r(self.laplacian_var, 1), "mosquito": r(self.mosquito), "mosquito_strong": r(self.mosquito_strong),
                 "blockiness": r(self.blockiness), "mosquito_far": r(self.mosquito_far),
-                "print_dpi": r(self.print_dpi, 0), "at_print": None if self.at_print is None else self.at_print.to_dict()}
+                "picture_share": r(self.picture_share), "print_dpi": r(self.print_dpi, 0), "at_print": None if self.at_print is None else self.at_print.to_dict()}
 
 
 def measure(bgr) -> Quality | None:
@@ -127,6 +131,7 @@ def measure(bgr) -> Quality | None:
 
     mosquito = mosquito_strong = mosquito_far = None
     blockiness = None
+    picture_share = None
     if line_art:
         strong = (step >= 40).astype(np.uint8)
         strong = np.pad(strong, ((0, 1), (0, 1)))
@@ -136,7 +141,12 @@ def measure(bgr) -> Quality | None:
         # of HARD_EDGE grey levels or more (text, axes, dark lines). Next to faint edges (the
         # dots of a pale dotted grid, translucent markers) the off-colour pixels are mostly the
         # anti-aliased rims of more such faint content, which JPEG leaves all but clean.
-        hard = np.pad(((step >= 40) & (c >= HARD_EDGE)).astype(np.uint8), ((0, 1), (0, 1)))
+        # Nor next to the outline of a picture (a rendering, a photograph, a shaded scene on a
+        # white ground, or such a part of a composite): JPEG is right for those, and their
+        # outlines ring as any picture's do.
+        picture = _picture_tiles(grey, near_bg)
+        picture_share = float(picture.mean())
+        hard = np.pad(((step >= 40) & (c >= HARD_EDGE) & ~picture[:-1, :-1]).astype(np.uint8), ((0, 1), (0, 1)))
         dist_hard = cv2.distanceTransform(1 - hard, cv2.DIST_L2, 3)
         ring = (dist_hard >= 2) & (dist_hard <= 5)
         # the background around edges: pixels whose wider neighbourhood is mostly background
@@ -173,7 +183,36 @@ def measure(bgr) -> Quality | None:
             if d_in.size > 1000 and d_at.size > 100:
                 blockiness = float((d_at.mean() + 0.05) / (d_in.mean() + 0.05))
     return Quality(w, h, line_art, background_share, background_light, colours, n_edge, sharpness, lap, mosquito, mosquito_strong,
-                   blockiness, mosquito_far)
+                   blockiness, mosquito_far, picture_share=picture_share)
+
+
+# Picture regions of an image (see _picture_tiles): tiles of this many pixels (a multiple of
+# JPEG's 8x8 blocks), a tile being picture when this share of its pixels is shaded or textured.
+PICTURE_TILE = 32
+PICTURE_TILE_SHARE = 0.25
+
+
+def _picture_tiles(grey, near_bg):
+    """Where the image is a picture, and next to it: a bool mask of PICTURE_TILE tiles of which
+    at least PICTURE_TILE_SHARE of the pixels are shaded or textured content — 4 px or more
+    inside the content (away from any background pixel) and varying by 12 grey levels or more
+    within 5x5 — with the tiles around them. Line art's content is strokes and text (within a
+    few pixels of the background) and flat fills (even JPEG's noise varies less inside them); a
+    rendering or a photograph is shaded or textured all through its area."""
+    import cv2
+    import numpy as np
+
+    h, w = grey.shape
+    inside = cv2.distanceTransform((~near_bg).view(np.uint8), cv2.DIST_L2, 3) >= 4
+    k = np.ones((5, 5), np.uint8)
+    varied = (cv2.dilate(grey, k).astype(np.int16) - cv2.erode(grey, k).astype(np.int16)) >= 12
+    t = PICTURE_TILE
+    ty, tx = -(-h // t), -(-w // t)
+    pad = np.zeros((ty * t, tx * t), np.float32)
+    pad[:h, :w] = inside & varied
+    tiles = (pad.reshape(ty, t, tx, t).mean(axis=(1, 3)) >= PICTURE_TILE_SHARE).astype(np.uint8)
+    tiles = cv2.dilate(tiles, np.ones((3, 3), np.uint8))
+    return np.repeat(np.repeat(tiles.astype(bool), t, axis=0), t, axis=1)[:h, :w]
 
 
 # Print resolution: finer pixels than this are not printed one by one. A printer renders tones

@@ -484,8 +484,10 @@ def jpeg_artefacts(fig: Figure, ctx: Context):
     rings in proportion to an edge's contrast) that differ from the background colour
     by 4–60 levels (and by 8–60). A PNG chart has none: its background is exactly one
     colour up to the anti-aliased pixel next to a line, and the pale rims of faint
-    content (a dotted grid, translucent markers) are not counted. Reports the figure
-    when that share is above
+    content (a dotted grid, translucent markers) are not counted. Edges in or next to a
+    picture region (a rendering, a photograph, or such a part of a composite: 32×32
+    tiles a quarter shaded or textured inside) are left out: JPEG is right for
+    pictures, whose outlines ring too. Reports the figure when that share is above
     `max-ringing` (default 0.05) and the stronger one above 0.015 while the edges are
     still sharp (blur spreads edges too; that is FL104), and when the off-colour pixels
     gather next to the edges: where the background 17–32 px from any edge is off-colour
@@ -506,7 +508,7 @@ def jpeg_artefacts(fig: Figure, ctx: Context):
 
     Use instead:
     Save charts and diagrams as vector PDF or as PNG (lossless); keep JPEG for
-    photographs.
+    photographs and renderings.
     """
     max_ring = float(ctx.option("max-ringing"))
     bad = [(p, q) for p, q in _placed(fig, ctx)
