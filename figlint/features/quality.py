@@ -18,7 +18,9 @@ edges and moves JPEG's 8×8 grid), for the rules FL104 (blurry raster) and FL105
   least 100 grey levels: text, axes, dark lines) that deviate by 4–60 levels (and by
   8–60) is near 0 for a PNG chart and large for the same chart saved as a low-quality
   JPEG. Blur also spreads an edge into that zone, so ringing only
-  counts in an image whose edges are still sharp. Edges in or next to a picture region
+  counts in an image whose edges are still sharp. The same share next to any edge
+  (``mosquito_all``) tells ringing, which surrounds every edge, from faint content drawn
+  along some hard edges only. Edges in or next to a picture region
   (32×32 tiles a quarter shaded or textured: a rendering, a photograph, such a part of a
   composite) are left out: those are a picture's outlines, and JPEG is right for pictures.
 - **as printed**: an image printed finer than 300 DPI is measured again resampled to
@@ -68,6 +70,9 @@ class Quality:
     at_print: "Quality | None" = None
     # share of the image in picture tiles or next to them (see _picture_tiles; None: not line art)
     picture_share: float | None = None
+    # mosquito and mosquito_strong 2-5 px from any edge outside pictures, not only hard ones
+    mosquito_all: float | None = None
+    mosquito_all_strong: float | None = None
 
     def to_dict(self) -> dict:
         r = lambda v, n=3: None if v is None else round(float(v), n)  # noqa: E731
@@ -77,6 +82,7 @@ class Quality:
                 "edge_pixels": self.edge_pixels, "sharpness": r(self.sharpness),
                 "laplacian_var": r(self.laplacian_var, 1), "mosquito": r(self.mosquito), "mosquito_strong": r(self.mosquito_strong),
                 "blockiness": r(self.blockiness), "mosquito_far": r(self.mosquito_far),
+                "mosquito_all": r(self.mosquito_all), "mosquito_all_strong": r(self.mosquito_all_strong),
                 "picture_share": r(self.picture_share), "print_dpi": r(self.print_dpi, 0), "at_print": None if self.at_print is None else self.at_print.to_dict()}
 
 
@@ -129,7 +135,7 @@ def measure(bgr) -> Quality | None:
     sharpness = float(np.percentile(step[sel] / c[sel], 90)) if n_edge >= 200 else None
     lap = float(cv2.Laplacian(grey, cv2.CV_64F).var())
 
-    mosquito = mosquito_strong = mosquito_far = None
+    mosquito = mosquito_strong = mosquito_far = mosquito_all = mosquito_all_strong = None
     blockiness = None
     picture_share = None
     if line_art:
@@ -165,6 +171,18 @@ def measure(bgr) -> Quality | None:
             off[off] = ~np.isin(exact[off], own)
             mosquito = float(off.sum() / nz)
             mosquito_strong = float((off & (dev >= 8)).sum() / nz)
+            # JPEG rings around every sharp edge, the hard ones most: the same share 2-5 px from
+            # any edge (outside pictures) is high too. Off-colour pixels gathered next to some
+            # hard edges only (a faint translucent band drawn along a dark curve) are content.
+            edges_out = np.pad((step >= 40) & ~picture[:-1, :-1], ((0, 1), (0, 1))).astype(np.uint8)
+            dist_out = cv2.distanceTransform(1 - edges_out, cv2.DIST_L2, 3)
+            zone_all = (dist_out >= 2) & (dist_out <= 5) & bg_near
+            na = int(zone_all.sum())
+            if na >= 200:
+                off_all = zone_all & (dev >= 4) & (dev <= 60)
+                off_all[off_all] = ~np.isin(exact[off_all], own)
+                mosquito_all = float(off_all.sum() / na)
+                mosquito_all_strong = float((off_all & (dev >= 8)).sum() / na)
             # JPEG rings within the blocks that hold an edge (8x8, 16x16 for colour subsampled
             # 4:2:0): the background 17-32 px from any edge stays clean. Off-colour pixels as
             # common there as next to edges are the picture's own content (pale grid lines of
@@ -183,7 +201,8 @@ def measure(bgr) -> Quality | None:
             if d_in.size > 1000 and d_at.size > 100:
                 blockiness = float((d_at.mean() + 0.05) / (d_in.mean() + 0.05))
     return Quality(w, h, line_art, background_share, background_light, colours, n_edge, sharpness, lap, mosquito, mosquito_strong,
-                   blockiness, mosquito_far, picture_share=picture_share)
+                   blockiness, mosquito_far, picture_share=picture_share, mosquito_all=mosquito_all,
+                   mosquito_all_strong=mosquito_all_strong)
 
 
 # Picture regions of an image (see _picture_tiles): tiles of this many pixels (a multiple of

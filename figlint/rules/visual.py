@@ -482,21 +482,22 @@ def jpeg_artefacts(fig: Figure, ctx: Context):
     JPEG leaves around sharp edges: the share of background pixels 2–5 px from a hard
     edge (a local contrast of 100 grey levels or more: text, axes, dark lines; JPEG
     rings in proportion to an edge's contrast) that differ from the background colour
-    by 4–60 levels (and by 8–60). A PNG chart has none: its background is exactly one
-    colour up to the anti-aliased pixel next to a line, and the pale rims of faint
-    content (a dotted grid, translucent markers) are not counted. Edges in or next to a
-    picture region (a rendering, a photograph, or such a part of a composite: 32×32
-    tiles a quarter shaded or textured inside) are left out: JPEG is right for
-    pictures, whose outlines ring too. Reports the figure when that share is above
-    `max-ringing` (default 0.05) and the stronger one above 0.015 while the edges are
-    still sharp (blur spreads edges too; that is FL104), and when the off-colour pixels
-    gather next to the edges: where the background 17–32 px from any edge is off-colour
-    a quarter as often or more, they are the picture's own faint content (the pale grid
-    lines of a 3D surface plot, the shading of a rendering), not ringing. An image
-    printed finer than 300 DPI must also ring measured as it prints, resampled to
-    300 DPI: a halo a pixel or two wide at 600 DPI is averaged away on paper. Evidence
-    gives the 8×8 blockiness, whether the image is stored as JPEG and the DPI it
-    prints at.
+    by 4–60 levels (and by 8–60), and the same shares next to edges of any contrast. A
+    PNG chart has none: its background is exactly one colour up to the anti-aliased
+    pixel next to a line. Edges in or next to a picture region (a rendering, a
+    photograph, or such a part of a composite: 32×32 tiles a quarter shaded or textured
+    inside) are left out: JPEG is right for pictures, whose outlines ring too. Reports
+    the figure when both shares are above `max-ringing` (default 0.05) and the stronger
+    ones above 0.015 (ringing surrounds every edge, the hard ones most; faint content,
+    such as a dotted grid, translucent markers or a pale band along a dark curve,
+    gathers next to some edges only) while the edges are still sharp (blur spreads
+    edges too; that is FL104), and when the off-colour pixels gather next to the edges:
+    where the background 17–32 px from any edge is off-colour a quarter as often or
+    more, they are the picture's own faint content (the pale grid lines of a 3D surface
+    plot, the shading of a rendering), not ringing. An image printed finer than 300 DPI
+    must also ring measured as it prints, resampled to 300 DPI: a halo a pixel or two
+    wide at 600 DPI is averaged away on paper. Evidence gives the 8×8 blockiness,
+    whether the image is stored as JPEG and the DPI it prints at.
 
     Why is this bad?
     JPEG is made for photographs. On flat colours, thin lines and text it leaves halos
@@ -552,9 +553,13 @@ def _shadow_copy(s, shown) -> bool:
 
 
 def _rings(q, max_ring: float) -> bool:
-    """The measures `q` show JPEG ringing: off-colour background next to edges (above
-    max_ring, the stronger share above 0.3 of it) gathered there, in an image still sharp."""
-    return (q.mosquito is not None and q.mosquito > max_ring and (q.mosquito_strong or 0.0) > 0.3 * max_ring
+    """The measures `q` show JPEG ringing: off-colour background next to hard edges and next
+    to edges of any contrast (above max_ring, the stronger share above 0.3 of it), gathered
+    there, in an image still sharp."""
+    def above(share, strong):
+        return share is not None and share > max_ring and (strong or 0.0) > 0.3 * max_ring
+
+    return (above(q.mosquito, q.mosquito_strong) and above(q.mosquito_all, q.mosquito_all_strong)
             and (q.sharpness or 0.0) >= 0.6 and _near_edges(q))
 
 
