@@ -19,8 +19,8 @@ edges and moves JPEG's 8×8 grid), for the rules FL104 (blurry raster) and FL105
   8–60) is near 0 for a PNG chart and large for the same chart saved as a low-quality
   JPEG. Blur also spreads an edge into that zone, so ringing only
   counts in an image whose edges are still sharp. The same share next to any edge
-  (``mosquito_all``) tells ringing, which surrounds every edge, from faint content drawn
-  along some hard edges only. Edges in or next to a picture region
+  (``mosquito_all``, pictures included) tells ringing, which surrounds every edge, from
+  faint content drawn along some hard edges only. Edges in or next to a picture region
   (32×32 tiles a quarter shaded or textured: a rendering, a photograph, such a part of a
   composite) are left out: those are a picture's outlines, and JPEG is right for pictures.
 - **as printed**: an image printed finer than 300 DPI is measured again resampled to
@@ -70,7 +70,7 @@ class Quality:
     at_print: "Quality | None" = None
     # share of the image in picture tiles or next to them (see _picture_tiles; None: not line art)
     picture_share: float | None = None
-    # mosquito and mosquito_strong 2-5 px from any edge outside pictures, not only hard ones
+    # mosquito and mosquito_strong 2-5 px from any edge, not only hard ones outside pictures
     mosquito_all: float | None = None
     mosquito_all_strong: float | None = None
 
@@ -172,11 +172,10 @@ def measure(bgr) -> Quality | None:
             mosquito = float(off.sum() / nz)
             mosquito_strong = float((off & (dev >= 8)).sum() / nz)
             # JPEG rings around every sharp edge, the hard ones most: the same share 2-5 px from
-            # any edge (outside pictures) is high too. Off-colour pixels gathered next to some
-            # hard edges only (a faint translucent band drawn along a dark curve) are content.
-            edges_out = np.pad((step >= 40) & ~picture[:-1, :-1], ((0, 1), (0, 1))).astype(np.uint8)
-            dist_out = cv2.distanceTransform(1 - edges_out, cv2.DIST_L2, 3)
-            zone_all = (dist_out >= 2) & (dist_out <= 5) & bg_near
+            # any edge is high too. Off-colour pixels gathered next to some hard edges only (a
+            # faint translucent band drawn along a dark curve, the anti-aliased tips of a dense
+            # histogram's spikes beside picture-like tiles) are content.
+            zone_all = (dist >= 2) & (dist <= 5) & bg_near
             na = int(zone_all.sum())
             if na >= 200:
                 off_all = zone_all & (dev >= 4) & (dev <= 60)

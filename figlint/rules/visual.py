@@ -578,8 +578,9 @@ def _near_edges(q) -> bool:
     """The off-colour background is ringing only where it gathers next to edges: JPEG rings
     inside the blocks that hold an edge (8x8; 16x16 where colour is subsampled). Where the
     background 17-32 px from any edge is off-colour a quarter as often or more, the picture
-    has faint content of its own spread over it (the pale grid lines of a 3D plot, shading)."""
-    return q.mosquito_far is None or q.mosquito_far < q.mosquito / 4
+    has faint content of its own spread over it (the pale grid lines of a 3D plot, shading).
+    Compared with the lower of the shares next to hard edges and next to any edge."""
+    return q.mosquito_far is None or q.mosquito_far < min(q.mosquito, q.mosquito_all) / 4
 
 
 def _analyses(fig: Figure, ctx: Context):
