@@ -274,6 +274,8 @@ def measure_placed(p) -> Quality | None:
         return q
     h, w = p.bgr.shape[:2]
     q.print_dpi = print_dpi(p.printed, w, h)
+    if q.mosquito is None or q.mosquito_all is None:
+        return q  # no ringing measured at its own pixels (not line art, or no edges): none as printed
     small = at_print_scale(p.bgr, q.print_dpi)
     if small is not None:
         q.at_print = measure(small)
