@@ -71,6 +71,43 @@ def test_quality_separates_png_jpeg_and_blur(tmp_path):
     assert not photo.line_art
 
 
+def test_quality_tells_picture_regions_from_line_art(tmp_path):
+    # a rendering's outlines are a picture's, not line art's: no hard edge is left to measure
+    # ringing around; beside a JPEG chart, the chart's own edges still count
+    pytest.importorskip("cv2")
+    from figlint.features.quality import measure
+    from figlint.features.raster import load_bgr
+    from fixtures.cases_visual import write_chart_beside_rendering, write_jpeg, write_rendering
+
+    write_rendering(tmp_path / "r.jpg")
+    write_chart_beside_rendering(tmp_path / "cr.jpg")
+    write_jpeg(tmp_path / "c.jpg")
+    scene, both, chart = (measure(load_bgr(str(tmp_path / n))) for n in ("r.jpg", "cr.jpg", "c.jpg"))
+    assert scene.line_art and scene.picture_share > 0.3 and scene.mosquito is None
+    assert chart.picture_share == 0 and chart.mosquito > 0.05
+    assert 0 < both.picture_share < scene.picture_share and both.mosquito > 0.05
+
+
+def test_quality_as_printed(tmp_path):
+    # the same JPEG chart: printed at 600 DPI it is measured again at 300 DPI, where its ringing
+    # is averaged away; at 300 DPI or of unknown printed size, its own pixels are what prints
+    pytest.importorskip("cv2")
+    from figlint.features.quality import Placed, measure_placed
+    from figlint.features.raster import load_bgr
+    from fixtures.cases_visual import write_jpeg_line_300
+
+    write_jpeg_line_300(tmp_path / "c.jpg")
+    bgr = load_bgr(str(tmp_path / "c.jpg"))
+    inches = lambda w: (w * 72, w * 72 * bgr.shape[0] / bgr.shape[1])  # noqa: E731
+    fine = measure_placed(Placed("c", bgr, True, inches(1.7)))
+    at300 = measure_placed(Placed("c", bgr, True, inches(3.4)))
+    unknown = measure_placed(Placed("c", bgr, True, inches(1.7), size_known=False))
+    assert round(fine.print_dpi) == 600 and fine.at_print.width == 510
+    assert fine.mosquito > 0.1 and fine.at_print.mosquito < 0.05
+    assert round(at300.print_dpi) == 300 and at300.at_print is None
+    assert unknown.print_dpi is None and unknown.at_print is None
+
+
 @pytest.fixture(scope="module")
 def visual_charts(tmp_path_factory) -> Path:
     pytest.importorskip("matplotlib")

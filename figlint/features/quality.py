@@ -12,12 +12,19 @@ edges and moves JPEG's 8×8 grid), for the rules FL104 (blurry raster) and FL105
   by a Gaussian blur of sigma s peaks near 1/(2.5 s). The 90th percentile over
   edge pixels is independent of how much of the picture is text or lines, and of
   its size, unlike the raw variance of the Laplacian, which is reported too.
-- **mosquito noise**: JPEG's quantised DCT rings around sharp edges. On line art
-  the background next to an edge should be exactly the background colour; the
-  share of background pixels 2–5 px from an edge that deviate by 4–60 levels (and
-  by 8–60) is near 0 for a PNG chart and large for the same chart saved as a
-  low-quality JPEG. Blur also spreads an edge into that zone, so ringing only
-  counts in an image whose edges are still sharp.
+- **mosquito noise**: JPEG's quantised DCT rings around sharp edges, the more the harder
+  the edge. On line art the background next to an edge should be exactly the background
+  colour; the share of background pixels 2–5 px from a hard edge (a local contrast of at
+  least 100 grey levels: text, axes, dark lines) that deviate by 4–60 levels (and by
+  8–60) is near 0 for a PNG chart and large for the same chart saved as a low-quality
+  JPEG. Blur also spreads an edge into that zone, so ringing only
+  counts in an image whose edges are still sharp. The same share next to any edge
+  (``mosquito_all``, pictures included) tells ringing, which surrounds every edge, from
+  faint content drawn along some hard edges only. Edges in or next to a picture region
+  (32×32 tiles a quarter shaded or textured: a rendering, a photograph, such a part of a
+  composite) are left out: those are a picture's outlines, and JPEG is right for pictures.
+- **as printed**: an image printed finer than 300 DPI is measured again resampled to
+  300 DPI (``at_print``): tones finer than that are averaged away in print.
 - **blockiness**: the mean step across the 8×8 block boundaries divided by the
   mean step elsewhere, on flat regions (1 for no block structure).
 
@@ -36,6 +43,9 @@ from figlint.features import derived
 # 4-megapixel crop cost 0.6-1 s of CPU per image (most of the LaTeX route's time on PNG charts).
 MAX_PIXELS = 1_000_000
 
+# A hard edge, around which ringing is measured: a local contrast (9x9) of this many grey levels.
+HARD_EDGE = 100
+
 
 @dataclass
 class Quality:
@@ -53,6 +63,16 @@ class Quality:
     blockiness: float | None
     # the same share as mosquito in the background 17-32 px from any edge (None: too little)
     mosquito_far: float | None = None
+    # the dots per inch the image prints at (None: unknown), and where that is finer than
+    # PRINT_DPI (prints_finer) the same measures of its pixels resampled to PRINT_DPI
+    # (at_print_scale; None also for an image too small at that scale to measure)
+    print_dpi: float | None = None
+    at_print: "Quality | None" = None
+    # share of the image in picture tiles or next to them (see _picture_tiles; None: not line art)
+    picture_share: float | None = None
+    # mosquito and mosquito_strong 2-5 px from any edge, not only hard ones outside pictures
+    mosquito_all: float | None = None
+    mosquito_all_strong: float | None = None
 
     def to_dict(self) -> dict:
         r = lambda v, n=3: None if v is None else round(float(v), n)  # noqa: E731
@@ -61,7 +81,9 @@ class Quality:
                 "colours": self.colours,
                 "edge_pixels": self.edge_pixels, "sharpness": r(self.sharpness),
                 "laplacian_var": r(self.laplacian_var, 1), "mosquito": r(self.mosquito), "mosquito_strong": r(self.mosquito_strong),
-                "blockiness": r(self.blockiness), "mosquito_far": r(self.mosquito_far)}
+                "blockiness": r(self.blockiness), "mosquito_far": r(self.mosquito_far),
+                "mosquito_all": r(self.mosquito_all), "mosquito_all_strong": r(self.mosquito_all_strong),
+                "picture_share": r(self.picture_share), "print_dpi": r(self.print_dpi, 0), "at_print": None if self.at_print is None else self.at_print.to_dict()}
 
 
 def measure(bgr) -> Quality | None:
@@ -113,13 +135,26 @@ def measure(bgr) -> Quality | None:
     sharpness = float(np.percentile(step[sel] / c[sel], 90)) if n_edge >= 200 else None
     lap = float(cv2.Laplacian(grey, cv2.CV_64F).var())
 
-    mosquito = mosquito_strong = mosquito_far = None
+    mosquito = mosquito_strong = mosquito_far = mosquito_all = mosquito_all_strong = None
     blockiness = None
+    picture_share = None
     if line_art:
         strong = (step >= 40).astype(np.uint8)
         strong = np.pad(strong, ((0, 1), (0, 1)))
         dist = cv2.distanceTransform(1 - strong, cv2.DIST_L2, 3)
-        ring = (dist >= 2) & (dist <= 5)
+        # JPEG rings in proportion to an edge's contrast (the quantisation error of the DCT's
+        # high frequencies grows with the step): ringing is looked for next to the hard edges,
+        # of HARD_EDGE grey levels or more (text, axes, dark lines). Next to faint edges (the
+        # dots of a pale dotted grid, translucent markers) the off-colour pixels are mostly the
+        # anti-aliased rims of more such faint content, which JPEG leaves all but clean.
+        # Nor next to the outline of a picture (a rendering, a photograph, a shaded scene on a
+        # white ground, or such a part of a composite): JPEG is right for those, and their
+        # outlines ring as any picture's do.
+        picture = _picture_tiles(grey, near_bg)
+        picture_share = float(picture.mean())
+        hard = np.pad(((step >= 40) & (c >= HARD_EDGE) & ~picture[:-1, :-1]).astype(np.uint8), ((0, 1), (0, 1)))
+        dist_hard = cv2.distanceTransform(1 - hard, cv2.DIST_L2, 3)
+        ring = (dist_hard >= 2) & (dist_hard <= 5)
         # the background around edges: pixels whose wider neighbourhood is mostly background
         # (at least half of the 9x9 window: 41 of 81 pixels, counted exactly)
         bg_near = cv2.boxFilter(near_bg.view(np.uint8), cv2.CV_16U, (9, 9), normalize=False) >= 41
@@ -136,6 +171,17 @@ def measure(bgr) -> Quality | None:
             off[off] = ~np.isin(exact[off], own)
             mosquito = float(off.sum() / nz)
             mosquito_strong = float((off & (dev >= 8)).sum() / nz)
+            # JPEG rings around every sharp edge, the hard ones most: the same share 2-5 px from
+            # any edge is high too. Off-colour pixels gathered next to some hard edges only (a
+            # faint translucent band drawn along a dark curve, the anti-aliased tips of a dense
+            # histogram's spikes beside picture-like tiles) are content.
+            zone_all = (dist >= 2) & (dist <= 5) & bg_near
+            na = int(zone_all.sum())
+            if na >= 200:
+                off_all = zone_all & (dev >= 4) & (dev <= 60)
+                off_all[off_all] = ~np.isin(exact[off_all], own)
+                mosquito_all = float(off_all.sum() / na)
+                mosquito_all_strong = float((off_all & (dev >= 8)).sum() / na)
             # JPEG rings within the blocks that hold an edge (8x8, 16x16 for colour subsampled
             # 4:2:0): the background 17-32 px from any edge stays clean. Off-colour pixels as
             # common there as next to edges are the picture's own content (pale grid lines of
@@ -154,7 +200,86 @@ def measure(bgr) -> Quality | None:
             if d_in.size > 1000 and d_at.size > 100:
                 blockiness = float((d_at.mean() + 0.05) / (d_in.mean() + 0.05))
     return Quality(w, h, line_art, background_share, background_light, colours, n_edge, sharpness, lap, mosquito, mosquito_strong,
-                   blockiness, mosquito_far)
+                   blockiness, mosquito_far, picture_share=picture_share, mosquito_all=mosquito_all,
+                   mosquito_all_strong=mosquito_all_strong)
+
+
+# Picture regions of an image (see _picture_tiles): tiles of this many pixels (a multiple of
+# JPEG's 8x8 blocks), a tile being picture when this share of its pixels is shaded or textured.
+PICTURE_TILE = 32
+PICTURE_TILE_SHARE = 0.25
+
+
+def _picture_tiles(grey, near_bg):
+    """Where the image is a picture, and next to it: a bool mask of PICTURE_TILE tiles of which
+    at least PICTURE_TILE_SHARE of the pixels are shaded or textured content — 4 px or more
+    inside the content (away from any background pixel) and varying by 12 grey levels or more
+    within 5x5 — with the tiles around them. Line art's content is strokes and text (within a
+    few pixels of the background) and flat fills (even JPEG's noise varies less inside them); a
+    rendering or a photograph is shaded or textured all through its area."""
+    import cv2
+    import numpy as np
+
+    h, w = grey.shape
+    inside = cv2.distanceTransform((~near_bg).view(np.uint8), cv2.DIST_L2, 3) >= 4
+    k = np.ones((5, 5), np.uint8)
+    varied = (cv2.dilate(grey, k).astype(np.int16) - cv2.erode(grey, k).astype(np.int16)) >= 12
+    t = PICTURE_TILE
+    ty, tx = -(-h // t), -(-w // t)
+    pad = np.zeros((ty * t, tx * t), np.float32)
+    pad[:h, :w] = inside & varied
+    tiles = (pad.reshape(ty, t, tx, t).mean(axis=(1, 3)) >= PICTURE_TILE_SHARE).astype(np.uint8)
+    tiles = cv2.dilate(tiles, np.ones((3, 3), np.uint8))
+    return np.repeat(np.repeat(tiles.astype(bool), t, axis=0), t, axis=1)[:h, :w]
+
+
+# Print resolution: finer pixels than this are not printed one by one. A printer renders tones
+# (a pale halo of off-colour pixels next to a line is one) through a halftone screen of about
+# 150 lines per inch, whose cells each print one tone: 300 DPI is twice that, the resolution
+# journals ask of images, and what FL101 asks for. An image that prints denser is measured as
+# it prints too, resampled to this resolution by averaging its pixels, as the screen does.
+PRINT_DPI = 300.0
+
+
+def print_dpi(printed, width_px: int, height_px: int) -> float | None:
+    """Dots per inch an image of `width_px` x `height_px` prints at in a box of `printed`
+    points (the lower of the two axes; None when the printed size is unknown)."""
+    if not printed or printed[0] <= 0 or printed[1] <= 0:
+        return None
+    return min(width_px / (printed[0] / 72.0), height_px / (printed[1] / 72.0))
+
+
+def prints_finer(dpi: float | None, target: float = PRINT_DPI) -> bool:
+    """The image prints denser than `target` DPI (by more than 5 %)."""
+    return dpi is not None and dpi > target * 1.05
+
+
+def at_print_scale(bgr, dpi: float | None, target: float = PRINT_DPI):
+    """The pixels resampled (area averaging) to `target` DPI when the image prints finer
+    than that (prints_finer); None otherwise, its own pixels being what prints."""
+    import cv2
+
+    if not prints_finer(dpi, target):
+        return None
+    f = target / dpi
+    h, w = bgr.shape[:2]
+    return cv2.resize(bgr, (max(1, round(w * f)), max(1, round(h * f))), interpolation=cv2.INTER_AREA)
+
+
+def measure_placed(p) -> Quality | None:
+    """Quality of a placed image's pixels (Placed), and, where it prints denser than PRINT_DPI
+    at a known size, of its pixels as they print (Quality.at_print)."""
+    q = measure(p.bgr)
+    if q is None or not p.size_known:
+        return q
+    h, w = p.bgr.shape[:2]
+    q.print_dpi = print_dpi(p.printed, w, h)
+    if q.mosquito is None or q.mosquito_all is None:
+        return q  # no ringing measured at its own pixels (not line art, or no edges): none as printed
+    small = at_print_scale(p.bgr, q.print_dpi)
+    if small is not None:
+        q.at_print = measure(small)
+    return q
 
 
 def no_fine_detail(bgr, max_colours: int = 32) -> bool:

@@ -393,12 +393,12 @@ def _placed(fig: Figure, ctx: Context):
         return cached
     out = []
     try:
-        from figlint.features.quality import measure, placed_images
+        from figlint.features.quality import measure_placed, placed_images
 
         # a picture exported in tiles is measured whole: a tile is too small to tell the
         # picture's own shading from ringing, and its edges are cuts, not content
         for p in placed_images(fig, ctx.paper, mosaics=True):
-            q = measure(p.bgr)
+            q = measure_placed(p)
             p.bgr = None  # the measures are kept, not the pixels (a paper's worth of them is gigabytes)
             if q is not None:
                 out.append((p, q))
@@ -479,16 +479,25 @@ def jpeg_artefacts(fig: Figure, ctx: Context):
     What it does:
     For each raster image of the figure that is line art (see FL104; photographs are
     left alone), read at its own resolution, measures the ringing ("mosquito noise")
-    JPEG leaves around sharp edges: the share of background pixels 2–5 px from an edge
-    that differ from the background colour by 4–60 levels (and by 8–60). A PNG chart has
-    none: its background is exactly one colour up to the anti-aliased pixel next to a
-    line. Reports the figure when that share is above `max-ringing` (default 0.05) and
-    the stronger one above 0.015 while the edges are still sharp (blur spreads edges
-    too; that is FL104), and when the off-colour pixels gather next to the edges: where
-    the background 17–32 px from any edge is off-colour a quarter as often or more, they
-    are the picture's own faint content (the pale grid lines of a 3D surface plot, the
-    shading of a rendering), not ringing. Evidence gives the 8×8 blockiness and
-    whether the image is stored as JPEG.
+    JPEG leaves around sharp edges: the share of background pixels 2–5 px from a hard
+    edge (a local contrast of 100 grey levels or more: text, axes, dark lines; JPEG
+    rings in proportion to an edge's contrast) that differ from the background colour
+    by 4–60 levels (and by 8–60), and the same shares next to edges of any contrast. A
+    PNG chart has none: its background is exactly one colour up to the anti-aliased
+    pixel next to a line. Edges in or next to a picture region (a rendering, a
+    photograph, or such a part of a composite: 32×32 tiles a quarter shaded or textured
+    inside) are left out: JPEG is right for pictures, whose outlines ring too. Reports
+    the figure when both shares are above `max-ringing` (default 0.05) and the stronger
+    ones above 0.015 (ringing surrounds every edge, the hard ones most; faint content,
+    such as a dotted grid, translucent markers or a pale band along a dark curve,
+    gathers next to some edges only) while the edges are still sharp (blur spreads
+    edges too; that is FL104), and when the off-colour pixels gather next to the edges:
+    where the background 17–32 px from any edge is off-colour a quarter as often or
+    more, they are the picture's own faint content (the pale grid lines of a 3D surface
+    plot, the shading of a rendering), not ringing. An image printed finer than 300 DPI
+    must also ring measured as it prints, resampled to 300 DPI: a halo a pixel or two
+    wide at 600 DPI is averaged away on paper. Evidence gives the 8×8 blockiness,
+    whether the image is stored as JPEG and the DPI it prints at.
 
     Why is this bad?
     JPEG is made for photographs. On flat colours, thin lines and text it leaves halos
@@ -500,13 +509,11 @@ def jpeg_artefacts(fig: Figure, ctx: Context):
 
     Use instead:
     Save charts and diagrams as vector PDF or as PNG (lossless); keep JPEG for
-    photographs.
+    photographs and renderings.
     """
     max_ring = float(ctx.option("max-ringing"))
     bad = [(p, q) for p, q in _placed(fig, ctx)
-           if _line_art(q, 256) and q.mosquito is not None and q.mosquito > max_ring
-           and (q.mosquito_strong or 0.0) > 0.3 * max_ring and (q.sharpness or 0.0) >= 0.6
-           and _near_edges(q)]
+           if _line_art(q, 256) and _rings(q, max_ring) and _rings_as_printed(q, max_ring)]
     if not bad:
         return
     p, q = max(bad, key=lambda t: t[1].mosquito)
@@ -521,6 +528,9 @@ def jpeg_artefacts(fig: Figure, ctx: Context):
                   "blockiness": None if q.blockiness is None else round(q.blockiness, 2),
                   "sharpness": None if q.sharpness is None else round(q.sharpness, 3),
                   "background_share": round(q.background_share, 3), "pixels": [q.width, q.height],
+                  "print_dpi": None if q.print_dpi is None else round(q.print_dpi),
+                  "ringing_as_printed": None if q.at_print is None or q.at_print.mosquito is None
+                  else round(q.at_print.mosquito, 3),
                   "images": len(bad)},
         origin="figure",
     )
@@ -542,12 +552,35 @@ def _shadow_copy(s, shown) -> bool:
     return False
 
 
+def _rings(q, max_ring: float) -> bool:
+    """The measures `q` show JPEG ringing: off-colour background next to hard edges and next
+    to edges of any contrast (above max_ring, the stronger share above 0.3 of it), gathered
+    there, in an image still sharp."""
+    def above(share, strong):
+        return share is not None and share > max_ring and (strong or 0.0) > 0.3 * max_ring
+
+    return (above(q.mosquito, q.mosquito_strong) and above(q.mosquito_all, q.mosquito_all_strong)
+            and (q.sharpness or 0.0) >= 0.6 and _near_edges(q))
+
+
+def _rings_as_printed(q, max_ring: float) -> bool:
+    """The ringing shows in print: the image prints at 300 DPI or coarser (or at a size not
+    known), or it still rings measured as it prints, resampled to 300 DPI. Finer pixels are
+    not printed one by one: a pale halo a pixel or two wide at 600 DPI is averaged away."""
+    from figlint.features.quality import prints_finer
+
+    if not prints_finer(q.print_dpi):
+        return True
+    return q.at_print is not None and _rings(q.at_print, max_ring)
+
+
 def _near_edges(q) -> bool:
     """The off-colour background is ringing only where it gathers next to edges: JPEG rings
     inside the blocks that hold an edge (8x8; 16x16 where colour is subsampled). Where the
     background 17-32 px from any edge is off-colour a quarter as often or more, the picture
-    has faint content of its own spread over it (the pale grid lines of a 3D plot, shading)."""
-    return q.mosquito_far is None or q.mosquito_far < q.mosquito / 4
+    has faint content of its own spread over it (the pale grid lines of a 3D plot, shading).
+    Compared with the lower of the shares next to hard edges and next to any edge."""
+    return q.mosquito_far is None or q.mosquito_far < min(q.mosquito, q.mosquito_all) / 4
 
 
 def _analyses(fig: Figure, ctx: Context):
