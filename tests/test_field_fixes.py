@@ -243,3 +243,14 @@ def test_cli_on_bad_input_says_why_without_a_traceback(tmp_path, manifest):
     proc = _run("--causes", str(good), "--papers", str(manifest))
     assert proc.returncode == 0 and "Traceback" not in proc.stderr
     assert "unreadable verdict file broken.json" in proc.stdout
+
+
+def test_a_retired_entry_naming_its_cause_counts_for_that_cause_only(fixes):
+    """One commit may fix two causes; the entry that names the cause which removed its finding
+    counts for that one only (a commit's hash alone would credit both)."""
+    a = {"id": "a", "rules": ["FL201"], "commits": ["8f2b180"]}
+    b = {"id": "b", "rules": ["FL201"], "commits": ["8f2b180"]}
+    v = {"code": "FL201", "retired_by": "8f2b180: a listing row read at its letters' place"}
+    assert fixes.retired_by_cause(a, v) and fixes.retired_by_cause(b, v)
+    v["cause"] = "b"
+    assert not fixes.retired_by_cause(a, v) and fixes.retired_by_cause(b, v)

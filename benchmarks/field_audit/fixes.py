@@ -5,7 +5,8 @@ the tests of the kind of figure that misled the rule, and the current false verd
 papers whose reason is the same cause) and the verdict files in papers/. For each cause it counts
 
 - the verdicts its commits retired (`retired` entries whose `retired_by` names one of the commit
-  hashes, prefix match, or contains one of the cause's `retired_as` texts with its reason matching),
+  hashes, prefix match, or contains one of the cause's `retired_as` texts with its reason matching;
+  an entry with a `cause` counts for that cause only: one commit may fix two),
   on the papers that showed the cause and on other papers (false / debatable / true, papers);
 - the rule's current precision on the other papers (debatable counts as not true);
 - the other papers audited for the rule after the fix (first committed after the fix's last commit;
@@ -113,6 +114,8 @@ def names_commit(retired_by: str, commits: list[str]) -> bool:
 def retired_by_cause(cause: dict, v: dict) -> bool:
     if v.get("code") not in cause["rules"]:
         return False
+    if v.get("cause"):  # a commit that fixed two causes: the entry names the one that removed it
+        return v["cause"] == cause["id"]
     text = v.get("retired_by", "") or ""
     if cause["commits"] and names_commit(text, cause["commits"]):
         return True
