@@ -652,6 +652,11 @@ def _backgrounds(drawings, images, box, exclude=None):
     return out
 
 
+# text whose colour is the colour behind it (contrast under 1.05:1, no reader sees it) is set so on
+# purpose: a white letter as a spacer (`\textcolor{white}{i}`), hidden text; not a pale label
+INVISIBLE_CONTRAST = 1.05
+
+
 @rule(
     "FL106",
     "low-contrast",
@@ -674,7 +679,8 @@ def low_contrast(fig: Figure, ctx: Context):
     lines, spines and grey context lines are not data and are not checked. A label's
     shadow is not a label: a copy of the same text in another colour less than a line
     from a copy that reads well (the white drop shadow drawing programs paint under boxes
-    and their labels) is left out.
+    and their labels) is left out, and so is text set in the very colour behind it (under
+    1.05:1: a white letter used as a spacer is invisible on purpose, not pale).
 
     Why is this bad?
     Pale labels and light-yellow lines vanish in print, on projectors and for readers
@@ -709,6 +715,8 @@ def low_contrast(fig: Figure, ctx: Context):
                     continue
                 # low against every possible background: a white label on a dark box is fine
                 r, bg = max((C.contrast_ratio(fg, b), b) for b in bgs)
+                if r < INVISIBLE_CONTRAST:
+                    continue  # set in the colour behind it: invisible on purpose (a white filler letter)
                 read.append((s, r, fg, bg))
             shown = [t[0] for t in read if t[1] >= min_text]
             for s, r, fg, bg in read:
