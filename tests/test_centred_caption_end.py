@@ -49,3 +49,31 @@ def test_a_centred_caption_ends_at_its_centred_last_line(tmp_path, pdflatex):
 def test_a_soft_hyphen_ends_a_broken_word():
     assert break_joiner("по\u00ad", "строения") == "-"
     assert break_joiner("hyphen-", "ation") == "-" and break_joiner("state-of-the-", "art") == ""
+
+
+def _two_sided(key: bool) -> str:
+    """A two-sided book page layout (inner and outer margins differ, mirrored on facing pages)
+    with a centred caption in the body's size on an even and on an odd page, each float set in
+    the middle of a paragraph that goes on under it with a full, unindented line."""
+    extra = " \\\\ (a) the left panel; (b) the right panel" if key else ""
+    fig = ("\\begin{figure}[h]\\centering\\includegraphics[width=4cm]{plot.png}"
+           "\\caption{" + CAPTION + extra + "}\\end{figure}")
+    body = "".join(f"The robot walked over surface {k} with the same gait, and the force of each contact was "
+                   "recorded so that the surfaces could be told apart afterwards. " for k in range(9))
+    return ("\\documentclass[twoside]{article}\n\\usepackage[twoside,inner=1.2cm,outer=3cm]{geometry}\n"
+            "\\usepackage{graphicx,caption}\n\\captionsetup{justification=centering,labelsep=endash,font=normalsize}\n"
+            "\\setlength{\\intextsep}{1pt}\n"
+            "\\begin{document}\n" + (body * 3) + "\n\n" + body + fig + body + "\n\n" + (body * 2) + "\n\n"
+            + body + fig + body + "\n\\end{document}\n")
+
+
+def test_a_centred_caption_ends_on_either_side_of_a_two_sided_layout(tmp_path, pdflatex):
+    for key in (False, True):
+        folder = tmp_path / f"key{int(key)}"
+        folder.mkdir()
+        pdf = compile_tex(folder, _two_sided(key), {"plot.png": ((400, 200), (90, 140, 200))})
+        figs = read_pdf(pdf).figures
+        assert len(figs) == 2 and len({f.page % 2 for f in figs}) == 2, [(f.number, f.page) for f in figs]
+        for fig in figs:
+            want = CAPTION + (" (a) the left panel; (b) the right panel" if key else "")
+            assert fig.caption.text == want, (key, fig.page, fig.caption.text)

@@ -330,7 +330,7 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphic
     else:
         right = float("inf")
     size = first.size
-    ccol = layout.columns[col] if col is not None else (layout.columns[0][0], layout.columns[-1][1])
+    ccol = _page_column(lines, layout, col)
     # drawings of text size from the label line down: what can stretch the caption's rows
     marks = [m for m in marks if m[3] >= first.bbox[1] - 2 * size
              and 0 < m[3] - m[1] <= 2.2 * size and m[2] - m[0] <= 4 * size]
@@ -409,10 +409,17 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphic
         if small_caps:
             ref = ln.size  # the caption's text goes on at its own size
         if not same_row and (out or not bare) and sum(c.isalpha() for c in row_text) >= 3 and _centred(row, ccol, size) \
-                and not _centred(ln.bbox, ccol, size) and ln.bbox[2] - ln.bbox[0] > row[2] - row[0]:
+                and ln.bbox[2] - ln.bbox[0] > row[2] - row[0] and not PANEL_OPEN.match(ln.text) \
+                and (not _symmetric(ln.bbox, ccol, size) or _full(ln.bbox, ccol) or (own and pitch > 0 and min(ln.bbox[1] - row[1], ln.bbox[3] - row[3]) > 1.05 * pitch)):
             # the caption's last line is set centred and short (a centred caption paragraph's
             # last line, GOST and thesis styles): the wider line under it that is not centred
-            # (a paragraph's indented first line) is the text's, however close in size and face.
+            # (a paragraph's indented first line), or runs from edge to edge (a justified line of the
+            # paragraph the float interrupted), or that is wider and stands further down than
+            # the caption's own rows stand apart (a paragraph's full line after the float's
+            # skip; tops and bottoms both, a formula's script moves one), is the text's, however
+            # close in size and face; a caption centred line by
+            # line goes on (its next line is centred too, however wide, at the caption's pitch), and
+            # so does one whose key to the panels follows ("а) ..., б) ..." under its first part).
             # Not a label alone on its line (centred over its caption by design) nor a folio
             # the caption ran over (a number, no words).
             break
@@ -443,10 +450,35 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphic
     return [ln for r in rows for ln in sorted(r, key=lambda l: l.bbox[0])]
 
 
+def _page_column(lines: list[Line], layout: Layout, col: int | None) -> tuple[float, float]:
+    """The text column as set on this page: the document's column (or the text block) narrowed
+    to where this page's full body lines run. Two-sided documents mirror their margins, so
+    the document-wide column spans both pages' text and is centred on neither."""
+    c0, c1 = layout.columns[col] if col is not None else (layout.columns[0][0], layout.columns[-1][1])
+    full = [ln.bbox for ln in lines if ln.horizontal and not ln.role and is_body_size(ln.size, layout.body_size)
+            and ln.bbox[2] - ln.bbox[0] >= 0.8 * (c1 - c0) - 30 and ln.bbox[0] >= c0 - 3 and ln.bbox[2] <= c1 + 3]
+    if len(full) < 3:
+        return c0, c1
+    lefts = sorted(b[0] for b in full)
+    rights = sorted(b[2] for b in full)
+    return lefts[len(lefts) // 4], rights[3 * len(rights) // 4]  # quartiles: indented first lines aside
+
+
 def _centred(box, col: tuple[float, float], size: float) -> bool:
     """The box is set centred in its column and short of both edges (by two letters or more)."""
     left, right = box[0] - col[0], col[1] - box[2]
     return left > 2 * size and right > 2 * size and abs(left - right) <= 1.5 * size
+
+
+def _full(box, col: tuple[float, float]) -> bool:
+    """The box runs from the column's one edge to the other (a justified line)."""
+    return abs(box[0] - col[0]) <= 1.5 and abs(col[1] - box[2]) <= 1.5
+
+
+def _symmetric(box, col: tuple[float, float], size: float) -> bool:
+    """The box stands as far from one edge of its column as from the other (a centred line of
+    any width; a paragraph's indented first line does not)."""
+    return abs((box[0] - col[0]) - (col[1] - box[2])) <= 2.0  # centring is exact to a fraction of a point
 
 
 def _typewriter(ln: Line) -> bool:
