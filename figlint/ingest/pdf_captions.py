@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 
 from figlint.ingest.pdf_layout import BBox, Layout, Line, PageData, break_joiner, is_body_size, is_bold, is_mono
@@ -457,11 +458,15 @@ def _page_column(lines: list[Line], layout: Layout, col: int | None) -> tuple[fl
     c0, c1 = layout.columns[col] if col is not None else (layout.columns[0][0], layout.columns[-1][1])
     full = [ln.bbox for ln in lines if ln.horizontal and not ln.role and is_body_size(ln.size, layout.body_size)
             and ln.bbox[2] - ln.bbox[0] >= 0.8 * (c1 - c0) - 30 and ln.bbox[0] >= c0 - 3 and ln.bbox[2] <= c1 + 3]
-    if len(full) < 3:
+    # the outermost edges that two lines or more share (a paragraph's indented first line, a
+    # list item or a display's line stands alone, or stands inside them)
+    lefts = Counter(round(b[0]) for b in full)
+    rights = Counter(round(b[2]) for b in full)
+    left = min((x for x, n in lefts.items() if n >= 2), default=None)
+    right = max((x for x, n in rights.items() if n >= 2), default=None)
+    if left is None or right is None or right - left < 0.5 * (c1 - c0):
         return c0, c1
-    lefts = sorted(b[0] for b in full)
-    rights = sorted(b[2] for b in full)
-    return lefts[len(lefts) // 4], rights[3 * len(rights) // 4]  # quartiles: indented first lines aside
+    return float(left), float(right)
 
 
 def _centred(box, col: tuple[float, float], size: float) -> bool:
