@@ -104,6 +104,19 @@ def _rainbow_hues(fams: set[str]) -> bool:
     return {"blue", "green"} <= fams and bool(fams & {"red", "orange"}) and bool(fams & {"cyan", "yellow"})
 
 
+def _inner(cols: list[RGB]) -> list[RGB]:
+    """The bar's colours without its edges: a sample at either end that differs from the next
+    one inward by more than a colour map's step (CIEDE2000 8) is the bar's frame blended into
+    its first or last pixel row (an olive row on a yellow end), at most a fiftieth of the bar."""
+    k = max(1, len(cols) // 50)
+    a, b = 0, len(cols)
+    while a < k and b - a > 2 and C.delta_e(cols[a], cols[a + 1]) > 8:
+        a += 1
+    while len(cols) - b < k and b - a > 2 and C.delta_e(cols[b - 1], cols[b - 2]) > 8:
+        b -= 1
+    return cols[a:b]
+
+
 def _lightness_turns(cols: list[RGB]) -> tuple[float, float]:
     """(largest rise, largest fall) of L* along the sequence."""
     ls = [C.to_lab(c)[0] for c in cols]
@@ -164,6 +177,7 @@ def classify(scale: ColourScale) -> dict | None:
         return None
     fams = _families(cols)
     if scale.kind == "bar":
+        cols = _inner(cols)
         up, down = _lightness_turns(cols)
         sweep, back = _hue_sweep(cols)
         if _rainbow_hues(fams) and min(up, down) >= LIGHTNESS_TURN and sweep >= MIN_SWEEP and back <= MAX_BACK * sweep:

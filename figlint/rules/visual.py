@@ -1076,7 +1076,8 @@ def rainbow_colour_map(fig: Figure, ctx: Context):
     contour plot or image whose colour changes along it, with numbers printed beside it
     (in a vector figure a narrow placed image or a stack of five or more equal cells; in
     a raster figure a free-standing block of pixels constant across and changing along),
-    its colours taken in order along the strip. Without a colour bar it reads a heatmap's
+    its colours taken in order along the strip, less an end row that is the bar's frame
+    blended into it (a jump of more than a colour map's step). Without a colour bar it reads a heatmap's
     own colours (a placed image, or a raster figure at least a fifth colour), when they
     form one continuum of at least 12 colours, each a small step (under CIEDE2000 10)
     from another — as smooth data drawn through a colour map give, and a few categorical
