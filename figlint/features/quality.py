@@ -167,8 +167,15 @@ def measure(bgr) -> Quality | None:
             exact = (chans[0].astype(np.int32) << 16) | (chans[1].astype(np.int32) << 8) | chans[2]
             vals, cnt = np.unique(exact[::2, ::2], return_counts=True)
             own = vals[cnt >= 0.02 * cnt.sum()]
-            off = zone & (dev >= 4) & (dev <= 60)
-            off[off] = ~np.isin(exact[off], own)
+
+            def off_colour(where):
+                """Pixels of `where` a little off the background (4-60 levels) in none of the
+                picture's own flat colours."""
+                o = where & (dev >= 4) & (dev <= 60)
+                o[o] = ~np.isin(exact[o], own)
+                return o
+
+            off = off_colour(zone)
             mosquito = float(off.sum() / nz)
             mosquito_strong = float((off & (dev >= 8)).sum() / nz)
             # JPEG rings around every sharp edge, the hard ones most: the same share 2-5 px from
@@ -178,8 +185,7 @@ def measure(bgr) -> Quality | None:
             zone_all = (dist >= 2) & (dist <= 5) & bg_near
             na = int(zone_all.sum())
             if na >= 200:
-                off_all = zone_all & (dev >= 4) & (dev <= 60)
-                off_all[off_all] = ~np.isin(exact[off_all], own)
+                off_all = off_colour(zone_all)
                 mosquito_all = float(off_all.sum() / na)
                 mosquito_all_strong = float((off_all & (dev >= 8)).sum() / na)
             # JPEG rings within the blocks that hold an edge (8x8, 16x16 for colour subsampled
@@ -189,8 +195,7 @@ def measure(bgr) -> Quality | None:
             far = (dist >= 17) & (dist <= 32) & bg_near
             nf = int(far.sum())
             if nf >= 200:
-                off_far = far & (dev >= 4) & (dev <= 60)
-                off_far[off_far] = ~np.isin(exact[off_far], own)
+                off_far = off_colour(far)
                 mosquito_far = float(off_far.sum() / nf)
         flat = (c < 40)
         if w >= 32 and h >= 32:
