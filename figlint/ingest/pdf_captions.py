@@ -409,20 +409,22 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphic
             break
         if small_caps:
             ref = ln.size  # the caption's text goes on at its own size
-        if not same_row and (out or not bare) and sum(c.isalpha() for c in row_text) >= 3 and _centred(row, ccol, size) \
-                and ln.bbox[2] - ln.bbox[0] > row[2] - row[0] and not PANEL_OPEN.match(ln.text) \
-                and (not _symmetric(ln.bbox, ccol, size) or _full(ln.bbox, ccol) or (own and pitch > 0 and min(ln.bbox[1] - row[1], ln.bbox[3] - row[3]) > 1.05 * pitch)):
-            # the caption's last line is set centred and short (a centred caption paragraph's
-            # last line, GOST and thesis styles): the wider line under it that is not centred
-            # (a paragraph's indented first line), or runs from edge to edge (a justified line of the
-            # paragraph the float interrupted), or that is wider and stands further down than
-            # the caption's own rows stand apart (a paragraph's full line after the float's
-            # skip; tops and bottoms both, a formula's script moves one), is the text's, however
-            # close in size and face; a caption centred line by
-            # line goes on (its next line is centred too, however wide, at the caption's pitch), and
-            # so does one whose key to the panels follows ("а) ..., б) ..." under its first part).
-            # Not a label alone on its line (centred over its caption by design) nor a folio
-            # the caption ran over (a number, no words).
+        if not same_row and (out or not bare) and sum(c.isalpha() for c in row_text) >= 3 \
+                and _centred(row, ccol, size) and ln.bbox[2] - ln.bbox[0] > row[2] - row[0] \
+                and not PANEL_OPEN.match(ln.text) \
+                and (not _symmetric(ln.bbox, ccol, size) or _full(ln.bbox, ccol)
+                     or (own and pitch > 0 and min(ln.bbox[1] - row[1], ln.bbox[3] - row[3]) > 1.05 * pitch)):
+            # The caption's last line is set centred and short (a centred caption paragraph's
+            # last line, GOST and thesis styles). The wider line under it is the text's, however
+            # close in size and face, when it is not centred (a paragraph's indented first
+            # line), runs from edge to edge (a justified line of the paragraph the float
+            # interrupted), or stands further down than the caption's own rows stand apart (a
+            # paragraph's full line after the float's skip; tops and bottoms both, a formula's
+            # script moves one). A caption centred line by line goes on (its next line is
+            # centred too, however wide, at the caption's pitch), and so does one whose key to
+            # the panels follows ("а) ..., б) ..." under its first part). Not after a label alone
+            # on its line (centred over its caption by design) nor a folio the caption ran over
+            # (a number, no words).
             break
         if not same_row and _opens_note(ln, ref):
             break  # a side note set right under a margin caption (tufte): "¹⁰ The HRTF set is ..."

@@ -118,7 +118,6 @@ def classify_text(pd: PageData, layout: Layout, containers: list[BBox], caption_
     page_area = pd.width * pd.height
     frames = [f for f in pd.frames if (f[2] - f[0]) * (f[3] - f[1]) < 0.6 * page_area
               and not any(inside(ln.bbox, f, 0) for ln in prose)]
-    subs = _subcaption_lines(pd, containers)
     blockers: list[Line] = []
     text_elems: list[int] = []
     for idx, ln in enumerate(pd.lines):
@@ -192,6 +191,8 @@ def _subcaption(ln: Line, graphics: list[BBox]) -> bool:
         return False
     b = ln.bbox
     return any(_hoverlap(g[0], g[2], b[0], b[2]) > 0 and -2 <= b[1] - g[3] <= 1.5 * ln.size for g in graphics)
+
+
 _SENTENCE_END = re.compile(r"[.;:!?][)\]\u201d\u2019\"']*\s*$")
 
 
@@ -755,10 +756,10 @@ def _set_text(box: BBox, lines: list[Line]) -> bool:
     """The box holds lines of set text: at least three rows on one line grid (the nearest two
     0.8 to 1.6 times their size apart, every other pair a whole number of such steps, at most
     four), two thirds of them starting at three left edges or fewer (indentation levels), a
-    quarter at one, running from near the box's top to near its bottom. A code listing on a shaded ground, a framed
-    algorithm or a boxed note in a small or typewriter face (which _prose leaves out) is such a
-    box; a drawn diagram's labels, a plot's tick labels (many sizes apart) and a legend's few
-    rows are not."""
+    quarter at one, running from near the box's top to near its bottom. A code listing on a
+    shaded ground, a framed algorithm or a boxed note in a small or typewriter face (which
+    _prose leaves out) is such a box; a drawn diagram's labels, a plot's tick labels (many
+    sizes apart) and a legend's few rows are not."""
     rows: list[list[float]] = []  # [y0, y1, x0, size] per baseline
     for ln in lines:
         b = ln.bbox
