@@ -89,24 +89,29 @@ def _fls_paths(main_dir: str, main_name: str, rcs: list[tuple[str, str]]) -> lis
     return out
 
 
+def _fls_text(main_dir: str, main_name: str | None, rcs) -> str | None:
+    """The text of the last build's .fls record (the first of _fls_paths that can be read, at
+    most 4 MB), or None."""
+    if not main_name:
+        return None
+    for path in _fls_paths(main_dir, main_name, list(rcs)):
+        try:
+            if os.path.getsize(path) > 4_000_000:
+                continue
+            with open(path, encoding="utf-8", errors="replace") as fh:
+                return fh.read()
+        except OSError:
+            continue
+    return None
+
+
 def _fls_entries(main_dir: str, main_name: str | None, rcs: list[tuple[str, str]] = ()) -> list[str]:
     """Folders other than the main file's that the last build read inputs from, by its own
     record (`<main>.fls`, written by `latexmk` and `pdflatex -recorder`): the build found them
     through a search path figlint cannot see (TEXINPUTS set in the author's shell or build
     script). Each such file's folder and, outside the main file's folder, the folders above
     it up to the one it shares with the main file."""
-    if not main_name:
-        return []
-    text = None
-    for path in _fls_paths(main_dir, main_name, list(rcs)):
-        try:
-            if os.path.getsize(path) > 4_000_000:
-                continue
-            with open(path, encoding="utf-8", errors="replace") as fh:
-                text = fh.read()
-            break
-        except OSError:
-            continue
+    text = _fls_text(main_dir, main_name, rcs)
     if text is None:
         return []
     pwd = main_dir
@@ -148,24 +153,15 @@ def distribution_inputs(main_dir: str, main_name: str | None, project: str | Non
     """Names (with and without .tex) of files the last build read from outside the project, by
     its .fls record (the TeX distribution's own files), plus DISTRIBUTION_INPUTS."""
     out = set(DISTRIBUTION_INPUTS) | {n + ".tex" for n in DISTRIBUTION_INPUTS}
-    if not main_name:
+    text = _fls_text(main_dir, main_name, _rc_files(main_dir, project) if project else [])
+    if text is None:
         return out
-    rcs = _rc_files(main_dir, project) if project else []
-    for path in _fls_paths(main_dir, main_name, rcs):
-        try:
-            if os.path.getsize(path) > 4_000_000:
-                continue
-            with open(path, encoding="utf-8", errors="replace") as fh:
-                text = fh.read()
-        except OSError:
-            continue
-        root = os.path.abspath(project or main_dir)
-        for m in re.finditer(r"(?m)^INPUT (.+\.tex)$", text):
-            name = m.group(1).strip()
-            if os.path.isabs(name) and not is_inside(os.path.normpath(name), root):
-                base = os.path.basename(name)
-                out |= {base, base[:-4]}
-        break
+    root = os.path.abspath(project or main_dir)
+    for m in re.finditer(r"(?m)^INPUT (.+\.tex)$", text):
+        name = m.group(1).strip()
+        if os.path.isabs(name) and not is_inside(os.path.normpath(name), root):
+            base = os.path.basename(name)
+            out |= {base, base[:-4]}
     return out
 
 
