@@ -67,6 +67,52 @@ def test_an_edited_source_makes_the_pdf_stale(compiled):
     assert "FL007" in codes(compiled)
 
 
+BRANCHES = r"""\documentclass{article}
+\newif\ifbibtex
+\begin{document}
+\section{Results}
+Figure~\ref{fig:a} shows the accuracy of both models.
+\begin{figure}[h]
+\centering
+\rule{4cm}{2cm}
+\caption{Accuracy of the two models over ten training epochs.}
+\label{fig:a}
+\end{figure}
+\ifbibtex\input{backend-bibtex}\else\input{backend-other}\fi
+\end{document}
+"""
+
+
+@pytest.fixture()
+def branches(tmp_path, pdflatex):
+    """A paper that names two inputs in the branches of a conditional; the compile reads one."""
+    if shutil.which("latexmk") is None:
+        pytest.skip("latexmk not installed")
+    (tmp_path / "main.tex").write_text(BRANCHES)
+    (tmp_path / "backend-bibtex.tex").write_text("Read only with the other back-end.\n")
+    (tmp_path / "backend-other.tex").write_text("Read by this build.\n")
+    proc = subprocess.run(["latexmk", "-pdf", "-interaction=nonstopmode", "main.tex"], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 0, proc.stdout[-2000:]
+    return tmp_path
+
+
+def test_an_input_of_a_branch_not_taken_is_not_new(branches):
+    """The compile rightly skipped backend-bibtex.tex: the sources are as compiled."""
+    assert "backend-bibtex.tex" not in (branches / "main.fls").read_text()
+    assert "FL007" not in codes(branches)
+    _touch_later(branches / "main.tex")  # a checkout's times change nothing either
+    assert "FL007" not in codes(branches)
+
+
+def test_an_unread_input_written_after_the_compile_is_new(branches):
+    """The same file, written after the PDF (the author created it and did not recompile)."""
+    _touch_later(branches / "backend-bibtex.tex")
+    res = lint_path(str(branches / "main.tex"), Config(select=["ALL"], pdf=str(branches / "main.pdf")))
+    stale = [f for f in res.findings if f.code == "FL007"]
+    assert stale and "backend-bibtex.tex was added" in stale[0].message
+
+
 def test_without_latexmk_record_times_decide(compiled):
     (compiled / "main.fdb_latexmk").unlink()
     assert "FL007" not in codes(compiled)

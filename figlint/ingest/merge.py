@@ -297,27 +297,32 @@ def _stale_input(tex: Paper, pdf_path: str) -> tuple[str, str] | None:
 
     From content where latexmk recorded it: a source whose MD5 differs from the one in
     the .fdb_latexmk was edited after that compile, whatever the modification times say
-    (a fresh clone or a checkout rewrites them); a source the compile never read is new.
+    (a fresh clone or a checkout rewrites them). A source the compile never read is new only
+    when it is also newer than the PDF: the record says nothing of it, and the sources name
+    files that a compile rightly skips (an `\\input` in a conditional branch the document does
+    not take, such as a template's bibliography back-end switch), so its time decides.
     Without such a record, from modification times alone.
     """
     recorded = _recorded_inputs(tex, pdf_path)
     files = list(dict.fromkeys(list(tex.extra.get("sources", [])) + [g for f in tex.figures for g in f.graphics]))
+    try:
+        pdf_mtime = os.path.getmtime(pdf_path)
+    except OSError:
+        pdf_mtime = None
     if recorded is not None:
         for rel in files:
             path = os.path.join(tex.root or "", rel)
             if not os.path.isfile(path):
                 continue
             if rel not in recorded:
-                if rel.endswith(".tex"):
+                if rel.endswith(".tex") and pdf_mtime is not None and os.path.getmtime(path) > pdf_mtime + 1:
                     return rel, "was added (the last compile did not read it)"
                 continue
             if _md5(path) != recorded[rel]:
                 return rel, "was changed"
         return None
     newest = _newest_source(tex)
-    try:
-        pdf_mtime = os.path.getmtime(pdf_path)
-    except OSError:
+    if pdf_mtime is None:
         return None
     if newest and newest[0] > pdf_mtime + 1:
         return newest[1], "was last modified"

@@ -164,8 +164,9 @@ def stale_pdf():
     What it does:
     When figlint reads the sources together with the compiled PDF, compares each source
     and graphics file with the MD5 that latexmk recorded for it at the last compile
-    (`main.fdb_latexmk`) and reports a file that changed since, or a new `.tex` file the
-    compile never read. A fresh clone or a `git checkout` rewrites modification times but
+    (`main.fdb_latexmk`) and reports a file that changed since, or a `.tex` file the compile
+    never read that was written after the PDF (one it skipped in a conditional branch the
+    document does not take is not new). A fresh clone or a `git checkout` rewrites modification times but
     not contents, so that alone never makes the PDF stale. Without latexmk's record it
     falls back to modification times: a PDF older than the newest source or graphics file.
 
