@@ -225,6 +225,29 @@ def test_latex_bare_ref_is_a_link_site(compiled_paper):
     assert bare[0].sentence == "The response saturates above the threshold, as in 2."
 
 
+@pytest.mark.parametrize("writer", ["write_form_placed_twice_pdf", "write_wrong_length_pdf"])
+def test_what_the_reader_works_around_is_no_damage(tmp_path, writer):
+    """A figure file placed twice and a stream with a wrong /Length make the library speak (it
+    is asserted here, so a library that stops speaking is noticed) but lose nothing: no FL010,
+    and the page reads whole."""
+    import pymupdf
+
+    from fixtures import damaged_pdf
+
+    pdf = getattr(damaged_pdf, writer)(str(tmp_path / "paper.pdf"))
+    pymupdf.TOOLS.mupdf_warnings(reset=True)
+    with pymupdf.open(pdf) as doc:
+        doc[0].get_images(full=True)
+        doc[0].get_text("dict")
+        assert not doc.is_repaired
+    assert pymupdf.TOOLS.mupdf_warnings(reset=True)
+    paper = read_pdf(pdf)
+    assert [p.code for p in paper.problems if p.code == "FL010"] == []
+    fig = paper.figure("1")
+    assert fig is not None and fig.caption.text.startswith("Accuracy against")
+    assert fig.drawings
+
+
 def test_mupdf_complaints_never_reach_stdout(tmp_path):
     """MuPDF's "unknown colorspace" messages become one FL010 finding; JSON and SARIF stay clean."""
     import json

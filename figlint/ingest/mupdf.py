@@ -6,7 +6,7 @@ JSON or SARIF. Importing this module switches that printing off for the whole
 process; MuPDF keeps the messages in a buffer, and `drain()` hands them over (and
 empties it), so the PDF route can report them as an FL010 finding instead. Font
 messages ("FT_Get_Advance ... invalid glyph index"), which ordinary pdfTeX output
-raises, are left out.
+raises, and notes about the file's bookkeeping that lose nothing (`_BENIGN`) are left out.
 """
 
 from __future__ import annotations
@@ -19,9 +19,15 @@ pymupdf.TOOLS.mupdf_display_errors(False)
 pymupdf.TOOLS.mupdf_display_warnings(False)
 
 
-# Messages about fonts (a glyph index a subset font lacks, a hinting hiccup) come from
-# ordinary LaTeX output and change nothing figlint reads: they are dropped, not reported.
-_BENIGN = re.compile(r"^FT_|glyph|\bfont\b|\bhint|^\.\.\. repeated \d+ times", re.I)
+# Messages that change nothing figlint reads or the page prints are dropped, not reported:
+# - fonts (a glyph index a subset font lacks, a hinting hiccup), from ordinary LaTeX output;
+# - PyMuPDF's own note from listing a page's resources (figlint asks for its images) when a
+#   form appears twice in the resource tree: a figure file placed twice, or one form shared by
+#   two, is valid PDF and is drawn whole ("Circular dependencies! Consider page cleaning.");
+# - a stream whose declared /Length is off: MuPDF reads it to its `endstream` marker and uses
+#   the true length, so the content is all there.
+_BENIGN = re.compile(r"^FT_|glyph|\bfont\b|\bhint|^\.\.\. repeated \d+ times"
+                     r"|^Circular dependencies! Consider page cleaning|^PDF stream Length incorrect", re.I)
 
 
 _held: list[str] = []  # messages taken out of MuPDF's buffer by hold(), in order
