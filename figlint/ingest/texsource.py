@@ -484,6 +484,33 @@ def _in_group(text: str, i: int) -> bool:
 _BRACES = re.compile(r"\\.|[{}%]", re.S)
 
 
+# `\catcode`\%=12` (also `\%`, 37, "25, '45): the category code the percent sign gets
+_PERCENT_CATCODE = re.compile(r"""\\catcode\s*(?:`\\?%|37\b|"25\b|'45\b)\s*=?\s*(\d+)""")
+_GROUP_TOKENS = re.compile(_PERCENT_CATCODE.pattern + r"|\\(?:begin|end)group\b|\\.|[{}]", re.S)
+
+
+def _percent_ordinary_until(text: str, m: re.Match) -> int:
+    """Where the percent sign stops being ordinary after `m`, an assignment that makes it so
+    (category 11 or 12: a file name or URL with a %, or a macro that prints one): where the
+    group the assignment sits in closes (`}` or `\\endgroup`: the assignment is local), or at
+    the next assignment in that same group that gives it another category
+    (`\\catcode`\\%=14` restores comments); assignments inside inner groups end with them.
+    The end of the text when neither comes."""
+    depth = 0
+    for g in _GROUP_TOKENS.finditer(text, m.end()):
+        tok = g.group(0)
+        if g.group(1) is not None:
+            if depth == 0 and g.group(1) not in ("11", "12"):
+                return g.start()
+        elif tok == "{" or tok.startswith("\\begingroup"):
+            depth += 1
+        elif tok == "}" or tok.startswith("\\endgroup"):
+            if depth == 0:
+                return g.start()
+            depth -= 1
+    return len(text)
+
+
 def _scan_file(text: str, subfile: bool, drop_envs: set[str] | frozenset = frozenset(),
                verbatim_envs: set[str] | frozenset = frozenset()) -> tuple[list[_Op], list[tuple[int, str]]]:
     """Comments, verbatim, \\iffalse, includes, document boundaries -> ops on `text`."""
@@ -495,6 +522,7 @@ def _scan_file(text: str, subfile: bool, drop_envs: set[str] | frozenset = froze
     drop_fi: set[int] = set()
     in_body = not subfile  # for subfiles only the body counts
     begun = False  # \begin{document} met
+    plain_percent = 0  # up to here '%' is an ordinary character (its \catcode changed)
 
     def keep(a: int, b: int) -> None:
         if b > a and in_body:
@@ -506,6 +534,9 @@ def _scan_file(text: str, subfile: bool, drop_envs: set[str] | frozenset = froze
             break
         i = m.start()
         tok = m.group(0)
+        if tok == "%" and i < plain_percent:
+            pos = i + 1
+            continue
         if tok == "%":
             j = text.find("\n", i)
             j = n if j < 0 else j
@@ -521,6 +552,15 @@ def _scan_file(text: str, subfile: bool, drop_envs: set[str] | frozenset = froze
                 break
             continue
         name = m.group(1)
+        if name == "catcode":
+            # where % is already ordinary, its region's end already counts the assignments of
+            # its own group, and one in an inner group ends before it: nothing to compute (the
+            # regions are scanned once each, so the reading stays linear in the text)
+            pc = _PERCENT_CATCODE.match(text, i)
+            if pc and pc.group(1) in ("11", "12") and i >= plain_percent:
+                plain_percent = _percent_ordinary_until(text, pc)
+            pos = pc.end() if pc else m.end()
+            continue
         if name in ("verb", "lstinline"):
             k = m.end()
             if k < n and text[k] == "*":
