@@ -34,14 +34,17 @@ _DASH = r"(?:-{1,3}|\u2013|\u2014|\u2212)"
 # Portuguese, Italian, Catalan, Romanian), Abbildung/Abb. (German), Figuur (Dutch), Figur
 # (Danish, Norwegian, Swedish), Rysunek/Rys. (Polish), Obrázek/Obr. (Czech), Slika (Croatian,
 # Serbian, Slovene), Kuva (Finnish), Şekil (Turkish), Gambar (Indonesian), Рисунок/Рис.
-# (Russian, Ukrainian), Фигура (Bulgarian), Σχήμα/Σχ. (Greek; its capitals drop the accent);
+# (Russian, Ukrainian; every case, singular and plural: "на рисунках 2-5"), Фигура (Bulgarian,
+# with its articles), Σχήμα/Σχ. (Greek; its capitals drop the accent);
 # French and English share "Figure".
 _FOREIGN_WORDS = (r"figuras?|abbildung(?:en)?|abb\.|figur(?:erna|er|ene|en)?|figuur|rysun(?:ek|ki)"
                   r"|rys\.|obr(?:ázek|ázky|\.)|slik(?:a|e|i)|kuv(?:assa|asta|at|a)|şekil|gambar"
-                  r"|рисун(?:ок|ки|ке|ка)|рис\.|фигур(?:а|и|е)|σχ[ήη]μα(?:τα|τος|των)?|σχ\.")
+                  r"|рисун(?:ками|ках|кам|ков|ків|ком|ок|ку|ки|ке|ка)|рис\.|фигур(?:ата|ите|а|и|е)"
+                  r"|σχ[ήη]μα(?:τα|τος|των)?|σχ\.")
 # plural figure words that do not end in "s" (a comma list after them names several figures)
 _PLURALS = frozenset({"abbildungen", "figuren", "figurer", "figurerna", "figurene", "rysunki", "obrázky",
-                      "kuvat", "рисунки", "фигури", "σχήματα", "σχηματα", "σχημάτων", "σχηματων"})
+                      "kuvat", "рисунки", "рисунков", "рисунків", "рисункам", "рисунками", "рисунках", "фигури",
+                      "фигурите", "σχήματα", "σχηματα", "σχημάτων", "σχηματων"})
 # what a letter is next to a figure word: Latin with accents, Greek, Cyrillic
 _LETTER = r"A-Za-z\u00c0-\u024f\u0370-\u03ff\u0400-\u04ff"
 # The word ends before a space, a number, a parenthesis or a capital (an appendix figure

@@ -299,6 +299,12 @@ def test_mentions_in_more_languages_and_their_inflections():
             "kuvassa 2; die Figuren 2 und 3; Figuur 5")
     assert [m.numbers for m in find_mentions(text)] == [["4.3"], ["2.1", "2.2"], ["5"], ["3"], ["4", "5", "6"],
                                                         ["2"], ["2", "3"], ["5"]]
+    # Russian and Ukrainian decline the word in every case, singular and plural (field audit:
+    # a range cited as "на рисунках 2-5" left four figures uncited on the PDF route)
+    text = ("на рисунках 2-5; рисунками 6 и 7; рисунков 8, 9; к рисункам 10-11; рисунку 12; рисунком 13; "
+            "на рисунке 14; рисунків 15-16; на фигурите 17 и 18")
+    assert [m.numbers for m in find_mentions(text)] == [
+        ["2", "3", "4", "5"], ["6", "7"], ["8", "9"], ["10", "11"], ["12"], ["13"], ["14"], ["15", "16"], ["17", "18"]]
     # a figure word inside another word, and an English word that begins like one, are none
     assert find_mentions("Konfigur 3 and Configuration 2") == []
     assert [m.numbers for m in find_mentions("Figure 4 and Fig.A1")] == [["4"], ["A1"]]
