@@ -77,3 +77,57 @@ def test_a_centred_caption_ends_on_either_side_of_a_two_sided_layout(tmp_path, p
         for fig in figs:
             want = CAPTION + (" (a) the left panel; (b) the right panel" if key else "")
             assert fig.caption.text == want, (key, fig.page, fig.caption.text)
+
+
+HANGING = [
+    "Share of the text covered by the top words in one document of the collection; the positions of "
+    "words are grey, those of the top words red, and green marks the positions that count towards the "
+    "coherence of the topic (those inside the sliding window with another top word).",
+    "A two-stage experiment: in the first stage a regulariser is applied with a coefficient taken from "
+    "a set of three values, and the best models go on; the second stage adds another regulariser, so "
+    "that each model kept after the first stage gets two descendants in the end.",
+    "Perplexity of the models over the iterations of training for the three collections of documents, "
+    "with and without the regulariser, averaged over five runs with different seeds of the random "
+    "number generator used for the initial distributions.",
+]
+
+
+def test_a_ragged_right_hanging_caption_is_read_whole(tmp_path, pdflatex):
+    """Captions set ragged right with a hanging indent (format=hang), in the body's size, with the
+    paragraph right under them: a short line of theirs can stand about as far from either edge
+    of the column as a centred line, but the rows before it are not centred, so the caption does
+    not end there (field audit: a Russian summary's captions cut after their second and third
+    lines)."""
+    figs = "".join("\\begin{figure}[h]\\centering\\includegraphics[width=4cm]{plot.png}"
+                   "\\caption{" + c + "}\\end{figure}\n" + PARA + "\n\n" for c in HANGING)
+    tex = ("\\documentclass{article}\n\\usepackage{graphicx,caption}\n"
+           "\\captionsetup{format=hang,justification=raggedright,labelsep=endash,font=normalsize,skip=4pt}\n"
+           "\\begin{document}\n" + PARA + "\n\n" + figs + "\\end{document}\n")
+    pdf = compile_tex(tmp_path, tex, {"plot.png": ((400, 200), (90, 140, 200))})
+    got = [f.caption.text for f in read_pdf(pdf).figures]
+    assert got == HANGING, got
+
+
+WIDER = ("Dependence on the temperature of the magnetic \\mbox{susceptibility-of-the-four-synthetic-compounds} "
+         "of the series, measured in one cryostat")
+
+
+def test_a_centred_caption_may_have_a_wider_second_line(tmp_path, pdflatex):
+    """A centred caption whose first line broke before a long word: its second line is the wider,
+    and as wide as the column, centred on the same centre, and its short last line is centred
+    too. It is all the caption's (field audit: such a caption was cut after its first line and
+    its four panels split off as figures without captions)."""
+    import pymupdf
+
+    tex = ("\\documentclass{article}\n\\usepackage{graphicx,caption}\n"
+           "\\captionsetup{justification=centering,labelsep=endash,font=normalsize,skip=4pt}\n"
+           "\\setlength{\\intextsep}{2pt}\n\\begin{document}\n" + PARA + "\n\n"
+           "\\begin{figure}[h]\\centering\\includegraphics[width=5cm]{plot.png}\\caption{" + WIDER + "}\\end{figure}\n"
+           + PARA + "\n\\end{document}\n")
+    pdf = compile_tex(tmp_path, tex, {"plot.png": ((400, 200), (90, 140, 200))})
+    with pymupdf.open(pdf) as doc:  # the premise: the caption's second line is the wider
+        rows = [ln["bbox"] for b in doc[0].get_text("dict")["blocks"] for ln in b.get("lines", [])
+                if "".join(s["text"] for s in ln["spans"]).startswith(("Figure 1", "susceptibility"))]
+    assert len(rows) == 2 and rows[1][2] - rows[1][0] > rows[0][2] - rows[0][0] + 20, rows
+    (fig,) = read_pdf(pdf).figures
+    assert fig.caption.text == WIDER.replace("\\mbox{", "").replace("}", ""), fig.caption.text

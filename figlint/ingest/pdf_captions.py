@@ -356,7 +356,11 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphic
     ref = first.size  # the size the caption's lines are set in
     pitch = (layout.line_gap + layout.body_size) * first.size / layout.body_size if layout.line_gap > 0 and layout.body_size > 0 else 0.0
     own = False
-    for ln in cands:
+    # every row so far is set centred (or full, a justified line): the caption is a centred
+    # paragraph, whose short last line can tell where it ends (a ragged-right caption's
+    # hanging-indented line can stand near the column's middle by chance)
+    centred_rows = _centred_row(row_box, ccol, size)
+    for k, ln in enumerate(cands):
         if any(_inside(ln.bbox, b) for b in graphics):
             if _hoverlap(ln.bbox[0], ln.bbox[2], x0, x1) > 0:
                 break  # a graphic below the caption, in its column: the caption is over
@@ -370,6 +374,10 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphic
                 break
         w = ln.bbox[2] - ln.bbox[0]
         aligned = abs(ln.bbox[0] - first.bbox[0]) <= 3 and ln.bbox[2] <= right
+        # a centred caption's lines share their centre, and a later one may be the wider (the
+        # first broke before a long word)
+        aligned = aligned or (centred_rows and ln.bbox[2] <= right and _symmetric(ln.bbox, ccol, size)
+                              and abs(ln.bbox[0] + ln.bbox[2] - row[0] - row[2]) <= 4)
         if _hoverlap(ln.bbox[0], ln.bbox[2], x0, x1) < 0.9 * w and not aligned:
             continue
         # a piece of the row already taken (a formula's sub- and superscripts are set
@@ -410,9 +418,10 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphic
         if small_caps:
             ref = ln.size  # the caption's text goes on at its own size
         if not same_row and (out or not bare) and sum(c.isalpha() for c in row_text) >= 3 \
-                and _centred(row, ccol, size) and ln.bbox[2] - ln.bbox[0] > row[2] - row[0] \
+                and centred_rows and _centred(row, ccol, size) and ln.bbox[2] - ln.bbox[0] > row[2] - row[0] \
                 and not PANEL_OPEN.match(ln.text) \
-                and (not _symmetric(ln.bbox, ccol, size) or _full(ln.bbox, ccol)
+                and (not _symmetric(ln.bbox, ccol, size)
+                     or (_full(ln.bbox, ccol) and not _centred_last(ln, cands[k + 1:], ccol, size, ref))
                      or (own and pitch > 0 and min(ln.bbox[1] - row[1], ln.bbox[3] - row[3]) > 1.05 * pitch)):
             # The caption's last line is set centred and short (a centred caption paragraph's
             # last line, GOST and thesis styles). The wider line under it is the text's, however
@@ -422,9 +431,10 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphic
             # paragraph's full line after the float's skip; tops and bottoms both, a formula's
             # script moves one). A caption centred line by line goes on (its next line is
             # centred too, however wide, at the caption's pitch), and so does one whose key to
-            # the panels follows ("а) ..., б) ..." under its first part). Not after a label alone
-            # on its line (centred over its caption by design) nor a folio the caption ran over
-            # (a number, no words).
+            # the panels follows ("а) ..., б) ..." under its first part), and so does a full line
+            # that a centred short line closes (a justified paragraph never ends centred: the
+            # wider line is the centred caption's). Not after a label alone on its line (centred
+            # over its caption by design) nor a folio the caption ran over (a number, no words).
             break
         if not same_row and _opens_note(ln, ref):
             break  # a side note set right under a margin caption (tufte): "¹⁰ The HRTF set is ..."
@@ -435,6 +445,7 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphic
             if not own:
                 pitch, own = max(0.0, ln.bbox[3] - row[3]), True
             row, row_text = ln.bbox, ln.text
+            centred_rows = centred_rows and _centred_row(ln.bbox, ccol, size)
         cur = (cur[0], cur[1], cur[2], max(cur[3], ln.bbox[3]))
         row_bottom = max(row_bottom, extent(ln.bbox)[1])
     # reading order: row by row, left to right
@@ -475,6 +486,23 @@ def _centred(box, col: tuple[float, float], size: float) -> bool:
     """The box is set centred in its column and short of both edges (by two letters or more)."""
     left, right = box[0] - col[0], col[1] - box[2]
     return left > 2 * size and right > 2 * size and abs(left - right) <= 1.5 * size
+
+
+def _centred_row(box, col: tuple[float, float], size: float) -> bool:
+    """A caption's row as a centred paragraph sets it: its margins equal to half a letter, or
+    none (a full, justified line)."""
+    return abs((box[0] - col[0]) - (col[1] - box[2])) <= 0.5 * size or _full(box, col)
+
+
+def _centred_last(ln: Line, after: list[Line], col: tuple[float, float], size: float, ref: float) -> bool:
+    """The row right under `ln` (within a line and a half of it, in the caption's size) is short
+    and set centred: the last line of a centred paragraph that `ln` belongs to."""
+    for nxt in after:
+        if nxt.bbox[1] <= ln.bbox[1] + 0.5 * (ln.bbox[3] - ln.bbox[1]):
+            continue  # a piece of ln's own row
+        return nxt.bbox[1] - ln.bbox[3] <= 1.5 * size and abs(nxt.size - ref) <= 1.3 \
+            and _centred(nxt.bbox, col, size) and _symmetric(nxt.bbox, col, size)
+    return False
 
 
 def _full(box, col: tuple[float, float]) -> bool:
