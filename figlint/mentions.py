@@ -95,7 +95,10 @@ _LABEL_RES = {
         r"^\s*(?P<word>" + word + r")" + _SP + r"(?P<num>" + _LABEL_NUM + r"(?:[a-z](?=\.?:))?"
         # IEEEtran and REVTeX number tables in roman numerals: "TABLE I.", "TABLE IV"
         + (r"|[IVX]{1,5}(?![A-Za-z])" if kind == "table" else "") + r")(?![\d])"
-        r"(?P<delim>" + _SP + r"(?:\.?[:|]|\.|" + _DASH + r")(?:\s|$)|" + _SP + r"(?:\.?[:|]|" + _DASH + r")|\s*$|\s+)",
+        # the delimiter: ":", ".", "|", a dash, or a period and a dash ("Fig. 3.—", AASTeX's
+        # older style; "Fig. 3. — ")
+        r"(?P<delim>" + _SP + r"(?:\.?[:|]|\.?" + _SP + _DASH + r"|\.)(?:\s|$)|" + _SP + r"(?:\.?[:|]|\.?" + _SP + _DASH
+        + r")|\s*$|\s+)",
     )
     for kind, word in _LABEL_WORDS.items()
 }

@@ -131,6 +131,10 @@ def test_the_supplements_figures_are_this_papers_when_it_prints_them():
         ("FIGURE 3 Caption in capitals", "FIGURE 3", "3", "Caption in capitals"),
         ("Figure 3 | Nature style", "Figure 3", "3", "Nature style"),
         ("Figure 3 \u2013 en dash style", "Figure 3", "3", "en dash style"),
+        # a period and an em dash (AASTeX 5 and other older journal styles), run together or not
+        ("Fig. 3.\u2014 The rotation period", "Fig. 3", "3", "The rotation period"),
+        ("FIG. 12.\u2014The rotation period", "FIG. 12", "12", "The rotation period"),
+        ("Figure 3. \u2014 A caption", "Figure 3", "3", "A caption"),
         ("Figure 3", "Figure 3", "3", ""),
         ("Fig. 12:", "Fig. 12", "12", ""),
     ],
