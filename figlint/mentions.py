@@ -329,7 +329,9 @@ def normalize_number(number: str) -> str:
 _EXT_BEFORE = [
     re.compile(r"(?i)(?<![A-Za-z])(?:their|its|his|her|whose)\s+(?:own\s+)?$"),
     re.compile(r"(?i)(?:\bet\s+al\.?\s*(?:'s|’s)?|(?<=[A-Za-z])(?:'s|’s))\s+$"),
-    re.compile(r"(?:\\cite[a-zA-Z]*\*?(?:\[[^\]]*\])*\{[^}]*\}|\[\d+(?:\s*[,\u2013-]\s*\d+)*\])(?:'s|’s)?\s*[,(]?\s*$"),
+    # "[3], Figure 5": the cited work's; "the results of [109] (Figure B2)", the figure in its own
+    # parentheses after the citation, is this paper's (where it compares them)
+    re.compile(r"(?:\\cite[a-zA-Z]*\*?(?:\[[^\]]*\])*\{[^}]*\}|\[\d+(?:\s*[,\u2013-]\s*\d+)*\])(?:'s|’s)?\s*,?\s*$"),
     re.compile(r"(?:(?<![A-Za-z])(?i:supp|suppl|(?:supplementary|supplemental)(?:\s+(?:information|materials?|data|notes?))?"
                r"|supporting(?:\s+information)?|extended\s+data)"
                r"|\bSI)\.?\s+$"),

@@ -216,6 +216,9 @@ def test_abbreviations_joined_to_a_word_do_not_break_sentences():
     ("read off Figure 2 in the paper [12]; then", True),  # the same, as printed
     ("Figure 4 of Smith et al. uses another scale", True),
     ("[3], Figure 5 uses another scale", True),
+    # a figure in its own parentheses after a citation: where this paper compares with the work
+    ("compared with the results obtained by Doghri [109] (Figure B2).", False),
+    ("compared with the results of Smith \\cite{s} (Figure 3), the loss", False),
     ("as shown in Fig. 11 of Ref.~\\cite{lhc} for the fit", True),  # source
     ("as shown in Fig. 11 of Ref. [7] for the fit", True),  # printed
     ("the profile of Fig. 4b of Paper I is flatter", True),  # a companion paper of a series
