@@ -131,3 +131,32 @@ def test_a_centred_caption_may_have_a_wider_second_line(tmp_path, pdflatex):
     assert len(rows) == 2 and rows[1][2] - rows[1][0] > rows[0][2] - rows[0][0] + 20, rows
     (fig,) = read_pdf(pdf).figures
     assert fig.caption.text == WIDER.replace("\\mbox{", "").replace("}", ""), fig.caption.text
+
+
+BROKEN = ("of a chosen resolution, filled with the readings of the two sensors that arrive in each of them "
+          "at their own rates, which differ by a factor of ten or more between them, so that every frame holds "
+          "one reading of each")
+
+
+def test_a_centred_caption_broken_after_its_first_sentence_is_read_whole(tmp_path, pdflatex):
+    """A centred caption whose author broke the line after a short opening sentence (`\\\\`): a
+    short centred line, then a line its words fill from edge to edge, then a centred line
+    nearly as wide (a few points short of each edge) and a short one. The full line is the
+    caption's, not the text's: the centred line under it, at the caption's pitch, shows the
+    paragraph goes on (field audit: an MSc thesis's captions cut after their first line, five
+    false FL008). The line widths are asserted from the page."""
+    import pymupdf
+
+    tex = ("\\documentclass[12pt]{article}\n\\usepackage{graphicx,caption}\n"
+           "\\captionsetup{justification=centering,font=normalsize}\n\\begin{document}\n" + PARA + "\n\n"
+           "\\begin{figure}[h]\\centering\\includegraphics[width=5cm]{plot.png}"
+           "\\caption[The data frames.]{The data frames.\\\\ " + BROKEN + "}\\end{figure}\n" + PARA + "\n\\end{document}\n")
+    pdf = compile_tex(tmp_path, tex, {"plot.png": ((400, 200), (90, 140, 200))})
+    with pymupdf.open(pdf) as doc:
+        lines = [ln["bbox"] for b in doc[0].get_text("dict")["blocks"] for ln in b.get("lines", [])]
+    body = max(b[2] for b in lines) - min(b[0] for b in lines)
+    cap = [b for b in lines if b[1] > lines[5][3] + 20][:4]  # the caption's rows, under the graphic
+    widths = [b[2] - b[0] for b in cap]
+    assert widths[0] < 0.5 * body and widths[1] > body - 1.5 and body - 30 < widths[2] < body - 4, widths
+    (fig,) = read_pdf(pdf).figures
+    assert fig.caption.text == "The data frames. " + BROKEN, fig.caption.text

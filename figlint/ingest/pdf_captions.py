@@ -421,7 +421,7 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphic
                 and centred_rows and _centred(row, ccol, size) and ln.bbox[2] - ln.bbox[0] > row[2] - row[0] \
                 and not PANEL_OPEN.match(ln.text) \
                 and (not _symmetric(ln.bbox, ccol, size)
-                     or (_full(ln.bbox, ccol) and not _centred_last(ln, cands[k + 1:], ccol, size, ref))
+                     or (_full(ln.bbox, ccol) and not _centred_next(ln, cands[k + 1:], ccol, size, ref, ln.bbox[3] - row[3]))
                      or (own and pitch > 0 and min(ln.bbox[1] - row[1], ln.bbox[3] - row[3]) > 1.05 * pitch)):
             # The caption's last line is set centred and short (a centred caption paragraph's
             # last line, GOST and thesis styles). The wider line under it is the text's, however
@@ -494,14 +494,17 @@ def _centred_row(box, col: tuple[float, float], size: float) -> bool:
     return abs((box[0] - col[0]) - (col[1] - box[2])) <= 0.5 * size or _full(box, col)
 
 
-def _centred_last(ln: Line, after: list[Line], col: tuple[float, float], size: float, ref: float) -> bool:
-    """The row right under `ln` (within a line and a half of it, in the caption's size) is short
-    and set centred: the last line of a centred paragraph that `ln` belongs to."""
+def _centred_next(ln: Line, after: list[Line], col: tuple[float, float], size: float, ref: float,
+                  step: float) -> bool:
+    """The row right under `ln`, in the caption's size and at the pitch `step` the caption's rows
+    keep down to `ln`, is set centred and short of the column's edges: a centred paragraph's
+    line, so `ln` belongs to that paragraph (a justified one never ends centred; a display
+    formula under a paragraph's line stands further down)."""
     for nxt in after:
         if nxt.bbox[1] <= ln.bbox[1] + 0.5 * (ln.bbox[3] - ln.bbox[1]):
             continue  # a piece of ln's own row
-        return nxt.bbox[1] - ln.bbox[3] <= 1.5 * size and abs(nxt.size - ref) <= 1.3 \
-            and _centred(nxt.bbox, col, size) and _symmetric(nxt.bbox, col, size)
+        return abs((nxt.bbox[3] - ln.bbox[3]) - step) <= 0.15 * size and abs(nxt.size - ref) <= 1.3 \
+            and _symmetric(nxt.bbox, col, size) and nxt.bbox[0] - col[0] > 3
     return False
 
 
