@@ -39,7 +39,7 @@ _DASH = r"(?:-{1,3}|\u2013|\u2014|\u2212)"
 # French and English share "Figure".
 _FOREIGN_WORDS = (r"figuras?|abbildung(?:en)?|abb\.|figur(?:erna|er|ene|en)?|figuur|rysun(?:ek|ki)"
                   r"|rys\.|obr(?:ázek|ázky|\.)|slik(?:a|e|i)|kuv(?:assa|asta|at|a)|şekil|gambar"
-                  r"|рисун(?:ками|ках|кам|ков|ків|ком|ок|ку|ки|ке|ка)|рис\.|фигур(?:ата|ите|а|и|е)"
+                  r"|рисун(?:ками|ках|кам|ков|ків|ком|ок|ку|ки|ке|ка)|рис\.?|фигур(?:ата|ите|а|и|е)"
                   r"|σχ[ήη]μα(?:τα|τος|των)?|σχ\.")
 # plural figure words that do not end in "s" (a comma list after them names several figures)
 _PLURALS = frozenset({"abbildungen", "figuren", "figurer", "figurerna", "figurene", "rysunki", "obrázky",

@@ -309,9 +309,11 @@ def test_mentions_in_more_languages_and_their_inflections():
     # Russian and Ukrainian decline the word in every case, singular and plural (field audit:
     # a range cited as "на рисунках 2-5" left four figures uncited on the PDF route)
     text = ("на рисунках 2-5; рисунками 6 и 7; рисунков 8, 9; к рисункам 10-11; рисунку 12; рисунком 13; "
-            "на рисунке 14; рисунків 15-16; на фигурите 17 и 18")
+            "на рисунке 14; рисунків 15-16; на фигурите 17 и 18; на рис 19")
     assert [m.numbers for m in find_mentions(text)] == [
-        ["2", "3", "4", "5"], ["6", "7"], ["8", "9"], ["10", "11"], ["12"], ["13"], ["14"], ["15", "16"], ["17", "18"]]
+        ["2", "3", "4", "5"], ["6", "7"], ["8", "9"], ["10", "11"], ["12"], ["13"], ["14"], ["15", "16"], ["17", "18"], ["19"]]
+    # the abbreviation without its period, before a number only ("рис" is also a word: rice)
+    assert find_mentions("рис и пшеница, 7 тонн") == []
     # a figure word inside another word, and an English word that begins like one, are none
     assert find_mentions("Konfigur 3 and Configuration 2") == []
     assert [m.numbers for m in find_mentions("Figure 4 and Fig.A1")] == [["4"], ["A1"]]
