@@ -336,6 +336,11 @@ _EXT_BEFORE = [
                r"|supporting(?:\s+information)?|extended\s+data)"
                r"|\bSI)\.?\s+$"),
 ]
+# an author-year citation in parentheses just before: "(Kratter & Perets 2012, Fig. 7)", "(see
+# Smith et al. 2019, Figure 3)", "(Jones 2018; Smith 2019, Fig. 2)": the cited work's figure
+_EXT_BEFORE.append(re.compile(
+    r"\((?:[^()]{0,60}?\s)?[A-Z][^\s(),;]*\s+(?:et\s+al\.?\s+|(?:&|and)\s+[A-Z][^\s(),;]*\s+)?"
+    r"(?:19|20)\d{2}[a-z]?\s*,\s*$"))
 _EXT_WORDS = ("their", "its", "his", "her", "whose")
 _SUPP_WORDS = ("supp", "supporting", "extended data", "si ")
 _EXT_AFTER = re.compile(
@@ -373,6 +378,8 @@ def external_mention(text: str, start: int, end: int, numbers=(), known=None) ->
     if ("et al" in low or "'s" in low or "’s" in low) and _EXT_BEFORE[1].search(before):
         return True
     if ("\\cite" in before or "]" in before) and _EXT_BEFORE[2].search(before):
+        return True
+    if "(" in before and before.rstrip().endswith(",") and _EXT_BEFORE[4].search(before):
         return True
     after = text[end:end + 120]
     if (any(w in low[-30:] + " " for w in _SUPP_WORDS) and _EXT_BEFORE[3].search(before)) or _SUPP_AFTER.match(after):

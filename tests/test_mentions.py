@@ -216,6 +216,12 @@ def test_abbreviations_joined_to_a_word_do_not_break_sentences():
     ("read off Figure 2 in the paper [12]; then", True),  # the same, as printed
     ("Figure 4 of Smith et al. uses another scale", True),
     ("[3], Figure 5 uses another scale", True),
+    # an author-year citation in the same parentheses
+    ("of colliding with it (Kratter & Perets 2012, Fig. 7), although", True),
+    ("as modelled before (see Smith et al. 2019, Figure 3) for the disc", True),
+    ("as modelled before (Jones 2018; Smith 2019, Fig. 2) for the disc", True),
+    ("In 2019, Figure 3 was redrawn", False),
+    ("the loss (measured in 2019, Figure 3) falls", False),
     # a figure in its own parentheses after a citation: where this paper compares with the work
     ("compared with the results obtained by Doghri [109] (Figure B2).", False),
     ("compared with the results of Smith \\cite{s} (Figure 3), the loss", False),
