@@ -31,16 +31,23 @@ Figure~\ref{fig:a} shows the accuracy of both models.
 """
 
 
-@pytest.fixture()
-def compiled(tmp_path, pdflatex):
+def _latexmk(folder, text: str, files: dict[str, str] | None = None):
+    """main.tex (and `files`) in `folder`, compiled by latexmk, which records its inputs."""
     if shutil.which("latexmk") is None:
         pytest.skip("latexmk not installed")
-    (tmp_path / "main.tex").write_text(PAPER)
-    proc = subprocess.run(["latexmk", "-pdf", "-interaction=nonstopmode", "main.tex"], cwd=tmp_path,
+    (folder / "main.tex").write_text(text)
+    for name, body in (files or {}).items():
+        (folder / name).write_text(body)
+    proc = subprocess.run(["latexmk", "-pdf", "-interaction=nonstopmode", "main.tex"], cwd=folder,
                           capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stdout[-2000:]
-    assert (tmp_path / "main.fdb_latexmk").is_file()
-    return tmp_path
+    assert (folder / "main.fdb_latexmk").is_file()
+    return folder
+
+
+@pytest.fixture()
+def compiled(tmp_path, pdflatex):
+    return _latexmk(tmp_path, PAPER)
 
 
 def codes(folder) -> list[str]:
@@ -67,34 +74,16 @@ def test_an_edited_source_makes_the_pdf_stale(compiled):
     assert "FL007" in codes(compiled)
 
 
-BRANCHES = r"""\documentclass{article}
-\newif\ifbibtex
-\begin{document}
-\section{Results}
-Figure~\ref{fig:a} shows the accuracy of both models.
-\begin{figure}[h]
-\centering
-\rule{4cm}{2cm}
-\caption{Accuracy of the two models over ten training epochs.}
-\label{fig:a}
-\end{figure}
-\ifbibtex\input{backend-bibtex}\else\input{backend-other}\fi
-\end{document}
-"""
+# the same paper naming an input in each branch of a conditional (a template's back-end switch)
+BRANCHES = PAPER.replace("\\end{document}", "\\ifbibtex\\input{backend-bibtex}\\else\\input{backend-other}\\fi\n\\end{document}")
+BRANCHES = BRANCHES.replace("\\begin{document}", "\\newif\\ifbibtex\n\\begin{document}")
 
 
 @pytest.fixture()
 def branches(tmp_path, pdflatex):
     """A paper that names two inputs in the branches of a conditional; the compile reads one."""
-    if shutil.which("latexmk") is None:
-        pytest.skip("latexmk not installed")
-    (tmp_path / "main.tex").write_text(BRANCHES)
-    (tmp_path / "backend-bibtex.tex").write_text("Read only with the other back-end.\n")
-    (tmp_path / "backend-other.tex").write_text("Read by this build.\n")
-    proc = subprocess.run(["latexmk", "-pdf", "-interaction=nonstopmode", "main.tex"], cwd=tmp_path,
-                          capture_output=True, text=True, timeout=300)
-    assert proc.returncode == 0, proc.stdout[-2000:]
-    return tmp_path
+    return _latexmk(tmp_path, BRANCHES, {"backend-bibtex.tex": "Read only with the other back-end.\n",
+                                         "backend-other.tex": "Read by this build.\n"})
 
 
 def test_an_input_of_a_branch_not_taken_is_not_new(branches):
