@@ -103,6 +103,13 @@ _LABEL_RES = {
     for kind, word in _LABEL_WORDS.items()
 }
 
+# The word for an appendix in running text, in the languages the figure words are read in:
+# the main text pointing its reader to the appendices ("the curves for every epoch are in
+# Appendix B"), which is how the figures set there are reached.
+APPENDIX_WORD = re.compile(r"(?<![" + _LETTER + r"])(?:appendix|appendices|appendixes|anhang|ap[ée]ndices?|anexos?"
+                           r"|annexes?|appendici|appendice|bijlage|liite|bilaga|vedlegg|приложени[а-яё]*)(?![" + _LETTER + r"])",
+                           re.IGNORECASE)
+
 # Abbreviations after which a period does not end a sentence.
 _ABBREV = {
     "fig", "figs", "eq", "eqs", "sec", "secs", "tab", "tabs", "al", "e.g", "i.e", "cf", "vs",

@@ -542,13 +542,12 @@ class _Assembler:
         return rec is not None and any(sub.long_range and sub.long_range[0] <= pos < sub.long_range[1]
                                        for sub in rec.subs)
 
-    def literal_mentions(self) -> list[dict]:
-        try:
-            from figlint.mentions import find_mentions
-        except ImportError:  # pragma: no cover - mentions.py is part of the package
-            return []
+    def _masked_text(self) -> str:
+        """The sources with comments, verbatim and other unprinted parts masked (positions kept),
+        line breaks and ties as spaces: the text mentions are read in."""
+        if self._masked is not None:
+            return self._masked
         t = self.t
-        body = self.doc.body_start
         parts: list[str] = []
         cur = 0
         for a, b in self.scan.masks:  # sorted
@@ -561,7 +560,38 @@ class _Assembler:
         parts.append(t[cur:])
         masked = "".join(parts)
         masked = re.sub(r"\\[ ,;:!]", "  ", masked)
-        masked = masked.replace("\n", " ").replace("~", " ")
+        self._masked = masked.replace("\n", " ").replace("~", " ")
+        return self._masked
+
+    _masked: str | None = None
+
+    def appendix_cited(self) -> bool:
+        """The text before the appendices points its reader to them: it names an appendix (the
+        word, typed or what a \\cref to an appendix section prints), or refers to a section
+        label the appendices define. As the PDF route tells from the printed text."""
+        from figlint.mentions import APPENDIX_WORD
+
+        app = self.scan.appendix_pos
+        if app is None:
+            return False
+        if APPENDIX_WORD.search(self._masked_text(), self.doc.body_start, app):
+            return True
+        for ev in self.scan.refs:
+            if ev.pos >= app:
+                continue
+            for name in ev.labels:
+                lab = self.final.get(name)
+                if lab is not None and lab.pos >= app and lab.kind in ("section", "other"):
+                    return True
+        return False
+
+    def literal_mentions(self) -> list[dict]:
+        try:
+            from figlint.mentions import find_mentions
+        except ImportError:  # pragma: no cover - mentions.py is part of the package
+            return []
+        masked = self._masked_text()
+        body = self.doc.body_start
         from figlint.mentions import normalize_number
 
         # a number printed twice (a \ContinuedFloat part) names the figure's first part
@@ -720,6 +750,7 @@ class _Assembler:
             "misplaced_label_refs": self.misplaced_refs,
             "duplicate_labels": dups,
             "documentclass": scan.docclass,
+            "appendix_cited": self.appendix_cited(),
             "packages_read": scan.packages_read,
             "encodings": {f.rel: f.encoding for f in doc.files if f.encoding != "utf-8"},
         })

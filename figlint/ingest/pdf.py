@@ -611,19 +611,40 @@ def _float_at(floats: list[CaptionBlock], page: int, x: float, y: float, strict:
     return out
 
 
+_NUMBERED_HEADING = re.compile(r"^\d+\.?\s+[A-Z]")
+_FIRST_LETTERED = re.compile(r"^A[.:]?\s+[A-Z][a-z]")
+_APPENDIX_ALONE = re.compile(r"^(?:APPENDIX|APPENDICES|APPENDIXES|Appendix|Appendices)(?:\s+[A-Z])?:?$")
+
+
 def _mark_appendix(paper: Paper, pages: list[PageData], layout: Layout) -> None:
-    """Figures after an appendix heading, or numbered like A2 / S1, are appendix figures."""
+    """Figures after an appendix heading, or numbered like A2 / S1, are appendix figures. The
+    paper's `appendix_cited`: its body text before that heading names an appendix (the word,
+    as printed; contents lines left out), as the LaTeX route tells from its sources."""
+    from figlint.mentions import APPENDIX_WORD
+
     start = None
+    before: list[str] = []
+    top = 0.0  # the size of the numbered section headings met ("2 Methods")
     for pd in pages:
         for ln in pd.lines:
             if ln.role or not ln.horizontal:
                 continue
             t = ln.text.strip()
-            if S._APPX_RE.match(t) and len(t.split()) <= 8 and S.heading_like(ln, layout):
+            # (a line that is the word alone is a heading in any face: AASTeX sets "APPENDIX"
+            # in the body's size and weight)
+            head = len(t.split()) <= 8 and (S.heading_like(ln, layout) or bool(_APPENDIX_ALONE.match(t)))
+            # "Appendix A ...", or the first lettered heading after numbered ones, set as large
+            # as they are ("A Every run": \appendix in article and most classes letters the
+            # sections that follow; a paragraph heading "A Closer Look" is smaller)
+            if head and (S._APPX_RE.match(t) or (top and ln.size >= top - 0.3 and _FIRST_LETTERED.match(t))):
                 start = (pd.index, layout.column_of(ln.bbox[0], ln.bbox[2]), ln.bbox[1])
                 break
+            if head and _NUMBERED_HEADING.match(t):
+                top = max(top, ln.size)
+            before.append(t)
         if start:
             break
+    paper.extra["appendix_cited"] = bool(start) and any(APPENDIX_WORD.search(t) for t in before)
     for fig in paper.figures:
         if re.fullmatch(r"[A-Z]\.?\d+", fig.number or ""):
             fig.in_appendix = True

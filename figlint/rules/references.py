@@ -130,6 +130,15 @@ def is_bare_pointer(site: CitingSite, max_claim_words: int) -> bool:
 UNCITED_DOCUMENT = 3
 
 
+def reached_through_appendix(fig: Figure, paper) -> bool:
+    """The figure is set in an appendix and the text before the appendices names one ("the
+    curves of every epoch are in Appendix B", typed or printed by a reference): the reader is
+    sent there, and the figures there are read with it, not each on its own (field audit: the
+    appendix figures of papers that point to their appendix as a whole, judged of no
+    consequence wherever they were reported uncited or unlabelled)."""
+    return fig.in_appendix and bool(paper.extra.get("appendix_cited"))
+
+
 def uncited(fig: Figure, paper) -> bool:
     """A figure FL301 reports: numbered, with no part cited (a continuation is part of the
     figure before it: cited when that one is), and not set in the margin beside the text it
@@ -142,7 +151,7 @@ def uncited(fig: Figure, paper) -> bool:
 
 
 @rule("FL301", "uncited-figure", severity="warning", dimension="context_consistency",
-      options={"appendix-severity": "warning"})
+      options={"appendix-severity": "warning", "appendix-mention-cites": True})
 def uncited_figure(fig: Figure, ctx: Context):
     """Figure is never cited in the text.
 
@@ -150,7 +159,9 @@ def uncited_figure(fig: Figure, ctx: Context):
     Reports a numbered figure that no `\\ref`-style command and no printed "Figure N"
     in the body text refers to. A figure continued in another float (`\\ContinuedFloat`,
     which prints its number again) is one figure: cited when any of its parts is. Appendix
-    figures can be given another severity with `appendix-severity`. A margin figure
+    figures can be given another severity with `appendix-severity`; a figure in an appendix
+    that the text names as a whole ("the curves for every epoch are in Appendix B") is
+    reached through it and not reported (`appendix-mention-cites = false` reports it). A margin figure
     (tufte's `marginfigure`, or a figure printed wholly beside the text block) stands
     next to the text it illustrates, so it is not reported. When the text cites
     none of three or more figures (a supplement whose figures the main article cites),
@@ -169,6 +180,8 @@ def uncited_figure(fig: Figure, ctx: Context):
     the retriever costs 7 points of recall."
     """
     if not uncited(fig, ctx.paper):
+        return
+    if ctx.option("appendix-mention-cites") and reached_through_appendix(fig, ctx.paper):
         return
     numbered = [f for f in ctx.paper.figures if f.number and not f.continuation]
     message = f"{fig.key} is never cited in the text"

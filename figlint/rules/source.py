@@ -225,7 +225,9 @@ def missing_label(fig: Figure, ctx: Context):
     only label sits before the caption is left to FL306 (one defect, one finding), and a
     figure without a numbered caption to FL201. A float continued with `\\ContinuedFloat`
     prints the figure's number again and needs no label of its own: a label on any part
-    counts for the whole figure.
+    counts for the whole figure. A figure in an appendix that the text names as a whole,
+    and that nothing cites on its own, needs no label either: it is reached through its
+    appendix (as FL301 reads it).
 
     Why is this bad?
     Without a label the text can only cite the figure by a typed number, which goes
@@ -251,6 +253,10 @@ def missing_label(fig: Figure, ctx: Context):
     if not fig.number or fig.continuation:
         return  # a continuation is cited through the first part's label
     if any(p.labels or p.extra.get("misplaced_labels") for p in ctx.paper.parts(fig)):
+        return
+    from figlint.rules.references import reached_through_appendix
+
+    if reached_through_appendix(fig, ctx.paper) and not any(p.sites for p in ctx.paper.parts(fig)):
         return
     overridden = fig.extra.get("overridden_labels", [])
     if overridden:

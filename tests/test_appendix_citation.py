@@ -1,0 +1,53 @@
+"""A figure in an appendix that the text names as a whole is reached through the appendix.
+
+Papers send their reader to an appendix ("the curves of every run are in Appendix A") and set
+figures there that no sentence cites on its own. The field audit judged FL301 (uncited) and
+FL203 (no label) on such figures of no consequence on every paper where they fired; they are
+not reported, on either route, while a figure in an appendix the text never names still is.
+Compiled with pdflatex; both routes read the same paper and must agree.
+"""
+
+from __future__ import annotations
+
+from figlint.config import Config
+from figlint.engine import lint_path
+from fixtures.pdf_build import compile_tex
+
+
+def _paper(pointer: str) -> str:
+    return ("\\documentclass{article}\n\\usepackage{graphicx}\n\\begin{document}\n"
+            "\\section{Results}\\label{sec:res}\n"
+            "Figure~\\ref{fig:main} shows the accuracy of the model over the ten training runs. " + pointer + "\n"
+            "\\begin{figure}[h]\\centering\\includegraphics[width=4cm]{plot.png}"
+            "\\caption{Accuracy of the model over ten training runs.}\\label{fig:main}\\end{figure}\n"
+            "\\clearpage\n\\appendix\n\\section{Every run}\\label{app:runs}\n"
+            "The loss of each run is drawn below, one curve per seed.\n"
+            "\\begin{figure}[h]\\centering\\includegraphics[width=4cm]{plot.png}"
+            "\\caption{Loss of every run over the training steps, one curve per seed.}\\end{figure}\n"
+            "\\end{document}\n")
+
+
+def _codes(folder, source: bool) -> dict[str, list[str]]:
+    target = folder / ("main.tex" if source else "main.pdf")
+    cfg = Config(select=["FL301", "FL203"], pdf=str(folder / "main.pdf") if source else None)
+    out: dict[str, list[str]] = {}
+    for f in lint_path(str(target), cfg).findings:
+        out.setdefault(f.code, []).append(f.figure)
+    return out
+
+
+def test_an_appendix_the_text_names_carries_its_figures(tmp_path, pdflatex):
+    for pointer in ("The loss of every run is in Appendix~\\ref{app:runs}.",
+                    "The loss of every run is in the appendix."):
+        folder = tmp_path / str(len(pointer))
+        folder.mkdir()
+        compile_tex(folder, _paper(pointer), {"plot.png": ((400, 200), (90, 140, 200))})
+        for source in (False, True):
+            assert _codes(folder, source) == {}, (pointer, source, _codes(folder, source))
+
+
+def test_an_appendix_the_text_never_names_does_not(tmp_path, pdflatex):
+    compile_tex(tmp_path, _paper(""), {"plot.png": ((400, 200), (90, 140, 200))})
+    assert _codes(tmp_path, False) == {"FL301": ["A1"]} or _codes(tmp_path, False) == {"FL301": ["2"]}
+    got = _codes(tmp_path, True)
+    assert set(got) == {"FL301", "FL203"} and len(got["FL301"]) == 1, got
