@@ -51,3 +51,21 @@ def test_an_appendix_the_text_never_names_does_not(tmp_path, pdflatex):
     assert _codes(tmp_path, False) == {"FL301": ["A1"]} or _codes(tmp_path, False) == {"FL301": ["2"]}
     got = _codes(tmp_path, True)
     assert set(got) == {"FL301", "FL203"} and len(got["FL301"]) == 1, got
+
+
+def test_numbering_settles_which_figures_are_the_appendix_s():
+    """Lettered appendix figures: the main series is the main text's wherever it prints (all
+    figures collected at the end of a manuscript); a plain number after chapter numbers starts an
+    appendix that prints no heading of its own."""
+    from figlint.ingest.appendix import settle_appendix
+    from figlint.model import Figure
+
+    end = [Figure(number=n, in_appendix=True) for n in ("1", "2", "A1", "A2")]
+    settle_appendix(end)
+    assert [f.in_appendix for f in end] == [False, False, True, True]
+    thesis = [Figure(number=n) for n in ("3.1", "5.2", "1", "2")]
+    settle_appendix(thesis)
+    assert [f.in_appendix for f in thesis] == [False, False, True, True]
+    plain = [Figure(number=n) for n in ("1", "2", "3")]
+    settle_appendix(plain)
+    assert not any(f.in_appendix for f in plain)

@@ -725,7 +725,10 @@ class _Assembler:
 
     # ------------------------------------------------------------ paper
     def paper(self) -> Paper:
+        from figlint.ingest.appendix import settle_appendix
+
         self.build_figures()
+        settle_appendix(self.figures)
         self.build_sites()
         doc, scan = self.doc, self.scan
         paper = Paper(path=self.path, route="latex", root=doc.root, figures=self.figures, problems=self.problems)

@@ -664,6 +664,14 @@ def _mark_appendix(paper: Paper, pages: list[PageData], layout: Layout) -> None:
                 fig.in_appendix = box[1] > hy
             else:
                 fig.in_appendix = (col or 0) > hcol
+    from figlint.ingest.appendix import settle_appendix
+
+    settle_appendix(paper.figures)
+    first = min((f.page for f in paper.figures if f.in_appendix and f.page), default=None)
+    if start is None and first is not None:
+        # an appendix the numbers tell (no heading printed): the text before its first figure
+        before = [ln.text for pd in pages if pd.index < first - 1 for ln in pd.lines if not ln.role and ln.horizontal]
+        paper.extra["appendix_cited"] = any(APPENDIX_WORD.search(t) for t in before)
 
 
 def render_crop(pdf_path: str, page: int, bbox: BBox, dpi: int = 150, turn: int = 0) -> bytes:

@@ -1,0 +1,38 @@
+"""Which figures are an appendix's, as both routes settle it from the numbers printed.
+
+Each route first places figures by position: after `\\appendix` in the sources, after an
+appendix heading on the page. Numbering then corrects what position cannot tell:
+- where the appendix numbers its figures by letter (A1, B.2), the figures numbered in the
+  main series are the main text's wherever they print: a journal that collects all figures
+  at the end of the manuscript (endfloat, AMS) sets them after the appendix;
+- a plain number after figures numbered by chapter (5.2, then 1, 2, 3) starts an appendix
+  whose figures are numbered without a chapter: a thesis's appendix with no heading of its
+  own the page shows.
+"""
+
+from __future__ import annotations
+
+import re
+
+_LETTERED = re.compile(r"[A-Z]\.?\d+(?:\.\d+)?")
+_PLAIN = re.compile(r"\d+")
+_CHAPTER = re.compile(r"\d+\.\d+")
+
+
+def settle_appendix(figures) -> None:
+    """Correct `in_appendix` of `figures` (in document order) by their numbers."""
+    numbered = [f for f in figures if f.number]
+    if any(_LETTERED.fullmatch(f.number) for f in numbered):
+        for f in numbered:
+            if not _LETTERED.fullmatch(f.number):
+                f.in_appendix = False
+        return
+    seen_chapter = False
+    for k, f in enumerate(numbered):
+        if _CHAPTER.fullmatch(f.number):
+            seen_chapter = True
+        elif seen_chapter and _PLAIN.fullmatch(f.number):
+            for g in numbered[k:]:
+                if _PLAIN.fullmatch(g.number):
+                    g.in_appendix = True
+            return
