@@ -66,6 +66,9 @@ def test_numbering_settles_which_figures_are_the_appendix_s():
     thesis = [Figure(number=n) for n in ("3.1", "5.2", "1", "2")]
     settle_appendix(thesis)
     assert [f.in_appendix for f in thesis] == [False, False, True, True]
+    one = [Figure(number=n) for n in ("0.1", "2", "3")]  # one figure numbered apart is no series
+    settle_appendix(one)
+    assert not any(f.in_appendix for f in one)
     plain = [Figure(number=n) for n in ("1", "2", "3")]
     settle_appendix(plain)
     assert not any(f.in_appendix for f in plain)

@@ -5,7 +5,7 @@ appendix heading on the page. Numbering then corrects what position cannot tell:
 - where the appendix numbers its figures by letter (A1, B.2), the figures numbered in the
   main series are the main text's wherever they print: a journal that collects all figures
   at the end of the manuscript (endfloat, AMS) sets them after the appendix;
-- a plain number after figures numbered by chapter (5.2, then 1, 2, 3) starts an appendix
+- a plain number after figures numbered by chapter (3.1 ... 5.2, then 1, 2, 3) starts an appendix
   whose figures are numbered without a chapter: a thesis's appendix with no heading of its
   own the page shows.
 """
@@ -27,11 +27,11 @@ def settle_appendix(figures) -> None:
             if not _LETTERED.fullmatch(f.number):
                 f.in_appendix = False
         return
-    seen_chapter = False
+    chapters = 0  # figures numbered by chapter so far (a series: two at least)
     for k, f in enumerate(numbered):
         if _CHAPTER.fullmatch(f.number):
-            seen_chapter = True
-        elif seen_chapter and _PLAIN.fullmatch(f.number):
+            chapters += 1
+        elif chapters >= 2 and _PLAIN.fullmatch(f.number):
             for g in numbered[k:]:
                 if _PLAIN.fullmatch(g.number):
                     g.in_appendix = True
