@@ -63,6 +63,9 @@ def test_numbering_settles_which_figures_are_the_appendix_s():
     end = [Figure(number=n, in_appendix=True) for n in ("1", "2", "A1", "A2")]
     settle_appendix(end)
     assert [f.in_appendix for f in end] == [False, False, True, True]
+    dotted = [Figure(number=n, in_appendix=a) for n, a in (("1\u00b71", False), ("A\u00b71", True), ("C1", True))]
+    settle_appendix(dotted)  # a thesis style's centred dot: "A·1" is lettered too
+    assert [f.in_appendix for f in dotted] == [False, True, True]
     thesis = [Figure(number=n) for n in ("3.1", "5.2", "1", "2")]
     settle_appendix(thesis)
     assert [f.in_appendix for f in thesis] == [False, False, True, True]

@@ -14,9 +14,10 @@ from __future__ import annotations
 
 import re
 
-_LETTERED = re.compile(r"[A-Z]\.?\d+(?:\.\d+)?")
+_DOT = "[.\u00b7\u22c5]"  # a chapter's point, or the centred dot some thesis styles print ("A·3")
+_LETTERED = re.compile(r"[A-Z]" + _DOT + r"?\d+(?:" + _DOT + r"\d+)?")
 _PLAIN = re.compile(r"\d+")
-_CHAPTER = re.compile(r"\d+\.\d+")
+_CHAPTER = re.compile(r"\d+" + _DOT + r"\d+")
 
 
 def settle_appendix(figures) -> None:
