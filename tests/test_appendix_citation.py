@@ -46,6 +46,21 @@ def test_an_appendix_the_text_names_carries_its_figures(tmp_path, pdflatex):
             assert _codes(folder, source) == {}, (pointer, source, _codes(folder, source))
 
 
+def test_an_appendix_whose_figures_are_cited_one_by_one_does_not(tmp_path, pdflatex):
+    """The text names the appendix but also cites a figure set there on its own: the paper cites
+    its appendix figures one by one, so the one it leaves out is reported."""
+    tex = _paper("The loss of every run is in Appendix~\\ref{app:runs}.").replace(
+        "one curve per seed.}\\end{figure}\n\\end{document}",
+        "one curve per seed.}\\end{figure}\n"
+        "Figure~\\ref{fig:lr} shows the learning rate of every run, which falls in steps.\n"
+        "\\begin{figure}[h]\\centering\\includegraphics[width=4cm]{plot.png}"
+        "\\caption{Learning rate of every run over the training steps.}\\label{fig:lr}\\end{figure}\n\\end{document}")
+    assert "fig:lr" in tex
+    compile_tex(tmp_path, tex, {"plot.png": ((400, 200), (90, 140, 200))})
+    for source in (False, True):
+        assert len(_codes(tmp_path, source).get("FL301", [])) == 1, (source, _codes(tmp_path, source))
+
+
 def test_an_appendix_the_text_never_names_does_not(tmp_path, pdflatex):
     compile_tex(tmp_path, _paper(""), {"plot.png": ((400, 200), (90, 140, 200))})
     assert _codes(tmp_path, False) == {"FL301": ["A1"]} or _codes(tmp_path, False) == {"FL301": ["2"]}

@@ -131,12 +131,15 @@ UNCITED_DOCUMENT = 3
 
 
 def reached_through_appendix(fig: Figure, paper) -> bool:
-    """The figure is set in an appendix and the text before the appendices names one ("the
-    curves of every epoch are in Appendix B", typed or printed by a reference): the reader is
-    sent there, and the figures there are read with it, not each on its own (field audit: the
-    appendix figures of papers that point to their appendix as a whole, judged of no
-    consequence wherever they were reported uncited or unlabelled)."""
-    return fig.in_appendix and bool(paper.extra.get("appendix_cited"))
+    """The figure is set in an appendix, the text before the appendices names one ("the
+    curves of every epoch are in Appendix B", typed or printed by a reference), and no figure
+    of the appendices is cited on its own: the paper sends its reader to the appendix, whose
+    figures are read with it (field audit: such figures, reported uncited or unlabelled, were
+    judged of no consequence on every paper). Where the paper cites its appendix figures one
+    by one, one it does not cite is an omission, and is reported."""
+    if not fig.in_appendix or not paper.extra.get("appendix_cited"):
+        return False
+    return not any(f.sites for f in paper.figures if f.in_appendix and f.number)
 
 
 def uncited(fig: Figure, paper) -> bool:
@@ -159,9 +162,10 @@ def uncited_figure(fig: Figure, ctx: Context):
     Reports a numbered figure that no `\\ref`-style command and no printed "Figure N"
     in the body text refers to. A figure continued in another float (`\\ContinuedFloat`,
     which prints its number again) is one figure: cited when any of its parts is. Appendix
-    figures can be given another severity with `appendix-severity`; a figure in an appendix
-    that the text names as a whole ("the curves for every epoch are in Appendix B") is
-    reached through it and not reported (`appendix-mention-cites = false` reports it). A margin figure
+    figures can be given another severity with `appendix-severity`; where the text names an
+    appendix as a whole ("the curves for every epoch are in Appendix B") and cites none of
+    the appendix figures on their own, they are reached through it and not reported
+    (`appendix-mention-cites = false` reports them). A margin figure
     (tufte's `marginfigure`, or a figure printed wholly beside the text block) stands
     next to the text it illustrates, so it is not reported. When the text cites
     none of three or more figures (a supplement whose figures the main article cites),

@@ -225,9 +225,9 @@ def missing_label(fig: Figure, ctx: Context):
     only label sits before the caption is left to FL306 (one defect, one finding), and a
     figure without a numbered caption to FL201. A float continued with `\\ContinuedFloat`
     prints the figure's number again and needs no label of its own: a label on any part
-    counts for the whole figure. A figure in an appendix that the text names as a whole,
-    and that nothing cites on its own, needs no label either: it is reached through its
-    appendix (as FL301 reads it).
+    counts for the whole figure. A figure in an appendix needs no label either where the
+    text names the appendix as a whole and cites none of the appendix figures on their own:
+    they are reached through the appendix (as FL301 reads it).
 
     Why is this bad?
     Without a label the text can only cite the figure by a typed number, which goes
