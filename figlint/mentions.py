@@ -342,12 +342,11 @@ _EXT_BEFORE = [
     re.compile(r"(?:(?<![A-Za-z])(?i:supp|suppl|(?:supplementary|supplemental)(?:\s+(?:information|materials?|data|notes?))?"
                r"|supporting(?:\s+information)?|extended\s+data)"
                r"|\bSI)\.?\s+$"),
+    # an author-year citation in parentheses just before: "(Kratter & Perets 2012, Fig. 7)", "(see
+    # Smith et al. 2019, Figure 3)", "(Jones 2018; Smith 2019, Fig. 2)": the cited work's figure
+    re.compile(r"\((?:[^()]{0,60}?\s)?[A-Z][^\s(),;]*\s+(?:et\s+al\.?\s+|(?:&|and)\s+[A-Z][^\s(),;]*\s+)?"
+               r"(?:19|20)\d{2}[a-z]?\s*,\s*$"),
 ]
-# an author-year citation in parentheses just before: "(Kratter & Perets 2012, Fig. 7)", "(see
-# Smith et al. 2019, Figure 3)", "(Jones 2018; Smith 2019, Fig. 2)": the cited work's figure
-_EXT_BEFORE.append(re.compile(
-    r"\((?:[^()]{0,60}?\s)?[A-Z][^\s(),;]*\s+(?:et\s+al\.?\s+|(?:&|and)\s+[A-Z][^\s(),;]*\s+)?"
-    r"(?:19|20)\d{2}[a-z]?\s*,\s*$"))
 _EXT_WORDS = ("their", "its", "his", "her", "whose")
 _SUPP_WORDS = ("supp", "supporting", "extended data", "si ")
 _EXT_AFTER = re.compile(
