@@ -760,7 +760,9 @@ def mark_margins(pages: list[PageData], layout: Layout) -> None:
     zone = [(pd, ln, role) for pd, ln, role in zone if not _in_graphic(ln.bbox, pd)]
     seen: Counter = Counter(_shape(ln.text) for _, ln, _ in zone)
     for pd, ln, role in zone:
-        outer = ln.bbox[3] < 0.06 * pd.height or ln.bbox[1] > 0.94 * pd.height
+        # A caption's first line in the outer strip is the float's, not the page's: a float
+        # taller than the text block (overfull) prints its caption under the page number.
+        outer = (ln.bbox[3] < 0.06 * pd.height or ln.bbox[1] > 0.94 * pd.height) and not _opens_caption(ln)
         if _PAGE_NO.match(ln.text.strip()) or outer or id(ln) in on_row:
             ln.role = role
         elif seen[_shape(ln.text)] >= 2 and not parse_float_label(ln.text):
@@ -835,6 +837,16 @@ def _mark_lists_of_figures(pages: list[PageData]) -> None:
             for ln in lines:
                 if not ln.role:
                     ln.role = "toc"
+
+
+# "Fig. 24 Predicted ..." / "Figure 3: ...": a float label, its number and words after it
+_CAPTION_OPENER = re.compile(r"^\s*(?:Supplementary\s+)?(?:Figure|Fig\.|FIGURE|FIG\.|Table|TABLE)[ \u00a0]*"
+                             r"(?:[A-Z]{1,2}-|[A-Z][.\u00b7\u22c5]?)?\d+(?:[.\u00b7\u22c5]\d+)*[.:|]?[ \u00a0]+\S+\s+\S")
+
+
+def _opens_caption(ln: Line) -> bool:
+    """The line starts as a float caption does: a label and number followed by words."""
+    return bool(_CAPTION_OPENER.match(ln.text)) or parse_float_label(ln.text) is not None
 
 
 _LINE_NO = re.compile(r"^\d{1,5}(?:\s+\d{1,5})*$")

@@ -95,6 +95,11 @@ def _containers(pd: PageData, dgroups: list[BBox]) -> list[BBox]:
     return [b for b in boxes if (b[2] - b[0]) > 20 and (b[3] - b[1]) > 12]
 
 
+def _overlap(a: BBox, b: BBox) -> bool:
+    """The boxes share some area."""
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
 def inside(b: BBox, c: BBox, tol: float = 1.5) -> bool:
     """b's centre lies in c (grown by tol)."""
     cx, cy = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
@@ -445,7 +450,11 @@ def prepare(pd: PageData, layout: Layout, caps: list[CaptionBlock]) -> PageRegio
     _xranges(caps, layout)
     first = first_gap(layout)
     _spanning_graphics(caps, elems, layout, first)
-    margins = [ln.bbox for ln in pd.lines if ln.role in ("header", "footer")]
+    # A running head or page number printed over a graphic (a float taller than the text
+    # block runs past the folio: its caption is set below it) walls off nothing.
+    graphics = [e.bbox for e in elems if e.kind != "text"]
+    margins = [ln.bbox for ln in pd.lines if ln.role in ("header", "footer")
+               and not any(_overlap(ln.bbox, g) for g in graphics)]
     return PageRegions(caps, elems, dgroups, shapes, blockers, margins, first)
 
 

@@ -1,0 +1,59 @@
+"""A float taller than the text block runs past the page number (issue 12: what is a figure).
+
+LaTeX sets an overfull float from the top of the text block down, so its graphic is printed
+across the folio and its caption under it, in the page's outer strip. The PDF route took that
+caption for page furniture (a line in the outer strip) and the folio for a wall between the
+caption and its graphic: the figure was missing from the PDF route (field audit, an sn-jnl
+paper whose two-panel figure overflowed its page). Compiled with pdflatex; the same paper
+with a graphic that fits is the control, and the folios stay page furniture.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from figlint.config import Config
+from figlint.engine import lint_path
+from figlint.ingest.pdf import read_pdf
+from fixtures.pdf_build import compile_tex
+
+IMAGES = {"plot.png": ((400, 300), (200, 120, 60)), "tall.png": ((300, 600), (60, 120, 200))}
+PARA = ("The measurements were repeated on every run with the same window and the same filter, "
+        "and the results of each run were written to a separate file for later analysis. ") * 4
+
+
+def _paper(height: str) -> str:
+    return ("\\documentclass{article}\n\\usepackage{graphicx}\n\\begin{document}\n"
+            "\\section{Results}\n" + PARA + " Figure~\\ref{fig:a} shows the runs.\n\n"
+            "\\begin{figure}[h]\\centering\\includegraphics[width=6cm]{plot.png}"
+            "\\caption{The runs of the first window.}\\label{fig:a}\\end{figure}\n"
+            + PARA + "\n\n" + PARA + " Figure~\\ref{fig:b} shows the field.\n\n"
+            "\\begin{figure}[p]\\centering\\includegraphics[width=5cm,height=" + height + "]{tall.png}"
+            "\\caption{The field of the second window over all runs.}\\label{fig:b}\\end{figure}\n"
+            + ("\n\n" + PARA) * 44 + "\n\\end{document}\n")
+
+
+@pytest.mark.parametrize("height", ["0.7\\textheight", "1.12\\textheight"])
+def test_caption_under_the_folio_keeps_its_figure(tmp_path, pdflatex, height):
+    pdf = compile_tex(tmp_path, _paper(height), IMAGES)
+    paper = read_pdf(pdf)
+    figs = {f.number: f for f in paper.figures}
+    assert sorted(figs) == ["1", "2"]
+    two = figs["2"]
+    assert two.caption is not None and two.caption.text.startswith("The field of the second window")
+    assert two.bbox is not None
+    import pymupdf
+
+    page = pymupdf.open(pdf)[two.page - 1]
+    [img] = [page.get_image_bbox(i) for i in page.get_images(full=True)]
+    # the figure's box holds its whole graphic
+    assert two.bbox[1] <= img.y0 + 1 and two.bbox[3] >= img.y1 - 1
+    if height.startswith("1.12"):
+        # the fixture does what it is for: the caption is set in the page's outer strip,
+        # the graphic runs across the page number
+        cap = two.caption.location.bbox
+        assert cap[1] > 0.94 * page.rect.height
+        folio = [b for b in page.get_text("blocks") if b[4].strip().isdigit()]
+        assert folio and any(img.y0 < (f[1] + f[3]) / 2 < img.y1 for f in folio)
+    codes = [f.code for f in lint_path(pdf, Config(preview=True)).findings]
+    assert "FL201" not in codes and "FL301" not in codes
