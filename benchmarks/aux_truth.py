@@ -179,6 +179,7 @@ class Context:
     bibcite: dict = field(default_factory=dict)     # key -> (number, "Author Year")
     cite_mode: int = 0                              # 0: numbers, 1: author-year
     macros: dict = field(default_factory=dict)      # user macro -> (nargs, body), for source text
+    wild: bool = False                              # print WILD where the record does not say what prints
 
 
 def _find_math_end(s: str, i: int, closer: str) -> int:
@@ -240,7 +241,17 @@ def split_math(s: str) -> list[tuple[bool, str]]:
     return [p for p in out if p[1]]
 
 
+# Where LaTeX's record does not say what is printed: a citation no \\bibcite records (biblatex
+# styles print anything from "[3]" to the whole reference) and an acronym (its first use prints
+# the long form). fill_wild reads those stretches off the printed page, each at most so many letters.
+WILD = "\x00"  # one cited work
+WILD_ACRONYM = "\x01"
+WILD_LETTERS = {WILD: 250, WILD_ACRONYM: 80}
+
+
 def _cite_text(keys: str, name: str, ctx: Context) -> str:
+    if ctx.wild and any(k.strip() not in ctx.bibcite for k in keys.split(",")):
+        return " " + WILD * len([k for k in keys.split(",") if k.strip()]) + " "
     parts = []
     for key in keys.split(","):
         key = key.strip()
@@ -365,7 +376,7 @@ def _text_part(s: str, ctx: Context) -> str:
                 continue
             if name in _ACRONYM:
                 args, e, _o = groups(s, j, 1)
-                out.append((args[0] if args else "") + ("s" if name.endswith("p") else ""))
+                out.append(f" {WILD_ACRONYM} " if ctx.wild else (args[0] if args else "") + ("s" if name.endswith("p") else ""))
                 i = e
                 continue
             if name in _SIUNITX:
@@ -493,6 +504,7 @@ class AuxFigure:
     caption: str = ""
     caption_strip: str = ""     # with formulas removed
     variants: list = field(default_factory=list)  # renderings of the caption (formulas, citation styles)
+    wild: str = ""  # the caption with WILD where the record does not say what prints
     caption_from: str = "lof"   # lof | source-long | source (no lof entry) | none
     pdf_page: int | None = None
     page_from: str = ""
@@ -1566,8 +1578,10 @@ def truth(main: Path, pdf: Path, root: Path | None = None, aux_path: Path | None
     ctxs = [Context(labels={k: (v[0], v[3]) for k, v in aux.labels.items()}, bibcite=aux.bibcite, cite_mode=m,
                     macros=src.macros) for m in (0, 1)]
     pairs = list(src.short_long)
+    wild = Context(labels=ctxs[0].labels, bibcite=aux.bibcite, macros=src.macros, wild=True)
     for f in aux.figures:
         if f.caption_tex is not None:
+            f.wild = tex_plain(f.caption_tex, wild)
             f.variants = [tex_plain(f.caption_tex, c, math=m) for c in ctxs for m in ("keep", "strip")]
             f.caption, f.caption_strip = f.variants[0], f.variants[1]
             for k, (short, long, _empty) in enumerate(pairs):
@@ -1586,7 +1600,62 @@ def truth(main: Path, pdf: Path, root: Path | None = None, aux_path: Path | None
         f.labels = sorted(k for k, v in aux.labels.items() if v[0] == f.number and v[3] == "figure")
     place_pages(aux.figures, pdf)
     clip_offpage(aux.figures, pdf)
+    fill_wild(aux.figures, pdf)
     return aux, src
+
+
+def fill_wild(figs: list[AuxFigure], pdf: Path) -> None:
+    """A caption with citations or acronyms whose printed form LaTeX's record does not hold
+    (WILD) is read off its page: every stretch the record does hold must stand there in order,
+    with at most WILD_LETTERS letters between them for each citation or acronym, and what
+    stands between them is what those printed. That reading is one more rendering of the
+    truth (a full reference printed in a tufte caption, an acronym spelt out at its first
+    use); a page that does not hold the record's stretches adds none. Where the caption ends
+    with a citation, its end is not in the record: each end within its letters is a rendering."""
+    import pymupdf
+
+    todo = [f for f in figs if re.search("[\x00\x01]", f.wild or "") and f.pdf_page and f.caption_from == "lof"]
+    if not todo:
+        return
+    with pymupdf.open(str(pdf)) as doc:
+        for f in todo:
+            if not 1 <= f.pdf_page <= len(doc):
+                continue
+            try:
+                pw = words(doc[f.pdf_page - 1].get_text())
+            except Exception:  # noqa: BLE001 - an odd page must not stop the benchmark
+                continue
+            joined, starts, n = "".join(pw), [], 0
+            for w in pw:
+                starts.append(n)
+                n += len(w)
+            parts = re.split("([\x00\x01]+)", f.wild)  # text, wild run, text, ...
+            pieces = [_letters(t) for t in parts[0::2]]
+            reach = [sum(WILD_LETTERS[c] for c in run) for run in parts[1::2]]
+            if not pieces[0] or sum(map(len, pieces)) < 20:
+                continue  # the caption opens with a citation, or the record holds too little
+            begin = joined.find(pieces[0])
+            if begin == -1:
+                continue
+            end, allowance = begin + len(pieces[0]), 0
+            for piece, cap in zip(pieces[1:], reach):
+                allowance += cap
+                if not piece:
+                    continue  # wild runs apart only by punctuation: one stretch
+                k = joined.find(piece, end)
+                if k == -1 or k - end > allowance:
+                    break
+                end, allowance = k + len(piece), 0
+            else:
+                i = max(j for j, s0 in enumerate(starts) if s0 <= begin)
+                last = max(j for j, s0 in enumerate(starts) if s0 < end)
+                stop = last + 1
+                while stop < len(pw) and starts[stop] - end < allowance:
+                    stop += 1  # a caption ending in a citation: every end within its letters
+                for j in range(last + 1, stop + 1):
+                    read = " ".join(pw[i:j])
+                    if read not in f.variants:
+                        f.variants.append(read)
 
 
 def _letters(text: str) -> str:
