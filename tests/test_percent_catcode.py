@@ -55,3 +55,27 @@ def test_comments_still_comment_outside_those_regions(paper):
     assert [p for p in read_latex(str(paper)).problems if p.code == "FL006"]
     paper.write_text(PAPER.replace("\\catcode`\\%=12\n\\newcommand", "\\newcommand").replace("\\catcode`\\%=14\n", ""))
     assert [p for p in read_latex(str(paper)).problems if p.code == "FL006"]  # the % of the file name comments
+
+
+# Other ways papers switch % off: LaTeX's \@makeother, a category named by \chardef, and the
+# active % matplotlib's PGF backend writes into every text label it exports ("50%" in a tick
+# label); each compiles, and each was read as a comment (false FL006, field audit follow-up).
+OTHER_FORMS = {
+    "makeother": r"\makeatletter{\@makeother\% \gdef\pct{%}}\makeatother",
+    "chardef": r"\chardef\other=12 {\catcode`\%=\other \gdef\pct{%}}",
+    "pgf-label": r"\def\pct{}{\rmfamily\catcode`\%=\active\def%{\%}50%}",
+}
+
+
+@pytest.mark.parametrize("form", sorted(OTHER_FORMS))
+def test_other_ways_of_making_percent_ordinary(tmp_path, pdflatex, form):
+    tex = ("\\documentclass{article}\n\\begin{document}\n" + OTHER_FORMS[form]
+           + "\nThe share is 40\\pct{} of the runs. % a comment { with a brace\n\\end{document}\n")
+    (tmp_path / "main.tex").write_text(tex)
+    proc = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "main.tex"], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stdout[-2000:]
+    assert not [p for p in read_latex(str(tmp_path / "main.tex")).problems if p.code == "FL006"]
+    # the comment after the group still comments: its brace unbalanced would be reported
+    (tmp_path / "main.tex").write_text(tex.replace("% a comment {", "{ not closed"))
+    assert [p for p in read_latex(str(tmp_path / "main.tex")).problems if p.code == "FL006"]

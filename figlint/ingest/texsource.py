@@ -485,13 +485,23 @@ _BRACES = re.compile(r"\\.|[{}%]", re.S)
 
 
 # `\catcode`\%=12` (also `\%`, 37, "25, '45): the category code the percent sign gets
-_PERCENT_CATCODE = re.compile(r"""\\catcode\s*(?:`\\?%|37\b|"25\b|'45\b)\s*=?\s*(\d+)""")
+# Any category but 14 ends its comments: 11 or 12, 13 (\active: matplotlib's PGF backend writes
+# \catcode`\%=\active into its labels), a name a \chardef gave the value (\other); and
+# \@makeother\% (group 2)
+_PERCENT_CATCODE = re.compile(r"""\\(?:catcode\s*(?:`\\?%|37\b|"25\b|'45\b)\s*=?\s*(\d+|\\[A-Za-z@]+)|@makeother\s*\\%())""")
 _GROUP_TOKENS = re.compile(_PERCENT_CATCODE.pattern + r"|\\(?:begin|end)group\b|\\.|[{}]", re.S)
+
+
+def _not_a_comment(m: re.Match) -> bool:
+    """The assignment `m` (a _PERCENT_CATCODE match) leaves % something other than a comment
+    character: any category but 14 (a name such as \\active or \\other counts as one: classes
+    set % back to comments by number)."""
+    return m.group(2) is not None or m.group(1) != "14"
 
 
 def _percent_ordinary_until(text: str, m: re.Match) -> int:
     """Where the percent sign stops being ordinary after `m`, an assignment that makes it so
-    (category 11 or 12: a file name or URL with a %, or a macro that prints one): where the
+    (any category but 14: a file name or URL with a %, a macro that prints one): where the
     group the assignment sits in closes (`}` or `\\endgroup`: the assignment is local), or at
     the next assignment in that same group that gives it another category
     (`\\catcode`\\%=14` restores comments); assignments inside inner groups end with them.
@@ -499,8 +509,8 @@ def _percent_ordinary_until(text: str, m: re.Match) -> int:
     depth = 0
     for g in _GROUP_TOKENS.finditer(text, m.end()):
         tok = g.group(0)
-        if g.group(1) is not None:
-            if depth == 0 and g.group(1) not in ("11", "12"):
+        if g.group(1) is not None or g.group(2) is not None:
+            if depth == 0 and not _not_a_comment(g):
                 return g.start()
         elif tok == "{" or tok.startswith("\\begingroup"):
             depth += 1
@@ -552,12 +562,12 @@ def _scan_file(text: str, subfile: bool, drop_envs: set[str] | frozenset = froze
                 break
             continue
         name = m.group(1)
-        if name == "catcode":
+        if name in ("catcode", "@makeother"):
             # where % is already ordinary, its region's end already counts the assignments of
             # its own group, and one in an inner group ends before it: nothing to compute (the
             # regions are scanned once each, so the reading stays linear in the text)
             pc = _PERCENT_CATCODE.match(text, i)
-            if pc and pc.group(1) in ("11", "12") and i >= plain_percent:
+            if pc and _not_a_comment(pc) and i >= plain_percent:
                 plain_percent = _percent_ordinary_until(text, pc)
             pos = pc.end() if pc else m.end()
             continue
