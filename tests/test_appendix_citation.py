@@ -90,3 +90,56 @@ def test_numbering_settles_which_figures_are_the_appendix_s():
     plain = [Figure(number=n) for n in ("1", "2", "3")]
     settle_appendix(plain)
     assert not any(f.in_appendix for f in plain)
+
+
+def _sections_paper(pointer: str, headings: str = "numbered") -> str:
+    """Three appendices: A's figure cited on its own, B's and C's not; `pointer` names some."""
+    def head(letter: str, title: str, label: str) -> str:
+        if headings == "numbered":
+            return f"\\section{{{title}}}\\label{{{label}}}\n"
+        return f"\\section*{{Appendix {letter}: {title}}}\n"
+
+    fig = ("\\begin{{figure}}[h]\\centering\\includegraphics[width=3cm]{{plot.png}}"
+           "\\caption{{{}}}{}\\end{{figure}}\n")
+    return ("\\documentclass{article}\n\\usepackage{graphicx}\n\\begin{document}\n"
+            "\\section{Results}\n"
+            "Figure~\\ref{fig:main} shows the accuracy of the model over the ten training runs. " + pointer + "\n"
+            + fig.format("Accuracy of the model over ten training runs.", "\\label{fig:main}")
+            + "\\clearpage\n\\appendix\n"
+            + head("A", "Learning rates", "app:a")
+            + "Figure~\\ref{fig:lr} shows the learning rate of every run, which falls in steps.\n"
+            + fig.format("Learning rate of every run over the training steps.", "\\label{fig:lr}")
+            + "\\clearpage\n" + head("B", "Every run", "app:b")
+            + "The loss of each run is drawn below, one curve per seed.\n"
+            + fig.format("Loss of every run over the training steps, one curve per seed.", "")
+            + "\\clearpage\n" + head("C", "Gradients", "app:c")
+            + "The gradient norms follow.\n"
+            + fig.format("Gradient norm of every run over the training steps.", "")
+            + "\\end{document}\n")
+
+
+def test_a_named_appendix_carries_its_figures_though_another_s_are_cited(tmp_path, pdflatex):
+    """The text names Appendix B (by reference, or typed with its letter on an unnumbered
+    heading): B's figure is reached through it although a figure of Appendix A is cited on its
+    own. C's figure, in an appendix the text never names, is still reported, on both routes."""
+    cases = {"numbered": "The loss of every run is in Appendix~\\ref{app:b}.",
+             "typed": "The loss of every run is shown in Appendix~B."}
+    for headings, pointer in cases.items():
+        folder = tmp_path / headings
+        folder.mkdir()
+        compile_tex(folder, _sections_paper(pointer, headings), {"plot.png": ((400, 200), (90, 140, 200))})
+        for source in (False, True):
+            got = _codes(folder, source)
+            assert len(got.get("FL301", [])) == 1, (headings, source, got)
+            # the one reported is the last appendix's figure (C), whatever the route numbers it
+            assert got["FL301"][0] in ("4", "C1"), (headings, source, got)
+
+
+def test_appendix_names_read_from_text():
+    from figlint.ingest.appendix import named_appendices
+
+    assert named_appendices("the curves are in Appendix C.") == ({"C"}, False)
+    assert named_appendices("see Appendices B and D, and App. E.2") == ({"B", "D", "E"}, False)
+    assert named_appendices("Appendices A--C hold the proofs") == ({"A", "B", "C"}, False)
+    assert named_appendices("the proofs are in the appendix") == (set(), True)
+    assert named_appendices("in Appendix~\\ref{app:x}") == (set(), False)

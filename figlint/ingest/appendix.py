@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import re
 
+from figlint.mentions import APPENDIX_WORD
+
 _DOT = "[.\u00b7\u22c5]"  # a chapter's point, or the centred dot some thesis styles print ("A·3")
 _LETTERED = re.compile(r"[A-Z]" + _DOT + r"?\d+(?:" + _DOT + r"\d+)?")
 _PLAIN = re.compile(r"\d+")
@@ -37,3 +39,45 @@ def settle_appendix(figures) -> None:
                 if _PLAIN.fullmatch(g.number):
                     g.in_appendix = True
             return
+
+
+# "Appendix C", "Appendices B and C", "App. B.2", "Appendices A-C": the letters an appendix
+# name designates (a section's own number, B.2, is of appendix B)
+_DESIGNATED = re.compile(r"[\s~]*((?:[A-Z](?:\.\d+)*)(?:\s*(?:,|and|&|or|-{1,3}|[\u2013\u2014]|to|through)\s*[A-Z](?:\.\d+)*)*)(?![A-Za-z])")
+_ABBREVIATED = re.compile(r"(?<![A-Za-z])Apps?\.")
+_ONE = re.compile(r"(?<![A-Za-z])([A-Z])(?:\.\d+)*(?![A-Za-z])")
+_RANGE = re.compile(r"(?<![A-Za-z])([A-Z])(?:\.\d+)*\s*(?:-{1,3}|[\u2013\u2014]|to|through)\s*([A-Z])(?![A-Za-z])")
+_A_REFERENCE = re.compile(r"[\s~]*\\[A-Za-z]*ref\b")
+
+
+def named_appendices(text: str) -> tuple[set[str], bool]:
+    """The appendices `text` sends its reader to: (the letters it names, whether it names an
+    appendix without a letter: "the curves are in the appendix"). A name followed by a
+    reference command ("Appendix~\\ref{sec:x}") designates what the reference prints, which
+    the LaTeX route reads from the label."""
+    letters: set[str] = set()
+    generic = False
+    for m in list(APPENDIX_WORD.finditer(text)) + list(_ABBREVIATED.finditer(text)):
+        after = text[m.end():m.end() + 80]
+        got = _DESIGNATED.match(after)
+        if got:
+            letters |= designated(got.group(1))
+        elif not _A_REFERENCE.match(after):
+            generic = True
+    return letters, generic
+
+
+def designated(names: str) -> set[str]:
+    """The appendix letters a list of designators names ("B and C" -> B, C; "A-C" -> A, B, C)."""
+    out = {m.group(1) for m in _ONE.finditer(names)}
+    for m in _RANGE.finditer(names):
+        a, b = ord(m.group(1)), ord(m.group(2))
+        if a < b <= a + 25:
+            out |= {chr(c) for c in range(a, b + 1)}
+    return out
+
+
+def appendix_letter(number: str) -> str:
+    """The appendix a section number printed as "C" or "C.2" is of ("" for a numbered one)."""
+    head = (number or "").split(".")[0].strip()
+    return head if re.fullmatch(r"[A-Z]", head) else ""

@@ -304,6 +304,8 @@ class _Assembler:
         for rec in self.scan.figures:
             cap = rec.caption
             fig = Figure(number=rec.number, env=rec.env, in_appendix=rec.in_appendix)
+            if rec.in_appendix:
+                fig.extra["appendix_section"] = self.appendix_of(rec.begin_pos)
             fig.location = self.doc.locate(rec.begin_pos)
             if cap is not None:
                 long_text = self._long_texts.get(rec.index)
@@ -585,6 +587,38 @@ class _Assembler:
                     return True
         return False
 
+    def appendix_named(self) -> list[str]:
+        """The appendices the text before them names by letter: typed ("Appendix C",
+        "Appendices B and C") or through a reference to an appendix section's label (what
+        "Appendix~\\ref{sec:x}" or "\\cref{sec:x}" prints). As the PDF route reads them."""
+        from figlint.ingest.appendix import appendix_letter, named_appendices
+
+        app = self.scan.appendix_pos
+        if app is None:
+            return []
+        letters, _generic = named_appendices(self._masked_text()[self.doc.body_start:app])
+        for ev in self.scan.refs:
+            if ev.pos >= app:
+                continue
+            for name in ev.labels:
+                lab = self.final.get(name)
+                if lab is not None and lab.pos >= app and lab.kind in ("section", "other"):
+                    letter = appendix_letter(lab.printed)
+                    if letter:
+                        letters.add(letter)
+        return sorted(letters)
+
+    def appendix_of(self, pos: int) -> str:
+        """The letter of the appendix a place in the sources is in ("" before the first one)."""
+        letter = ""
+        for at, number in self.scan.appendix_heads:
+            if at > pos:
+                break
+            letter = number
+        from figlint.ingest.appendix import appendix_letter
+
+        return appendix_letter(letter)
+
     def literal_mentions(self) -> list[dict]:
         try:
             from figlint.mentions import find_mentions
@@ -754,6 +788,7 @@ class _Assembler:
             "duplicate_labels": dups,
             "documentclass": scan.docclass,
             "appendix_cited": self.appendix_cited(),
+            "appendix_named": self.appendix_named(),
             "packages_read": scan.packages_read,
             "encodings": {f.rel: f.encoding for f in doc.files if f.encoding != "utf-8"},
         })

@@ -25,7 +25,7 @@ from figlint.ingest import pdf_regions as R
 from figlint.ingest.pdf_turn import point as _turned_point, turn_matrix, turned_size, upright
 from figlint.ingest.pdf_captions import CaptionBlock, _hoverlap, find_captions, pick_captions
 from figlint.ingest import pdf_sites as S
-from figlint.ingest.pdf_layout import (NONFIG_DESTS, BBox, cut_from, Layout, PageData, body_stats, find_layout, is_body_size, margin_text,
+from figlint.ingest.pdf_layout import (NONFIG_DESTS, BBox, cut_from, Layout, Line, PageData, body_stats, find_layout, is_body_size, margin_text,
                                       mark_margins, page_columns, page_layout, read_page)
 from figlint.model import Caption, Drawing, Figure, Location, Paper, Problem, RasterImage, Subpanel, TextSpan, union
 from figlint.ingest.paths import merge_paths
@@ -620,24 +620,31 @@ def _mark_appendix(paper: Paper, pages: list[PageData], layout: Layout) -> None:
     """Figures after an appendix heading, or numbered like A2 / S1, are appendix figures. The
     paper's `appendix_cited`: its body text before that heading names an appendix (the word,
     as printed; contents lines left out), as the LaTeX route tells from its sources."""
+    from figlint.ingest.appendix import named_appendices
     from figlint.mentions import APPENDIX_WORD
 
     start = None
     before: list[str] = []
+    captions: list[str] = []  # a caption may send its reader to an appendix too
     top = 0.0  # the size of the numbered section headings met ("2 Methods")
+    heads: list[tuple[tuple, str]] = []  # (where, letter) of each appendix heading
     for pd in pages:
         for ln in pd.lines:
+            if ln.role == "caption" and not start:
+                captions.append(ln.text)
             if ln.role or not ln.horizontal:
                 continue
             t = ln.text.strip()
             # (a line that is the word alone is a heading in any face: AASTeX sets "APPENDIX"
             # in the body's size and weight)
-            head = len(t.split()) <= 8 and (S.heading_like(ln, layout) or bool(_APPENDIX_ALONE.match(t)))
+            head = len(t.split()) <= 8 and (S.heading_like(ln, layout) or bool(_APPENDIX_ALONE.match(t))
+                                            or _caps_heading(ln, layout))
             # "Appendix A ...", or the first lettered heading after numbered ones, set as large
             # as they are ("A Every run": \appendix in article and most classes letters the
             # sections that follow; a paragraph heading "A Closer Look" is smaller)
             if head and (S._APPX_RE.match(t) or (top and ln.size >= top - 0.3 and _FIRST_LETTERED.match(t))):
                 start = (pd.index, layout.column_of(ln.bbox[0], ln.bbox[2]), ln.bbox[1])
+                heads = _appendix_heads(pages, layout, pd, ln)
                 break
             if head and _NUMBERED_HEADING.match(t):
                 top = max(top, ln.size)
@@ -645,6 +652,14 @@ def _mark_appendix(paper: Paper, pages: list[PageData], layout: Layout) -> None:
         if start:
             break
     paper.extra["appendix_cited"] = bool(start) and any(APPENDIX_WORD.search(t) for t in before)
+    letters: set[str] = set()
+    if start:
+        # (the text joined: "Appendix" ends one line, its letter starts the next)
+        # (a word hyphenated at a line's end joined: "Ap-" / "pendix C")
+        letters = set()
+        for lines in (before, captions):
+            letters |= named_appendices(re.sub(r"(?<=[A-Za-z])-\s+(?=[a-z])", "", " ".join(lines)))[0]
+    paper.extra["appendix_named"] = sorted(letters)
     for fig in paper.figures:
         if re.fullmatch(r"[A-Z]\.?\d+", fig.number or ""):
             fig.in_appendix = True
@@ -667,11 +682,79 @@ def _mark_appendix(paper: Paper, pages: list[PageData], layout: Layout) -> None:
     from figlint.ingest.appendix import settle_appendix
 
     settle_appendix(paper.figures)
+    for fig in paper.figures:
+        if fig.in_appendix:
+            fig.extra["appendix_section"] = _appendix_at(fig, heads, layout)
     first = min((f.page for f in paper.figures if f.in_appendix and f.page), default=None)
     if start is None and first is not None:
         # an appendix the numbers tell (no heading printed): the text before its first figure
         before = [ln.text for pd in pages if pd.index < first - 1 for ln in pd.lines if not ln.role and ln.horizontal]
         paper.extra["appendix_cited"] = any(APPENDIX_WORD.search(t) for t in before)
+
+
+_APPENDIX_LETTER = re.compile(r"^(?:APPENDIX|Appendix)\s+([A-Z])\b|^([A-Z])[.:]?\s+[A-Z]")
+
+
+def _capitals(text: str) -> bool:
+    """A line set in capitals throughout (AASTeX's appendix headings, "B. ALL RUNS", are in the
+    body's size and weight)."""
+    letters = [c for c in text if c.isalpha()]
+    return len(letters) >= 6 and all(c.isupper() for c in letters)
+
+
+def _caps_heading(ln: Line, layout: Layout) -> bool:
+    """A heading set in small capitals (ICLR's style): capitals only, the first letters of its
+    words larger than the body, the rest (the line's size) smaller."""
+    letters = [c for c in ln.text if c.isalpha()]
+    return (len(letters) >= 4 and all(c.isupper() for c in letters)
+            and max((sp["size"] for sp in ln.spans), default=0.0) > layout.body_size + 0.5)
+
+
+def _appendix_heads(pages: list[PageData], layout: Layout, first_page: PageData, first: Line) -> list[tuple[tuple, str]]:
+    """The appendices' headings from the first one on, each as (where, letter): "A Title",
+    "Appendix B: Title", "APPENDIX C" set at least as large as the first (a lettered heading
+    in a smaller face, "B.2 More runs", is a part of one). The letter is "" where the heading
+    prints none (a lone "APPENDIX")."""
+    out = []
+    # the size of the appendices' headings: the first's when it is lettered, else (a title
+    # such as "Supplementary Material" over them) the first lettered one's after it
+    size = first.size if _APPENDIX_LETTER.match(first.text.strip()) else None
+    for pd in pages:
+        if pd.index < first_page.index:
+            continue
+        for ln in pd.lines:
+            # (a heading set right over a figure may have been taken into its region)
+            if ln.role not in ("", "figure") or not ln.horizontal or (
+                    pd is first_page and ln.bbox[1] < first.bbox[1] and ln is not first):
+                continue
+            t = ln.text.strip()
+            if ln is not first and (len(t.split()) > 16 or (size is not None and ln.size < size - 0.3) or not (
+                    ln.bold or ln.size > layout.body_size + 0.5 or _caps_heading(ln, layout) or _capitals(t))):
+                continue
+            m = _APPENDIX_LETTER.match(t)
+            if m and size is None:
+                size = ln.size
+            if m or ln is first:
+                where = (pd.index, layout.column_of(ln.bbox[0], ln.bbox[2]) or 0, ln.bbox[1])
+                out.append((where, (m.group(1) or m.group(2)) if m else ""))
+    out.sort(key=lambda h: h[0])
+    return out
+
+
+def _appendix_at(fig, heads: list[tuple[tuple, str]], layout: Layout) -> str:
+    """The letter of the appendix a figure prints in: the last appendix heading before its
+    caption (no heading stands between a figure and its caption; the region of a figure set
+    right under a heading may reach over it)."""
+    box = (fig.caption.location.bbox if fig.caption else None) or fig.bbox
+    if box is None or fig.page is None:
+        return ""
+    where = (fig.page - 1, layout.column_of(box[0], box[2]) or 0, box[1])
+    letter = ""
+    for at, name in heads:
+        if at > where:
+            break
+        letter = name
+    return letter
 
 
 def render_crop(pdf_path: str, page: int, bbox: BBox, dpi: int = 150, turn: int = 0) -> bytes:

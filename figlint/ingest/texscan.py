@@ -144,6 +144,7 @@ _KERNEL_COMMANDS = {
     "date", "thanks", "item", "par", "centering", "includegraphics", "url", "href",
 }
 _CONTINUED = re.compile(r"\\ContinuedFloat(?![A-Za-z@])\s*(\*?)")
+_LETTERED_APPENDIX = re.compile(r"^\s*(?:Appendix|APPENDIX)\s+([A-Z])(?![A-Za-z])")
 _APPENDIX_TITLE = re.compile(r"^\s*(appendi(x|ces)|supplementa(ry|l)\b|supplement\b)", re.I)
 
 
@@ -329,6 +330,7 @@ class ScanResult:
     crefnames: dict[str, tuple[str, str]] = field(default_factory=dict)
     caption_ranges: list[tuple[int, int, int]] = field(default_factory=list)  # (start, end, fig index)
     appendix_pos: int | None = None
+    appendix_heads: list[tuple[int, str]] = field(default_factory=list)  # (pos, printed number) of each appendix
     packages_read: list[str] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
 
@@ -569,10 +571,16 @@ class _Scanner:
             if not star and self.counters.numbered(name) and (name != "chapter" or self.mainmatter):
                 self.counters.step(name)
                 self.target = ("section", self.counters.the(name))
+                if in_body and self.in_appendix(i) and name == ("chapter" if self.res.chapters else "section"):
+                    self.res.appendix_heads.append((i, self.target[1]))
             else:
                 r = read_arg(t, pos, "{")
                 if r and in_body and _APPENDIX_TITLE.match(t[r[0]:r[1]]) and self.res.appendix_pos is None:
                     self.res.appendix_pos = i
+                # an unnumbered heading that types its letter ("\\section*{Appendix C: ...}")
+                m = _LETTERED_APPENDIX.match(t[r[0]:r[1]]) if r and in_body else None
+                if m and self.in_appendix(i):
+                    self.res.appendix_heads.append((i, m.group(1)))
             return pos
         if name in ("setcounter", "addtocounter", "stepcounter", "refstepcounter"):
             spec = "{{" if name in ("setcounter", "addtocounter") else "{"

@@ -135,9 +135,20 @@ def reached_through_appendix(fig: Figure, paper) -> bool:
     curves of every epoch are in Appendix B", typed or printed by a reference), and no figure
     of the appendices is cited on its own: the paper sends its reader to the appendix, whose
     figures are read with it (field audit: such figures, reported uncited or unlabelled, were
-    judged of no consequence on every paper). Where the paper cites its appendix figures one
-    by one, one it does not cite is an omission, and is reported."""
-    if not fig.in_appendix or not paper.extra.get("appendix_cited"):
+    judged of no consequence on every paper). Where the text names the figure's own appendix
+    by its letter, only the figures of that appendix count: a gallery in Appendix C the text
+    sends its reader to is reached though a figure of Appendix A is cited on its own. Where
+    the paper cites the figures of the appendix one by one, one it does not cite is an
+    omission, and is reported."""
+    if not fig.in_appendix:
+        return False
+    section = fig.extra.get("appendix_section") or ""
+    if section and section in (paper.extra.get("appendix_named") or ()):
+        # the text names this figure's own appendix ("Appendix C"): reached through it unless
+        # a figure of that appendix is cited on its own
+        return not any(f.sites for f in paper.figures
+                       if f.in_appendix and f.number and (f.extra.get("appendix_section") or "") == section)
+    if not paper.extra.get("appendix_cited"):
         return False
     return not any(f.sites for f in paper.figures if f.in_appendix and f.number)
 
