@@ -29,6 +29,7 @@ from figlint.ingest.texparse import (
 from figlint.ingest.texsource import (
     _CMD, Document, _scan_file, _skip_space, decode_bytes, match_brace, read_arg, read_args, shipped_file,
 )
+from figlint.ingest.revisions import class_marks, package_marks
 from figlint.model import Problem
 
 # How a class numbers figures (what `class_numbering` reads from its file, and what pdflatex
@@ -435,6 +436,7 @@ class _Scanner:
         self.target: tuple | None = None
         self.cur_float: FloatInfo | None = None
         self.graphicspath: list[str] = []
+        self.class_options: set[str] = set()  # \documentclass[...]: global options, packages see them too
         self.extra_refs = set(self.table.extra_refs)
         self.chapter_steps: set[str] = set()  # class commands that step the chapter (local_package)
         # \frontmatter and \backmatter (book, scrbook, memoir): chapters there are unnumbered
@@ -635,6 +637,9 @@ class _Scanner:
             if args[1]:
                 cls = t[args[1][0]:args[1][1]].strip()
                 self.res.docclass = cls
+                self.class_options = set(split_labels(t[args[0][0]:args[0][1]])) if args[0] else set()
+                for d in class_marks(cls, self.class_options, i):
+                    self.table.add(d)
                 self._numbering(CLASS_NUMBERING.get(cls))
                 self.local_package(cls, i, ext=".cls")  # a shipped class: what its file declares
             self.mask(i, end)
@@ -645,6 +650,8 @@ class _Scanner:
                 names = split_labels(t[args[1][0]:args[1][1]])
                 opts = set(split_labels(t[args[0][0]:args[0][1]])) if args[0] else set()
                 for pkg in names:
+                    for d in package_marks(pkg, opts | self.class_options, i):
+                        self.table.add(d)
                     if pkg == "cleveref":
                         self.res.cleveref_options |= opts
                     elif pkg in ("chngcntr",):
