@@ -54,3 +54,10 @@ def latin_script(text: str) -> bool:
 
 def content_words(text: str, extra_stop: frozenset[str] = frozenset()) -> list[str]:
     return [w for w in words(text) if w not in STOPWORDS and w not in extra_stop and len(w) > 1]
+
+
+def symbol_font(font: str) -> bool:
+    """A font of pictograms, not letters: ZapfDingbats (PDF's standard symbol font; R's pdf()
+    device draws scatter points as its filled circle by default, `useDingbats`). Its glyphs in
+    a figure are marks (markers, ticks, stars), not text to read, size or contrast."""
+    return "dingbat" in (font or "").lower()

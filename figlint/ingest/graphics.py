@@ -25,6 +25,7 @@ from figlint.model import Figure, Location, Paper, Problem, RasterImage, TextSpa
 from figlint.ingest.paths import clipped_drawings
 from figlint.ingest.pdf_hidden import drop_hidden_text
 from figlint.ingest.type3 import fix_sizes as fix_type3_sizes
+from figlint.text import symbol_font
 
 ASSUMED_DPI = 300.0
 # Tools write these when the user set nothing: they say nothing about print size.
@@ -133,8 +134,8 @@ def _read_pdf_figure(path: str) -> Paper:
         for block in text["blocks"]:
             for line in block.get("lines", ()):
                 for s in line.get("spans", ()):
-                    if not s["text"].strip():
-                        continue
+                    if not s["text"].strip() or symbol_font(s.get("font", "")):
+                        continue  # (a symbol font's glyphs are marks: R's Dingbats points)
                     spans.append(TextSpan(text=s["text"], size=round(float(s["size"]), 2), font=s.get("font", ""),
                                           bbox=tuple(round(v, 2) for v in s["bbox"]), color=s.get("color")))
         # the same marks as the figure's region in a paper and its file placed from the sources

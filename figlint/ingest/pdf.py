@@ -29,6 +29,7 @@ from figlint.ingest.pdf_layout import (NONFIG_DESTS, BBox, cut_from, Layout, Lin
                                       mark_margins, page_columns, page_layout, read_page)
 from figlint.model import Caption, Drawing, Figure, Location, Paper, Problem, RasterImage, Subpanel, TextSpan, union
 from figlint.ingest.paths import merge_paths
+from figlint.text import symbol_font
 
 
 
@@ -444,7 +445,7 @@ def _fill(fig: Figure, pd: PageData, box: BBox) -> Figure:
     lines = [ln for ln in pd.lines if ln.role == "figure" and R.inside(ln.bbox, box, 1.0)]
     for ln in lines:
         for s in ln.spans:
-            if s["text"].strip() and s["size"] >= 0.5:
+            if s["text"].strip() and s["size"] >= 0.5 and not symbol_font(s["font"]):
                 fig.spans.append(TextSpan(text=s["text"].strip(), size=round(s["size"], 2), font=s["font"], bbox=tuple(round(v, 2) for v in s["bbox"]), color=s["color"]))
     for im in pd.images:
         if R.inside(im["bbox"], box, 2.0):

@@ -146,6 +146,7 @@ from figlint.ingest.paths import clipped_drawings
 from figlint.ingest.pdf_hidden import drop_hidden_text
 from figlint.ingest.styleread import definition, normalsize, option_flags, resolve_ifs, undecided
 from figlint.ingest.type3 import fix_sizes as fix_type3_sizes
+from figlint.text import symbol_font
 
 IN = 72.27  # TeX points per inch
 BP = IN / 72.0  # TeX points per PostScript point (PDF unit)
@@ -1638,7 +1639,8 @@ def _emit(fig: Figure, c: _Content, p: Placed, rel: str, x: float, y: float) -> 
                                       dpi_x=dpi_x, dpi_y=dpi_y, name=name, dpi_source="placement"))
         return
     for text, size, font, b, color in c.spans:
-        if visible(b) and size * ky >= 0.5:  # as the PDF route: text under 0.5 pt is not meant to be read
+        # as the PDF route: text under 0.5 pt is not meant to be read, a symbol font's glyphs are marks
+        if visible(b) and size * ky >= 0.5 and not symbol_font(font):
             fig.spans.append(TextSpan(text=text, size=round(size * ky, 2), font=font, bbox=box(b), color=color))
     for w_px, h_px, b, whole, xref in c.images:
         if not visible(b):
