@@ -52,3 +52,19 @@ def test_symbol_font_glyphs_are_marks(tmp_path, pdflatex, font):
             assert codes == [], (target.name, codes)
         else:  # the same points as letters of a text font: tiny, overlapping text
             assert "FL102" in codes, (target.name, codes)
+
+
+def test_symbol_glyphs_make_no_text_lines(tmp_path, pdflatex):
+    """The page's text lines hold no symbol glyphs: a figure of R's points set in Dingbats made
+    lines of them that outnumbered the prose, so the text column was found among the points
+    and a citation broken over two lines was read apart (field audit, FL301)."""
+    from figlint.ingest.pdf_layout import read_page
+
+    _scatter(tmp_path / "scatter.pdf", "zadb")
+    compile_tex(tmp_path, _paper())
+    page = pymupdf.open(str(tmp_path / "main.pdf"))[0]
+    assert any("ingbat" in s["font"] for b in page.get_text("dict")["blocks"] for l in b.get("lines", ())
+               for s in l["spans"])  # the fixture: the points are on the page as glyphs
+    lines = read_page(page).lines
+    assert lines and not any("ingbat" in s["font"] for ln in lines for s in ln.spans)
+    assert any("chromosome" in ln.text for ln in lines)

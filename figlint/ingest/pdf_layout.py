@@ -22,6 +22,7 @@ import pymupdf
 
 from figlint.budget import MAX_DECODE_PIXELS
 from figlint.ingest import mupdf as _mupdf  # noqa: F401 - keeps MuPDF messages off stdout
+from figlint.text import symbol_font
 from figlint.ingest.pdf_hidden import drop_hidden_text
 from figlint.ingest import pdf_turn as turn
 from figlint.ingest.pdf_paths import read_paths
@@ -218,7 +219,15 @@ def _lines_of_block(page: int, bno: int, block: dict) -> list[Line]:
     one character), in either order, and drops an accent glyph printed over a piece.
     A wider gutter (review line numbers beside the text) keeps its pieces apart.
     """
-    raw = [l for l in block["lines"] if any(s["text"].strip() for s in l["spans"])]
+    raw = []
+    for l in block["lines"]:
+        spans = l["spans"]
+        if any(symbol_font(s["font"]) for s in spans):
+            # a symbol font's glyphs are marks, not text: R's scatter points set in Dingbats
+            # would make lines of "GGG" that outnumber the prose and move the text columns
+            l = {**l, "spans": [s for s in spans if not symbol_font(s["font"])]}
+        if any(s["text"].strip() for s in l["spans"]):
+            raw.append(l)
     raw.sort(key=lambda l: (round(l["bbox"][1]), l["bbox"][0]))
     groups: list[list[dict]] = []
     for rl in raw:
