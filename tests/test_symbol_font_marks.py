@@ -50,6 +50,12 @@ def test_symbol_font_glyphs_are_marks(tmp_path, pdflatex, font):
         codes = [f.code for f in lint_path(str(target), Config(select=["FL102", "FL109"], pdf=pdf)).findings]
         if font == "zadb":  # ZapfDingbats: the points are marks
             assert codes == [], (target.name, codes)
+            # ... with their colour: the figure's marks hold the 120 blue points
+            from figlint.ingest import load
+
+            fig = load(str(target), pdf).figure("1")
+            blue = [d for d in fig.drawings if d.fill and d.fill[2] > 0.7 and d.fill[0] < 0.3]
+            assert sum(d.paths for d in blue) == 120, (target.name, [(d.fill, d.paths) for d in fig.drawings])
         else:  # the same points as letters of a text font: tiny, overlapping text
             assert "FL102" in codes, (target.name, codes)
 

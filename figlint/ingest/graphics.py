@@ -25,7 +25,7 @@ from figlint.model import Figure, Location, Paper, Problem, RasterImage, TextSpa
 from figlint.ingest.paths import clipped_drawings
 from figlint.ingest.pdf_hidden import drop_hidden_text
 from figlint.ingest.type3 import fix_sizes as fix_type3_sizes
-from figlint.text import symbol_font
+from figlint.ingest.paths import glyph_marks
 
 ASSUMED_DPI = 300.0
 # Tools write these when the user set nothing: they say nothing about print size.
@@ -128,14 +128,16 @@ def _read_pdf_figure(path: str) -> Paper:
         # figure would take gigabytes); a figure with more is reported and not analysed (FL011).
         paths, total_paths = capped_drawings(page, extended=True)
         text = page.get_text("dict", flags=pymupdf.TEXT_MEDIABOX_CLIP)
+        marks = glyph_marks(text)  # a symbol font's glyphs are marks (R's Dingbats points)
         fix_type3_sizes(doc, text)
         drop_hidden_text(page, text, paths)  # text a later opaque fill paints over is not printed
+        paths.extend(marks)  # (after the hidden-text check: their paint order is not known)
         spans: list[TextSpan] = []
         for block in text["blocks"]:
             for line in block.get("lines", ()):
                 for s in line.get("spans", ()):
-                    if not s["text"].strip() or symbol_font(s.get("font", "")):
-                        continue  # (a symbol font's glyphs are marks: R's Dingbats points)
+                    if not s["text"].strip():
+                        continue
                     spans.append(TextSpan(text=s["text"], size=round(float(s["size"]), 2), font=s.get("font", ""),
                                           bbox=tuple(round(v, 2) for v in s["bbox"]), color=s.get("color")))
         # the same marks as the figure's region in a paper and its file placed from the sources

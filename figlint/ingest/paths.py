@@ -340,3 +340,44 @@ def clipped_drawings(paths: list[dict], ox: float = 0.0, oy: float = 0.0, page_b
                 continue
         clipped.append(PathRecord(d, (x0, y0, x1, y1), ox, oy))
     return merge_paths(clipped)
+
+
+def glyph_marks(text: dict) -> list[dict]:
+    """The glyphs of symbol fonts in a page's text (`get_text("dict")`) taken out of it, as the
+    marks they are: each a small filled octagon of the glyph's colour, in the form MuPDF gives a
+    path. R's pdf() device draws scatter points as ZapfDingbats' filled circle (`useDingbats`):
+    read as text they were thousands of tiny overlapping labels, and their colours were lost to
+    the chart (a caption's "in red" found nothing red). A span of several glyphs ("●●●", points
+    side by side) gives one mark per glyph across its box. The dict loses those spans."""
+    from figlint.text import symbol_font
+
+    out: list[dict] = []
+    for block in text.get("blocks", ()):
+        for line in block.get("lines", ()):
+            spans = line.get("spans", ())
+            if not any(symbol_font(s.get("font", "")) for s in spans):
+                continue
+            keep = []
+            for s in spans:
+                if not symbol_font(s.get("font", "")):
+                    keep.append(s)
+                    continue
+                n = len(s["text"].replace(" ", ""))
+                if not n:
+                    continue
+                x0, y0, x1, y1 = s["bbox"]
+                c = s.get("color") or 0
+                rgb = (((c >> 16) & 255) / 255.0, ((c >> 8) & 255) / 255.0, (c & 255) / 255.0)
+                # the glyph's ink: as wide as its advance, a square centred in the line's height
+                w = (x1 - x0) / n
+                r = 0.4 * min(w, y1 - y0)
+                cy = (y0 + y1) / 2
+                for k in range(n):
+                    cx = x0 + (k + 0.5) * w
+                    pts = [(cx + r * math.cos(a * math.pi / 4), cy + r * math.sin(a * math.pi / 4)) for a in range(8)]
+                    items = [("l", pts[i], pts[(i + 1) % 8]) for i in range(8)]
+                    out.append({"type": "f", "fill": rgb, "color": None, "fill_opacity": s.get("alpha", 255) / 255.0,
+                                "items": items, "rect": (cx - r, cy - r, cx + r, cy + r), "width": None,
+                                "dashes": None, "level": 0, "closePath": True, "even_odd": False})
+            line["spans"] = keep
+    return out

@@ -29,7 +29,6 @@ from figlint.ingest.pdf_layout import (NONFIG_DESTS, BBox, cut_from, Layout, Lin
                                       mark_margins, page_columns, page_layout, read_page)
 from figlint.model import Caption, Drawing, Figure, Location, Paper, Problem, RasterImage, Subpanel, TextSpan, union
 from figlint.ingest.paths import merge_paths
-from figlint.text import symbol_font
 
 
 
@@ -445,7 +444,7 @@ def _fill(fig: Figure, pd: PageData, box: BBox) -> Figure:
     lines = [ln for ln in pd.lines if ln.role == "figure" and R.inside(ln.bbox, box, 1.0)]
     for ln in lines:
         for s in ln.spans:
-            if s["text"].strip() and s["size"] >= 0.5 and not symbol_font(s["font"]):
+            if s["text"].strip() and s["size"] >= 0.5:
                 fig.spans.append(TextSpan(text=s["text"].strip(), size=round(s["size"], 2), font=s["font"], bbox=tuple(round(v, 2) for v in s["bbox"]), color=s["color"]))
     for im in pd.images:
         if R.inside(im["bbox"], box, 2.0):
@@ -467,7 +466,7 @@ def _drawings_in(pd: PageData, box: BBox) -> list[Drawing]:
     """Paths inside the region; consecutive paths with one style (a data series, a grid) become one Drawing."""
     bx0, by0, bx1, by1 = box[0] - 2, box[1] - 2, box[2] + 2, box[3] + 2
     inside = []
-    for p in pd.drawings:
+    for p in pd.drawings + pd.marks if pd.marks else pd.drawings:
         r = p.rect
         if bx0 <= (r[0] + r[2]) / 2 <= bx1 and by0 <= (r[1] + r[3]) / 2 <= by1:
             inside.append(p)

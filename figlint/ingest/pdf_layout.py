@@ -22,9 +22,9 @@ import pymupdf
 
 from figlint.budget import MAX_DECODE_PIXELS
 from figlint.ingest import mupdf as _mupdf  # noqa: F401 - keeps MuPDF messages off stdout
-from figlint.text import symbol_font
 from figlint.ingest.pdf_hidden import drop_hidden_text
 from figlint.ingest import pdf_turn as turn
+from figlint.ingest.paths import PathRecord, glyph_marks
 from figlint.ingest.pdf_paths import read_paths
 from figlint.ingest.type3 import fix_sizes as fix_type3_sizes
 from figlint.mentions import parse_float_label
@@ -65,6 +65,7 @@ class PageData:
     lines: list[Line] = field(default_factory=list)
     images: list[dict] = field(default_factory=list)
     drawings: list = field(default_factory=list)  # paths.PathRecord, in paint order (pdf_paths)
+    marks: list = field(default_factory=list)  # paths.PathRecord of symbol glyphs (paths.glyph_marks)
     links: list[dict] = field(default_factory=list)
     matrix: tuple = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)  # PDF user space -> page space
     paths_total: int = 0  # vector paths on the page; more than budget.MAX_PAGE_DRAWINGS are not read
@@ -219,15 +220,7 @@ def _lines_of_block(page: int, bno: int, block: dict) -> list[Line]:
     one character), in either order, and drops an accent glyph printed over a piece.
     A wider gutter (review line numbers beside the text) keeps its pieces apart.
     """
-    raw = []
-    for l in block["lines"]:
-        spans = l["spans"]
-        if any(symbol_font(s["font"]) for s in spans):
-            # a symbol font's glyphs are marks, not text: R's scatter points set in Dingbats
-            # would make lines of "GGG" that outnumber the prose and move the text columns
-            l = {**l, "spans": [s for s in spans if not symbol_font(s["font"])]}
-        if any(s["text"].strip() for s in l["spans"]):
-            raw.append(l)
+    raw = [l for l in block["lines"] if any(s["text"].strip() for s in l["spans"])]
     raw.sort(key=lambda l: (round(l["bbox"][1]), l["bbox"][0]))
     groups: list[list[dict]] = []
     for rl in raw:
@@ -361,6 +354,10 @@ def read_page(page: pymupdf.Page) -> PageData:
         d = _respaced(tp)
     fix_type3_sizes(page.parent, d)
     data.drawings, data.paths_total, data.frames, fills = read_paths(page, matrix=m)
+    # a symbol font's glyphs (R's Dingbats points) are marks, not text: lines of "●●●" would
+    # outnumber the prose and move the text columns (paths.glyph_marks). They are a figure's
+    # marks where a figure is found, not what finds it (a table's check marks are no figure).
+    data.marks = [PathRecord(p, p["rect"]) for p in glyph_marks(d)]
     drop_hidden_text(page, d, fills, matrix=m)
     _plain_math_letters(d)
     for bno, block in enumerate(d["blocks"]):

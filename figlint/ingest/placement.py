@@ -142,11 +142,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from figlint.model import Drawing, Figure, Paper, RasterImage, TextSpan
-from figlint.ingest.paths import clipped_drawings
+from figlint.ingest.paths import clipped_drawings, glyph_marks
 from figlint.ingest.pdf_hidden import drop_hidden_text
 from figlint.ingest.styleread import definition, normalsize, option_flags, resolve_ifs, undecided
 from figlint.ingest.type3 import fix_sizes as fix_type3_sizes
-from figlint.text import symbol_font
 
 IN = 72.27  # TeX points per inch
 BP = IN / 72.0  # TeX points per PostScript point (PDF unit)
@@ -1194,6 +1193,7 @@ def _pdf_content(path: str, page_no: int) -> _Content | None:
         c = _Content(width=rect.width, height=rect.height)
         ox, oy = rect.x0, rect.y0
         text = page.get_text("dict", flags=pymupdf.TEXT_MEDIABOX_CLIP)
+        marks = glyph_marks(text)  # a symbol font's glyphs are marks (R's Dingbats points)
         fix_type3_sizes(page.parent, text)
         paths = None
         if len(page.read_contents()) > _MAX_DRAWING_BYTES:
@@ -1201,6 +1201,7 @@ def _pdf_content(path: str, page_no: int) -> _Content | None:
         else:
             paths = page.get_cdrawings(extended=True)
             drop_hidden_text(page, text, paths)  # text a later opaque fill paints over is not printed
+            paths += marks  # (after the hidden-text check: their paint order is not known)
         for block in text["blocks"]:
             for line in block.get("lines", ()):
                 for s in line.get("spans", ()):
@@ -1639,8 +1640,7 @@ def _emit(fig: Figure, c: _Content, p: Placed, rel: str, x: float, y: float) -> 
                                       dpi_x=dpi_x, dpi_y=dpi_y, name=name, dpi_source="placement"))
         return
     for text, size, font, b, color in c.spans:
-        # as the PDF route: text under 0.5 pt is not meant to be read, a symbol font's glyphs are marks
-        if visible(b) and size * ky >= 0.5 and not symbol_font(font):
+        if visible(b) and size * ky >= 0.5:  # as the PDF route: text under 0.5 pt is not meant to be read
             fig.spans.append(TextSpan(text=text, size=round(size * ky, 2), font=font, bbox=box(b), color=color))
     for w_px, h_px, b, whole, xref in c.images:
         if not visible(b):
