@@ -748,6 +748,25 @@ def evaluate(p: Paper, rerun: bool, show: bool, check: bool, routes=ROUTES, side
     return row
 
 
+def _head() -> str:
+    """The figlint commit a row was measured at (blank outside a git checkout)."""
+    try:
+        out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True)
+        return out.stdout.strip()
+    except OSError:
+        return ""
+
+
+def merged(rows: list[dict]) -> list[dict]:
+    """binding.json's rows with those of `rows` put in their place (matched by repository and
+    commit), the others kept as they were measured (their `measured_at` says when)."""
+    path = HERE / "field_audit" / "binding.json"
+    fresh = {(r["repo"], r["commit"]): r for r in rows}
+    old = json.loads(path.read_text()) if path.exists() else []
+    out = [fresh.pop((r["repo"], r["commit"]), r) for r in old]
+    return out + list(fresh.values())
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--build-dir", type=Path, default=Path("/tmp/figlint_field_audit"))
@@ -760,6 +779,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-side", action="store_true", help="never compile a side run for the list of figures")
     ap.add_argument("--truth-only", action="store_true", help="extract truth, do not run figlint")
     ap.add_argument("--write", action="store_true", help="update benchmarks/RESULTS.md and field_audit/binding.json")
+    ap.add_argument("--merge", action="store_true",
+                    help="with --write: keep the rows of binding.json this run did not measure (papers whose "
+                         "build is elsewhere), replacing only those it did")
     args = ap.parse_args(argv)
     papers = corpus_papers() if args.corpus else field_papers(args.build_dir)
     if args.only:
@@ -779,6 +801,11 @@ def main(argv: list[str] | None = None) -> int:
         print(totals(rows))
         print(class_table(rows))
     if args.write and not args.corpus and not args.truth_only:
+        head = _head()
+        for row in rows:
+            row["measured_at"] = head
+        if args.merge:
+            rows = merged(rows)
         write(rows)
     return 0
 
