@@ -422,14 +422,15 @@ def _text_part(s: str, ctx: Context) -> str:
 
 
 def words(text: str) -> list[str]:
-    """Lower-case ASCII words of a plain text (accents folded; apostrophes and hyphens inside
-    words joined, so "Bundler's" / "Bundler’s" and "inter-annotator" / "interannotator" agree;
-    other punctuation and symbols separate words), one-letter words dropped."""
-    text = re.sub(r"\s*[\u2019\u2018\u02bc'`]\s*(?=[A-Za-z])", "", text)
-    text = re.sub(r"(?<=[A-Za-z])[-\u2010\u2011\u00ad]\s*(?=[A-Za-z])", "", text)
+    """Lower-case words of a plain text, in any script (accents folded; apostrophes and hyphens
+    inside words joined, so "Bundler's" / "Bundler’s" and "inter-annotator" / "interannotator"
+    agree; other punctuation and symbols separate words), one-letter words dropped. (Folding to
+    ASCII lost every Cyrillic or Greek word: the sites of a Russian thesis matched on numbers.)"""
+    text = re.sub(r"\s*[\u2019\u2018\u02bc'`]\s*(?=[^\W\d_])", "", text)
+    text = re.sub(r"(?<=[^\W\d_])[-\u2010\u2011\u00ad]\s*(?=[^\W\d_])", "", text)
     text = "".join(" " if unicodedata.category(c)[0] in "PSZ" else c for c in text)
-    text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode().lower()
-    return [w for w in re.findall(r"[a-z0-9]+", text) if len(w) > 1 or w.isdigit()]
+    text = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c)).lower()
+    return [w for w in re.findall(r"[^\W_]+", text) if len(w) > 1 or w.isdigit()]
 
 
 def prose(ws: list[str]) -> list[str]:
@@ -457,7 +458,7 @@ def similarity(a: str, b: str) -> float:
     pa, pb = prose(wa), prose(wb)
     if pa and pb:
         scores.append(difflib.SequenceMatcher(None, pa, pb, autojunk=False).ratio())
-    la, lb = re.sub(r"[^a-z]", "", "".join(wa)), re.sub(r"[^a-z]", "", "".join(wb))
+    la, lb = re.sub(r"[\W\d_]", "", "".join(wa)), re.sub(r"[\W\d_]", "", "".join(wb))
     if la and lb:
         scores.append(difflib.SequenceMatcher(None, la, lb, autojunk=False).ratio())
     return max(scores)

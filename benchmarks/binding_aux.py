@@ -688,7 +688,12 @@ def write(rows: list[dict]) -> None:
         "on words, on prose words, on letters alone: formula spacing and citation style aside); sites on the words "
         "around the mention (or, LaTeX route, the same file:line), one-to-one. Bars (issue 12): "
         "recall and precision >= 0.98 (R, P), captions >= 0.95 (C), sites >= 0.98 (S). Uncaptioned "
-        "regions are not in precision (LaTeX lists none; some are graphics outside floats).",
+        "regions are not in precision (LaTeX lists none; some are graphics outside floats). A caption's "
+        "citations that no `\\bibcite` records (biblatex) and its acronyms are read off the printed page "
+        "between the stretches LaTeX's record holds (aux_truth.fill_wild). With `--merge`, only the rows of "
+        "papers whose build is on the machine are measured again; binding.json says for each row the figlint "
+        "commit it was measured at (`measured_at`; rows without it predate that field). "
+        + _measured_note(rows),
         "",
         table(rows),
         "",
@@ -746,6 +751,14 @@ def evaluate(p: Paper, rerun: bool, show: bool, check: bool, routes=ROUTES, side
         for d in validate(p, aux, src):
             print(f"   validate {p.name}: {d}")
     return row
+
+
+def _measured_note(rows: list[dict]) -> str:
+    at: dict[str, int] = {}
+    for r in rows:
+        k = r.get("measured_at") or "before measured_at was recorded"
+        at[k] = at.get(k, 0) + 1
+    return "Rows by commit measured at: " + ", ".join(f"{k} {n}" for k, n in sorted(at.items(), key=lambda kv: -kv[1])) + "."
 
 
 def _head() -> str:
