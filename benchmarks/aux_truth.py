@@ -408,6 +408,12 @@ def _text_part(s: str, ctx: Context) -> str:
             if i < n and s[i] == " " and name not in _SPACE_CMDS and not (name in _WORD_CMDS and _WORD_CMDS[name]):
                 while i < n and s[i] == " ":
                     i += 1
+            if i < n and s[i] == "[" and name not in _SPACE_CMDS and name not in _WORD_CMDS:
+                # an unknown command's optional argument sets options, it prints nothing
+                # (\lstinline[style=inline]{code})
+                close = s.find("]", i)
+                if 0 < close - i < 80 and "{" not in s[i:close]:
+                    i = close + 1
             continue
         if c in "{}":
             i += 1

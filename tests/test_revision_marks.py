@@ -65,3 +65,17 @@ def test_revision_marks_read_as_printed(tmp_path, pdflatex, case):
     assert ("GONE" in from_tex) == ("GONE" in on_page)
     cfg = Config(preview=True, pdf=str(tmp_path / "main.pdf"))
     assert "FL008" not in [f.code for f in lint_path(str(tmp_path / "main.tex"), cfg).findings]
+
+
+def test_inline_code_options_do_not_print(tmp_path, pdflatex):
+    """`\\lstinline[style=...]{code}` (here through a paper's own macro, as a field-audit paper
+    names its functions in captions) prints the code, not its options: the LaTeX route's caption
+    read "[style=inline]fftn_mpi" and differed from the PDF's."""
+    pre = ("\\documentclass{article}\n\\usepackage{listings}\n\\lstdefinestyle{inline}{basicstyle=\\ttfamily}\n"
+           "\\newcommand{\\code}[1]{\\lstinline[style=inline]{#1}}\n")
+    caption = "Forward \\code{fftn} and inverse \\lstinline[language=C]{ifftn} transforms of the slab decomposition."
+    compile_tex(tmp_path, _paper(pre, caption), {"plot.png": ((400, 200), (90, 140, 200))})
+    on_page = read_pdf(str(tmp_path / "main.pdf")).figure("1").caption.text
+    from_tex = read_latex(str(tmp_path / "main.tex")).figure("1").caption.text
+    assert "fftn" in on_page and "style" not in on_page  # the fixture
+    assert " ".join(from_tex.split()) == " ".join(on_page.split()), (from_tex, on_page)

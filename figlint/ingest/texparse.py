@@ -88,6 +88,8 @@ _WALKER_MACROS = {
     "raisebox": "{[[{", "adjustbox": "{{", "makebox": "[[{", "framebox": "[[{",
     "parbox": "[[[{{", "tikz": "[", "footnote": "[{", "footnotemark": "[", "footnotetext": "[{",
     "textsuperscript": "{", "textsubscript": "{", "circled": "{", "xspace": "",
+    # listings/minted inline code with options: the code prints, the options do not
+    "lstinline": "*[{", "mintinline": "[{{",
     "setlength": "{{", "addtolength": "{{", "setcounter": "{{", "addtocounter": "{{",
     "stepcounter": "{", "refstepcounter": "{", "phantomsection": "", "phantom": "{",
     "hphantom": "{", "vphantom": "{", "rule": "[{{", "hfill": "", "vfill": "",
@@ -1048,6 +1050,7 @@ class TextRenderer:
             "tablename": lambda n, o: "Table", "textsuperscript": self._last,
             "textsubscript": self._last, "url": self._last, "circled": lambda n, o: "(" + self._last(n, o) + ")",
             "href": self._last, "ie": lambda n, o: "i.e.", "eg": lambda n, o: "e.g.",
+            "lstinline": self._last, "mintinline": self._last,
             "etal": lambda n, o: "et al.", "textasciitilde": lambda n, o: "~",
             "LaTeX": lambda n, o: "LaTeX", "TeX": lambda n, o: "TeX",
         })
