@@ -898,6 +898,10 @@ _SYMBOLS = {"|": "‖", "Vert": "‖", "lVert": "‖", "rVert": "‖", "vert": "
             "coloneqq": " := ", "Coloneqq": " ::= ", "eqqcolon": " =: ", "coloneq": " :− ", "vcentcolon": ":"}
 
 
+# a command (and its optional argument) at the very end of a macro's body
+_AWAITING = re.compile(r"\\([A-Za-z]+)\*?\s*(?:\[[^\]]*\])?\s*$")
+
+
 class _L2T(l2t.LatexNodes2Text):
     """latex2text with user macro expansion; unknown macros print their arguments only."""
 
@@ -909,7 +913,16 @@ class _L2T(l2t.LatexNodes2Text):
         d = r.table.at(name, r.pos_hint) if r.table and r.table.defs.get(name) else None
         if d is not None and r.depth < 6 and not typesetting(d.body):
             args = [arg_text(a) if a is not None else None for a in margs(node)]
-            return r.latex_to_text(d.expand(args), raw=True, nested=True)
+            body = d.expand(args)
+            m = _AWAITING.search(body)
+            if m:
+                inner = r.table.at(m.group(1), r.pos_hint) if r.table.defs.get(m.group(1)) else None
+                if "{" in (_WALKER_MACROS.get(m.group(1)) or "") or (inner is not None and inner.nargs > 0):
+                    # a definition that ends in a command still awaiting its argument
+                    # (\newcommand{\code}{\lstinline[style=inline]}): that argument follows the
+                    # macro in the text and prints there; the command itself prints nothing more
+                    body = body[:m.start()]
+            return r.latex_to_text(body, raw=True, nested=True)
         if d is not None and name not in r.text_macros:
             # a definition that typesets (boxes, skips, math styles, TikZ, error messages) prints
             # no words of its own: its last argument is what the reader sees (\bm{x}: x)
