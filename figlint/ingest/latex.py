@@ -578,14 +578,17 @@ class _Assembler:
             return False
         if APPENDIX_WORD.search(self._masked_text(), self.doc.body_start, app):
             return True
+        return any(True for _ in self._appendix_labels_cited(app))
+
+    def _appendix_labels_cited(self, app: int):
+        """The labels of the appendices' sections that references before them name."""
         for ev in self.scan.refs:
             if ev.pos >= app:
                 continue
             for name in ev.labels:
                 lab = self.final.get(name)
                 if lab is not None and lab.pos >= app and lab.kind in ("section", "other"):
-                    return True
-        return False
+                    yield lab
 
     def appendix_named(self) -> list[str]:
         """The appendices the text before them names by letter: typed ("Appendix C",
@@ -597,16 +600,8 @@ class _Assembler:
         if app is None:
             return []
         letters, _generic = named_appendices(self._masked_text()[self.doc.body_start:app])
-        for ev in self.scan.refs:
-            if ev.pos >= app:
-                continue
-            for name in ev.labels:
-                lab = self.final.get(name)
-                if lab is not None and lab.pos >= app and lab.kind in ("section", "other"):
-                    letter = appendix_letter(lab.printed)
-                    if letter:
-                        letters.add(letter)
-        return sorted(letters)
+        letters |= {appendix_letter(lab.printed) for lab in self._appendix_labels_cited(app)}
+        return sorted(letters - {""})
 
     def appendix_of(self, pos: int) -> str:
         """The letter of the appendix a place in the sources is in ("" before the first one)."""
