@@ -143,3 +143,16 @@ def test_appendix_names_read_from_text():
     assert named_appendices("Appendices A--C hold the proofs") == ({"A", "B", "C"}, False)
     assert named_appendices("the proofs are in the appendix") == (set(), True)
     assert named_appendices("in Appendix~\\ref{app:x}") == (set(), False)
+
+
+def test_appendix_headings_in_capitals(tmp_path, pdflatex):
+    """Section titles set in capitals (ICLR's small capitals extract as "A GAME MODES"): the PDF
+    route finds the appendix at its first lettered heading as it does "A Game modes", so the
+    figure of the named appendix is reached through it (field audit: an ICLR submission's
+    appendix was never found on the PDF route)."""
+    tex = _paper("The loss of every run is in Appendix~\\ref{app:runs}.")
+    tex = tex.replace("\\section{Results}", "\\section{\\MakeUppercase{Results}}")
+    tex = tex.replace("\\section{Every run}", "\\section{\\MakeUppercase{Every run}}")
+    compile_tex(tmp_path, tex, {"plot.png": ((400, 200), (90, 140, 200))})
+    for source in (False, True):
+        assert _codes(tmp_path, source) == {}, (source, _codes(tmp_path, source))

@@ -612,7 +612,8 @@ def _float_at(floats: list[CaptionBlock], page: int, x: float, y: float, strict:
 
 
 _NUMBERED_HEADING = re.compile(r"^\d+\.?\s+[A-Z]")
-_FIRST_LETTERED = re.compile(r"^A[.:]?\s+[A-Z][a-z]")
+# "A Every run", or in capitals ("A GAME MODES": ICLR's small capitals extract as capitals)
+_FIRST_LETTERED = re.compile(r"^A[.:]?\s+(?:[A-Z][a-z]|[A-Z]{2,}\b(?![^a-z]*[a-z]))")
 _APPENDIX_ALONE = re.compile(r"^(?:APPENDIX|APPENDICES|APPENDIXES|Appendix|Appendices)(?:\s+[A-Z])?:?$")
 
 
