@@ -278,6 +278,42 @@ def find_mentions(text: str, known=None) -> list[Mention]:
                 panels.setdefault(k, []).extend(x for x in v if x not in panels.get(k, []))
         out.append(Mention(wm.start(), end, text[wm.start():end], numbers, panels, items))
         pos = end
+    if "Fig" in text:
+        out += _number_first(text, out)
+        out.sort(key=lambda m: m.start)
+    return out
+
+
+# PLoS's supporting figures are cited number first: "S1 Fig", "S1 and S2 Figs", "(S3-S5 Figs)",
+# "S3, S4, ..., and S10 Fig."
+_S_NUM = r"S\d+"
+_NUMBER_FIRST_RE = re.compile(r"(?<![\w.])(" + _S_NUM + r"(?:(?:\s*(?:,|and|&|" + _DASH + r"|\u2026|\.\.\.))+\s*"
+                              + _S_NUM + r")*)" + _SP + r"(?:Figs?|Figures?)\b\.?")
+_ONE_S = re.compile(_S_NUM)
+
+
+def _number_first(text: str, found: list[Mention]) -> list[Mention]:
+    """Mentions that put the number before the word (PLoS's "S1 Fig"), outside those found."""
+    from bisect import bisect_left
+
+    starts = [f.start for f in found]  # in order, not overlapping one another
+    out = []
+    for m in _NUMBER_FIRST_RE.finditer(text):
+        k = bisect_left(starts, m.end())  # the mentions starting before this one ends
+        if k and found[k - 1].end > m.start():
+            continue  # inside a mention already read ("Figs. S1 and S2 Fig" reads once)
+        nums = [(x.start(), x.group(0)) for x in _ONE_S.finditer(m.group(1))]
+        numbers: list[str] = []
+        items = []
+        for k, (at, n) in enumerate(nums):
+            between = m.group(1)[nums[k - 1][0] + len(nums[k - 1][1]):at] if k else ""
+            if k and re.search(_DASH + r"|\u2026|\.\.\.", between):
+                fill = [f"S{i}" for i in range(int(numbers[-1][1:]) + 1, int(n[1:]))] if numbers else []
+                numbers += [f for f in fill[:200] if f not in numbers]
+            if n not in numbers:
+                numbers.append(n)
+            items.append((m.start() + at, m.start() + at + len(n), n, []))
+        out.append(Mention(m.start(), m.end(), m.group(0), numbers, {}, items))
     return out
 
 

@@ -329,3 +329,36 @@ def test_tables_in_more_languages_are_floats_too():
     assert parse_float_label("Πίνακας 2.1: Τιμές")[:3] == ("table", "Πίνακας 2.1", "2.1")
     assert parse_float_label("Tabell 1: Mätvärden")[0] == "table"
     assert parse_float_label("Taulukko 3. Tulokset")[0] == "table"
+
+
+def test_number_first_supporting_figures():
+    """PLoS cites its supporting figures number first ("S1 Fig", "S1 and S2 Figs", "S3, S4, ...,
+    and S10 Fig."): they were not read, and a paper citing its supplement only so had every
+    supporting figure reported uncited on the PDF route (field audit, a population-genetics
+    preprint: 10 false FL301)."""
+    from figlint.mentions import find_mentions
+
+    got = [(m.text, m.numbers) for m in find_mentions("as S1 Fig shows, and (S2 and S3 Figs); see S4\u2013S6 Figs.")]
+    assert got == [("S1 Fig", ["S1"]), ("S2 and S3 Figs", ["S2", "S3"]), ("S4\u2013S6 Figs.", ["S4", "S5", "S6"])]
+    got = find_mentions("S3, S4, \u2026, and S10 Fig. show the runs")
+    assert [m.numbers for m in got] == [["S3", "S4", "S5", "S6", "S7", "S8", "S9", "S10"]]
+    # read once where the word comes first, and nothing without an S number
+    assert [m.numbers for m in find_mentions("Figs. S1 and S2 Fig")] == [["S1", "S2"]]
+    assert [m.numbers for m in find_mentions("the CAS1 Fig and S1 Figure")] == [["S1"]]
+
+
+def test_number_first_citations_cite_on_both_routes(tmp_path, pdflatex):
+    from figlint.config import Config
+    from figlint.engine import lint_path
+    from fixtures.pdf_build import compile_tex
+
+    fig = ("\\begin{{figure}}[h]\\centering\\includegraphics[width=3cm]{{plot.png}}"
+           "\\caption{{{}}}\\end{{figure}}\n")
+    tex = ("\\documentclass{article}\n\\usepackage{graphicx}\n\\renewcommand{\\thefigure}{S\\arabic{figure}}\n"
+           "\\begin{document}\nThe spread of every run is shown in S1 and S2 Figs, and the last seed in S3 Fig.\n"
+           + fig.format("Spread of the first runs.") + fig.format("Spread of the later runs.")
+           + fig.format("The last seed.") + "\\end{document}\n")
+    compile_tex(tmp_path, tex, {"plot.png": ((400, 200), (90, 140, 200))})
+    for target, pdf in ((tmp_path / "main.pdf", None), (tmp_path / "main.tex", str(tmp_path / "main.pdf"))):
+        codes = [f.code for f in lint_path(str(target), Config(select=["FL301"], pdf=pdf)).findings]
+        assert codes == [], (target.name, codes)
