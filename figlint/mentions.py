@@ -285,11 +285,21 @@ def find_mentions(text: str, known=None) -> list[Mention]:
 
 
 # PLoS's supporting figures are cited number first: "S1 Fig", "S1 and S2 Figs", "(S3-S5 Figs)",
-# "S3, S4, ..., and S10 Fig."
-_S_NUM = r"S\d+"
-_NUMBER_FIRST_RE = re.compile(r"(?<![\w.])(" + _S_NUM + r"(?:(?:\s*(?:,|and|&|" + _DASH + r"|\u2026|\.\.\.))+\s*"
-                              + _S_NUM + r")*)" + _SP + r"(?:Figs?|Figures?)\b\.?")
-_ONE_S = re.compile(_S_NUM)
+# "S3, S4, ..., and S10 Fig." The last number is found with its word; the list before it is read
+# backwards, token by token (a regex for the whole list backtracks quadratically on a long run of
+# numbers that no word ends).
+_NUMBER_FIRST_RE = re.compile(r"(?<![\w.])S\d+" + _SP + r"(?:Figs?|Figures?)\b\.?")
+_LIST_SEPARATORS = frozenset(" \t\n\u00a0\u2009\u202f~,&-\u2013\u2014\u2212\u2026")
+
+
+def _s_number_before(text: str, j: int) -> int:
+    """Where an "S12" ending at j starts (not glued to a word before it), else -1."""
+    k = j
+    while k > 0 and text[k - 1].isdigit():
+        k -= 1
+    if k == j or k == 0 or text[k - 1] != "S" or (k >= 2 and (text[k - 2].isalnum() or text[k - 2] in "._")):
+        return -1
+    return k - 1
 
 
 def _number_first(text: str, found: list[Mention]) -> list[Mention]:
@@ -302,18 +312,36 @@ def _number_first(text: str, found: list[Mention]) -> list[Mention]:
         k = bisect_left(starts, m.end())  # the mentions starting before this one ends
         if k and found[k - 1].end > m.start():
             continue  # inside a mention already read ("Figs. S1 and S2 Fig" reads once)
-        nums = [(x.start(), x.group(0)) for x in _ONE_S.finditer(m.group(1))]
+        begin = m.start()
+        while True:  # the list before it, backwards: separators, then another S number
+            j = begin
+            while j > 0:
+                if text[j - 1] in _LIST_SEPARATORS:
+                    j -= 1
+                elif text[j - 3:j] in ("and", "...") and (j < 4 or not text[j - 4].isalpha()):
+                    j -= 3
+                else:
+                    break
+            at = _s_number_before(text, j) if j < begin else -1
+            if at < 0:
+                break
+            begin = at
+        start = begin
+        listed = text[start:m.end()]
         numbers: list[str] = []
         items = []
-        for k, (at, n) in enumerate(nums):
-            between = m.group(1)[nums[k - 1][0] + len(nums[k - 1][1]):at] if k else ""
-            if k and re.search(_DASH + r"|\u2026|\.\.\.", between):
-                fill = [f"S{i}" for i in range(int(numbers[-1][1:]) + 1, int(n[1:]))] if numbers else []
-                numbers += [f for f in fill[:200] if f not in numbers]
-            if n not in numbers:
+        prev_end = 0
+        for x in re.finditer(r"S\d+", listed):
+            n = x.group(0)
+            if numbers and re.search(_DASH + r"|\u2026|\.\.\.", listed[prev_end:x.start()]):
+                lo, hi = int(numbers[-1][1:]), int(n[1:])
+                numbers += [f"S{i}" for i in range(lo + 1, min(hi, lo + 200))]
+            if n not in numbers[-1:]:
                 numbers.append(n)
-            items.append((m.start() + at, m.start() + at + len(n), n, []))
-        out.append(Mention(m.start(), m.end(), m.group(0), numbers, {}, items))
+            items.append((start + x.start(), start + x.end(), n, []))
+            prev_end = x.end()
+        numbers = list(dict.fromkeys(numbers))
+        out.append(Mention(start, m.end(), listed, numbers, {}, items))
     return out
 
 
