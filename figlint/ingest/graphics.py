@@ -22,10 +22,9 @@ from pathlib import Path
 from figlint.budget import MAX_PAGE_DRAWINGS, capped_drawings, skip
 from figlint.errors import InputError
 from figlint.model import Figure, Location, Paper, Problem, RasterImage, TextSpan
-from figlint.ingest.paths import clipped_drawings
+from figlint.ingest.paths import clipped_drawings, glyph_marks
 from figlint.ingest.pdf_hidden import drop_hidden_text
 from figlint.ingest.type3 import fix_sizes as fix_type3_sizes
-from figlint.ingest.paths import glyph_marks
 
 ASSUMED_DPI = 300.0
 # Tools write these when the user set nothing: they say nothing about print size.

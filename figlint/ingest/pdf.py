@@ -655,9 +655,8 @@ def _mark_appendix(paper: Paper, pages: list[PageData], layout: Layout) -> None:
     paper.extra["appendix_cited"] = bool(start) and any(APPENDIX_WORD.search(t) for t in before)
     letters: set[str] = set()
     if start:
-        # (the text joined: "Appendix" ends one line, its letter starts the next)
-        # (a word hyphenated at a line's end joined: "Ap-" / "pendix C")
-        letters = set()
+        # the text joined: "Appendix" ends one line and its letter starts the next, or the word
+        # is hyphenated at a line's end ("Ap-" / "pendix C")
         for lines in (before, captions):
             letters |= named_appendices(re.sub(r"(?<=[A-Za-z])-\s+(?=[a-z])", "", " ".join(lines)))[0]
     paper.extra["appendix_named"] = sorted(letters)
@@ -696,19 +695,17 @@ def _mark_appendix(paper: Paper, pages: list[PageData], layout: Layout) -> None:
 _APPENDIX_LETTER = re.compile(r"^(?:APPENDIX|Appendix)\s+([A-Z])\b|^([A-Z])[.:]?\s+[A-Z]")
 
 
-def _capitals(text: str) -> bool:
-    """A line set in capitals throughout (AASTeX's appendix headings, "B. ALL RUNS", are in the
-    body's size and weight)."""
+def _capitals(text: str, at_least: int = 6) -> bool:
+    """A line set in capitals throughout, at least `at_least` letters (AASTeX's appendix
+    headings, "B. ALL RUNS", are in the body's size and weight)."""
     letters = [c for c in text if c.isalpha()]
-    return len(letters) >= 6 and all(c.isupper() for c in letters)
+    return len(letters) >= at_least and all(c.isupper() for c in letters)
 
 
 def _caps_heading(ln: Line, layout: Layout) -> bool:
     """A heading set in small capitals (ICLR's style): capitals only, the first letters of its
     words larger than the body, the rest (the line's size) smaller."""
-    letters = [c for c in ln.text if c.isalpha()]
-    return (len(letters) >= 4 and all(c.isupper() for c in letters)
-            and max((sp["size"] for sp in ln.spans), default=0.0) > layout.body_size + 0.5)
+    return _capitals(ln.text, 4) and max((sp["size"] for sp in ln.spans), default=0.0) > layout.body_size + 0.5
 
 
 def _appendix_heads(pages: list[PageData], layout: Layout, first_page: PageData, first: Line) -> list[tuple[tuple, str]]:
