@@ -333,11 +333,18 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphic
     size = first.size
     ccol = _page_column(lines, layout, col)
     # drawings of text size from the label line down: what can stretch the caption's rows
+    # horizontal rules of some length under the label line (a footnote rule, a table's top
+    # rule, a frame round the float): no caption runs on across one
+    rules = [m for m in marks if m[1] > first.bbox[3] and m[3] - m[1] <= 1.0 and m[2] - m[0] >= 4 * size]
+    # (a drawing thinner than a tenth of the text size is a rule, not a mark set in a row: the
+    # vertical rules of a table's cells under the caption would stretch its rows up to it)
     marks = [m for m in marks if m[3] >= first.bbox[1] - 2 * size
-             and 0 < m[3] - m[1] <= 2.2 * size and m[2] - m[0] <= 4 * size]
+             and 0 < m[3] - m[1] <= 2.2 * size and 0.1 * size < m[2] - m[0] <= 4 * size]
 
-    def extent(box) -> tuple[float, float]:  # a row's with its marks within the caption's current range
-        return _row_extent(box, marks, x0, max(x1, min(right, 1e9)))
+    def extent(box) -> tuple[float, float]:
+        # a row's with its marks: those within the caption's current range and beside the row's
+        # own text (glyphs drawn as paths in a figure of the other column are not in this row)
+        return _row_extent(box, marks, max(x0, box[0] - 2 * size), min(max(x1, min(right, 1e9)), box[2] + 2 * size))
 
     row_bottom = extent(row_box)[1]
     if col is not None and bare:
@@ -372,6 +379,9 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphic
             step = ln.bbox[3] - cur[3]
             if not (pitch and 0 < step <= 1.15 * pitch and abs(ln.size - first.size) <= 1.3):
                 break
+        if rules and any(cur[3] + 0.5 < r[1] and r[3] < ln.bbox[1] + 1 and r[0] < min(x1, ln.bbox[2])
+                         and r[2] > max(x0, ln.bbox[0]) for r in rules):
+            break  # a rule between the caption's last row and this line: what follows is not the caption's
         w = ln.bbox[2] - ln.bbox[0]
         aligned = abs(ln.bbox[0] - first.bbox[0]) <= 3 and ln.bbox[2] <= right
         # a centred caption's lines share their centre, and a later one may be the wider (the
@@ -414,6 +424,13 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphic
         if not same_row and ln.size < ref - 0.9 and _typewriter(ln) and not _typewriter(first):
             # file names set smaller in a typewriter face under a margin caption (the scripts
             # that made the figure, tufte-style theses): a note beside it, not its text
+            break
+        if not same_row and out and abs(row[0] - first.bbox[0]) <= 2 \
+                and first.bbox[0] + 0.5 * size < ln.bbox[0] < first.bbox[0] + 3 * size \
+                and _row_right(out, row) < x1 - 3 - 2 * size:
+            # The caption's last row starts at its left edge (no hanging caption) and stops short:
+            # its paragraph ended there. A line set a paragraph's indent in is the text's (LaTeX
+            # sets a caption with no paragraph indent), however close under the float it stands.
             break
         if small_caps:
             ref = ln.size  # the caption's text goes on at its own size
@@ -462,6 +479,17 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphic
         else:
             rows.append([ln])
     return [ln for r in rows for ln in sorted(r, key=lambda l: l.bbox[0])]
+
+
+def _row_right(out: list[Line], row) -> float:
+    """Where the row `row` of the caption's lines `out` ends: its pieces (a formula's scripts,
+    the rest of a line split at a formula) included."""
+    right = row[2]
+    for ln in out:
+        h = min(ln.bbox[3] - ln.bbox[1], row[3] - row[1])
+        if h > 0 and min(ln.bbox[3], row[3]) - max(ln.bbox[1], row[1]) > 0.5 * h:
+            right = max(right, ln.bbox[2])
+    return right
 
 
 def _page_column(lines: list[Line], layout: Layout, col: int | None) -> tuple[float, float]:

@@ -353,6 +353,7 @@ def read_page(page: pymupdf.Page) -> PageData:
     if any(_spaceless(t) for t in texts if len(t) >= 30):
         d = _respaced(tp)
     fix_type3_sizes(page.parent, d)
+    _seat_displaced_spans(d)
     data.drawings, data.paths_total, data.frames, fills = read_paths(page, matrix=m)
     # a symbol font's glyphs (R's Dingbats points) are marks, not text: lines of "●●●" would
     # outnumber the prose and move the text columns (paths.glyph_marks). They are a figure's
@@ -414,6 +415,30 @@ def _plain_math_letters(d: dict) -> None:
                 t = s["text"]
                 if _MATH_CHAR.search(t):
                     s["text"] = t.translate(_MATH_LETTERS)
+
+
+def _seat_displaced_spans(d: dict) -> None:
+    """A span whose box does not hold its own baseline (a font whose metrics MuPDF cannot
+    read right: a degree sign's box 25 pt above the line it is set on) is seated on that
+    baseline, as its line's other spans sit on theirs, and its line's box is measured again: a
+    line stretched up into the caption above it read as that caption's next line."""
+    for b in d["blocks"]:
+        for l in b.get("lines", ()):
+            spans = l["spans"]
+            if l.get("dir", (1, 0)) != (1, 0) or not spans:
+                continue
+            off = [s for s in spans if "origin" in s and s["text"].strip()
+                   and not s["bbox"][1] - 0.2 * s["size"] <= s["origin"][1] <= s["bbox"][3] + 0.2 * s["size"]]
+            if not off:
+                continue
+            good = [s["bbox"][3] - s["origin"][1] for s in spans if "origin" in s and s not in off and s["size"] > 0]
+            for s in off:
+                x0, y0, x1, y1 = s["bbox"]
+                below = min(good) if good else 0.22 * (y1 - y0)
+                y = s["origin"][1]
+                s["bbox"] = (x0, y + below - (y1 - y0), x1, y + below)
+            boxes = [s["bbox"] for s in spans]
+            l["bbox"] = (min(x[0] for x in boxes), min(x[1] for x in boxes), max(x[2] for x in boxes), max(x[3] for x in boxes))
 
 
 def _spaceless(text: str) -> bool:
@@ -710,7 +735,10 @@ def _sparse_columns(cand: list[Line], columns: list[tuple[float, float]]) -> lis
 
 
 def _line_gap(cand: list[Line], body: float) -> float:
-    """Median white space between consecutive body lines of one column on one page."""
+    """Median white space between consecutive body lines of one column on one page: negative
+    where a font's boxes, as the PDF's metrics size them, are taller than the line pitch (the
+    lines' boxes overlap by a point or two; left out, the median was the gap between
+    paragraphs, and a caption read on into the text under it)."""
     gaps = []
     by_x: dict[tuple[int, int], list[Line]] = {}
     for ln in cand:
@@ -719,7 +747,7 @@ def _line_gap(cand: list[Line], body: float) -> float:
         group.sort(key=lambda l: l.bbox[1])
         for a, b in zip(group, group[1:]):
             g = b.bbox[1] - a.bbox[3]
-            if -1 < g < 3 * body:
+            if -0.5 * body < g < 3 * body:
                 gaps.append(g)
     return statistics.median(gaps) if len(gaps) >= 10 else 0.0
 
