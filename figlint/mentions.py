@@ -78,11 +78,11 @@ _SEP_RE = re.compile(r"(?:" + _SP_RUN + r",?\s*(?:and|&|or|y|e|o|und|oder|et|ou|
                      + _SP_RUN + r",\s*)")
 
 _LABEL_WORDS = {
-    "figure": r"(?:Supplementary\s+|Extended\s+Data\s+)?(?:Figure|Fig\.?|FIGURE|FIG\.?"
+    "figure": r"(?:Supplementary\s+|Supporting\s+|Extended\s+Data\s+)?(?:Figure|Fig\.?|FIGURE|FIG\.?"
               r"|Figura|FIGURA|Abbildung|Abb\.|ABBILDUNG|Figuur|FIGUUR|Figur|FIGUR|Rysunek|Rys\.|RYSUNEK"
               r"|Obrázek|Obr\.|Slika|SLIKA|Kuva|KUVA|Şekil|ŞEKİL|Gambar|GAMBAR"
               r"|Рисунок|Рис\.|РИСУНОК|Фигура|ФИГУРА|Σχήμα|Σχ\.|ΣΧΗΜΑ)",
-    "table": r"(?:Supplementary\s+)?(?:Table|Tab\.|TABLE|Tabla|TABLA|Tabela|Tabelle|TABELLE|Tabel|Tabella|Tableau"
+    "table": r"(?:Supplementary\s+|Supporting\s+)?(?:Table|Tab\.|TABLE|Tabla|TABLA|Tabela|Tabelle|TABELLE|Tabel|Tabella|Tableau"
              r"|TABLEAU|Tabell|TABELL|Taulukko|TAULUKKO|Tablo|TABLO|Tablica|TABLICA|Tabulka|TABULKA"
              r"|Таблица|ТАБЛИЦА|Πίνακας|ΠΙΝΑΚΑΣ)",
     "algorithm": r"(?:Algorithm|ALGORITHM)",
@@ -364,7 +364,17 @@ def parse_float_label(text: str) -> tuple[str, str, str, str] | None:
             return None  # eLife's "Figure 1–Figure supplement 2." captions an item of Figure 1, not Figure 1
         label = re.sub(r"\s+", " ", f"{word.strip()} {num}")
         return kind, label, num, rest
+    m = _NUMBER_FIRST_LABEL.match(text)
+    if m:
+        # PLoS's supporting items, labelled number first: "S1 Fig. Title ...", "S2 Table."
+        kind = "table" if m.group("word").startswith("Table") else "figure"
+        return kind, f"{m.group('num')} {m.group('word').rstrip('.')}", m.group("num"), text[m.end():].strip()
     return None
+
+
+# "S1 Fig." / "S3 Table:": the label PLoS prints over a supporting item (its SI list or the
+# item's float), number first; the stop after the word is required ("S1 Fig shows" is text)
+_NUMBER_FIRST_LABEL = re.compile(r"^\s*(?P<num>S\d+)" + _SP + r"(?P<word>Fig\.|Figure|Table)(?:[.:](?:\s|$)|(?<=\.)(?:\s|$))")
 
 
 # what follows "Figure 1–" when the label names an item attached to the figure (eLife);

@@ -87,6 +87,11 @@ def _sequence(number: str) -> str:
     return re.sub(r"\d+$", "", number or "")
 
 
+
+# a heading whose title is a float's label alone (PLoS's list of supporting items)
+_HEADING_OPEN = re.compile(r"\\paragraph\*?\s*\{\s*$")
+_HEADING_CLOSE = re.compile(r"[.:]?\s*\}")
+
 class _Assembler:
     def __init__(self, path: str, doc: Document, scan: ScanResult) -> None:
         self.path = path
@@ -168,6 +173,11 @@ class _Assembler:
         for rec in self.scan.figures:
             cap = rec.caption
             if not rec.number or cap is None or cap.long_node is None:
+                continue
+            if cap.macro == "paragraph":
+                # a float headed by its label alone (PLoS's "\\paragraph*{S1 Fig.}", texparse): the
+                # heading prints the label, the text after it the caption
+                self._typed[rec.index] = (f"{rec.number} Fig", self.renderer.node_text(cap.long_node))
                 continue
             k = t.rfind("labelformat", 0, cap.pos)
             if k < 0 or not re.match(r"labelformat\s*=\s*empty\b", t[k:k + 40]):
@@ -648,11 +658,16 @@ class _Assembler:
                     k = norm.get(normalize_number(num))
                 if k is not None and k not in figs:
                     figs.append(k)
-            self.hardcoded.append({
-                "file": loc.file, "line": loc.line, "column": loc.column, "text": text,
-                "numbers": list(m.numbers), "figures": [self.figures[k].number for k in figs],
-                "panels": {k: list(v) for k, v in m.panels.items()},
-            })
+            # "\\paragraph*{S1 Fig.}": the heading PLoS lists a supporting item under, its name as the
+            # journal prints it, typed by design: a site (as the PDF route reads the entry) but no
+            # number to replace by a \\ref
+            heading = bool(_HEADING_OPEN.search(self.t, max(0, m.start - 20), m.start) and _HEADING_CLOSE.match(self.t, m.end))
+            if not heading:
+                self.hardcoded.append({
+                    "file": loc.file, "line": loc.line, "column": loc.column, "text": text,
+                    "numbers": list(m.numbers), "figures": [self.figures[k].number for k in figs],
+                    "panels": {k: list(v) for k, v in m.panels.items()},
+                })
             for k in figs:
                 panels = list(m.panels.get(self.figures[k].number, []))
                 out.append({"pos": m.start, "end": m.end, "fig": k, "labels": [], "macro": None,

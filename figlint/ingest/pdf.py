@@ -214,6 +214,13 @@ def _build(paper: Paper, pages: list[PageData], names: dict[str, dict], path: st
         caps.remove(c)
         for ln in c.lines:
             ln.role = ""
+    # PLoS lists its supporting items under labels set number first ("S1 Fig. Title."), their
+    # files sent apart: such a label that owns no graphic is an entry of that list, not a float
+    # (its lines are text again, as the sources' \paragraph* is: its words may cite figures)
+    for c in [c for c in caps if c.kind == "figure" and c.region is None and c.label.startswith(c.number)]:
+        caps.remove(c)
+        for ln in c.lines:
+            ln.role = ""
     figs = [c for c in caps if c.kind == "figure"]
     for c in figs:
         paper.figures.append(_figure(c, pages[c.page], path))

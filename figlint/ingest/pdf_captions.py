@@ -154,7 +154,7 @@ def _label_set_apart(ln: Line) -> tuple[str, str, str, str] | None:
     return None
 
 
-_BARE_LABEL = re.compile(r"^\s*((?:Supplementary\s+)?(?:Figure|Fig\.|FIGURE|FIG\.))[ \u00a0]*((?:[A-Z]{1,2}-|[A-Z][.\u00b7\u22c5]?)?\d+(?:[.\u00b7\u22c5]\d+)?)[ \u00a0]+(?=[A-Z(\u201c\"])")
+_BARE_LABEL = re.compile(r"^\s*((?:Supplementary\s+|Supporting\s+)?(?:Figure|Fig\.|FIGURE|FIG\.))[ \u00a0]*((?:[A-Z]{1,2}-|[A-Z][.\u00b7\u22c5]?)?\d+(?:[.\u00b7\u22c5]\d+)?)[ \u00a0]+(?=[A-Z(\u201c\"])")
 
 
 def _small_bare_label(ln: Line, layout: Layout) -> tuple[str, str, str, str] | None:

@@ -874,7 +874,7 @@ def _mark_lists_of_figures(pages: list[PageData]) -> None:
 
 
 # "Fig. 24 Predicted ..." / "Figure 3: ...": a float label, its number and words after it
-_CAPTION_OPENER = re.compile(r"^\s*(?:Supplementary\s+)?(?:Figure|Fig\.|FIGURE|FIG\.|Table|TABLE)[ \u00a0]*"
+_CAPTION_OPENER = re.compile(r"^\s*(?:Supplementary\s+|Supporting\s+)?(?:Figure|Fig\.|FIGURE|FIG\.|Table|TABLE)[ \u00a0]*"
                              r"(?:[A-Z]{1,2}-|[A-Z][.\u00b7\u22c5]?)?\d+(?:[.\u00b7\u22c5]\d+)*[.:|]?[ \u00a0]+\S+\s+\S")
 
 

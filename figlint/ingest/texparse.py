@@ -526,10 +526,12 @@ class _FloatWalker:
     def walk(self, nodes, sc: _Scope, override: int | None = None) -> None:
         if not nodes:
             return
-        for node in nodes:
+        for k, node in enumerate(nodes):
             if node is None:
                 continue
             if node.isNodeType(lw.LatexMacroNode):
+                if node.macroname == "paragraph" and self._label_heading(node, nodes[k + 1:], sc, override):
+                    continue  # its title is the label: nothing in it to walk
                 self.macro(node, sc, override)
             elif node.isNodeType(lw.LatexEnvironmentNode):
                 self.env(node, sc, override)
@@ -537,6 +539,39 @@ class _FloatWalker:
                 self.walk(node.nodelist, sc.child(), override)
             elif node.isNodeType(lw.LatexMathNode):
                 self.walk(node.nodelist, sc.child(), override)
+
+    def _label_heading(self, node, rest, sc: _Scope, override) -> bool:
+        """A float with no \\caption headed by a paragraph that is its label alone: PLoS's
+        supporting items, `\\paragraph*{S1 Fig.}` then the title and text, which print as the
+        item's caption. Read as a caption numbered by that label (no counter is stepped), its
+        text what follows the heading in the float."""
+        from figlint.mentions import parse_float_label
+
+        if sc.sub_env is not None or sc.ctype not in (None, "figure") or self.info.mains:
+            return False
+        args = margs(node)
+        rest = [n for n in rest if n is not None]
+        title = args[-1] if args else None
+        if title is None:
+            # a walker that does not know \\paragraph leaves its star and title as the next nodes
+            if rest and rest[0].isNodeType(lw.LatexCharsNode) and rest[0].chars.strip() == "*":
+                rest = rest[1:]
+            if not rest or not rest[0].isNodeType(lw.LatexGroupNode):
+                return False
+            title, rest = rest[0], rest[1:]
+        found = parse_float_label(arg_text(title).strip())
+        if found is None or found[0] != "figure" or found[3] or not rest:
+            return False
+        text = lw.LatexGroupNode(nodelist=rest, parsing_state=rest[0].parsing_state, delimiters=("", ""),
+                                 pos=rest[0].pos, len=rest[-1].pos + rest[-1].len - rest[0].pos)
+        # the range from the heading's label on: that label is no mention of the figure in the text
+        start = title.pos + (1 if title.isNodeType(lw.LatexGroupNode) else 0) + self.offset
+        end = rest[-1].pos + rest[-1].len + self.offset
+        self.info.mains.append(CapEvent(pos=self.pos(node, override), macro="paragraph", long_node=text,
+                                        long_range=None if override is not None else (start, end),
+                                        number=found[2]))
+        sc.target = ("main", len(self.info.mains) - 1)  # a \\label after it names the item
+        return True
 
     def args(self, node, sc: _Scope, override, skip: set[int] = frozenset()) -> None:
         for k, a in enumerate(margs(node)):

@@ -146,7 +146,9 @@ _KERNEL_COMMANDS = {
 }
 _CONTINUED = re.compile(r"\\ContinuedFloat(?![A-Za-z@])\s*(\*?)")
 _LETTERED_APPENDIX = re.compile(r"^\s*(?:Appendix|APPENDIX)\s+([A-Z])(?![A-Za-z])")
-_APPENDIX_TITLE = re.compile(r"^\s*(appendi(x|ces)|supplementa(ry|l)\b|supplement\b)", re.I)
+# (the headings the PDF route takes for an appendix's start too: pdf_sites._APPX_RE)
+_APPENDIX_TITLE = re.compile(r"^\s*(appendi(x|ces)|supplementa(ry|l)\b|supplement\b|supporting\s+information\b"
+                             r"|online\s+appendix\b|electronic\s+supplementary\b)", re.I)
 
 
 def labels_in_args(t: str, name: str, spec: str, args) -> list[str]:

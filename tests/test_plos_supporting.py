@@ -1,0 +1,75 @@
+"""PLoS's supporting items on both routes: labelled number first, headed by a paragraph.
+
+The PLoS template lists each supporting item under `\\paragraph*{S1 Fig.}` (its files are sent
+apart) and cites it number first, "S1 Fig"; a preprint sets some as floats, the heading (no
+`\\caption`) printing the caption's label; other papers rename the figure "Supporting Figure"
+and number it S1. Field audits found the PDF route reading none of these labels (the float an
+uncaptioned figure: false FL201; the sources' figure missing from the PDF: false FL008), the
+sources reading the float as uncaptioned, and the heading read as a hard-coded citation (FL305).
+Now: a number-first label that owns a graphic captions it, one that owns none is an entry of
+the list, and both routes read the same figures; the "Supporting information" section is the
+paper's supplement, as an appendix is.
+"""
+
+from __future__ import annotations
+
+from figlint.config import Config
+from figlint.engine import lint_path
+from figlint.ingest import load
+from figlint.mentions import parse_float_label
+from fixtures.pdf_build import compile_tex
+
+IMAGES = {"p.png": ((300, 200), (90, 140, 200)), "q.png": ((300, 200), (200, 140, 90))}
+TEXT = "The counts rise over the season in every plot of the survey. "
+
+
+def _paper() -> str:
+    return ("\\documentclass{article}\n\\usepackage{graphicx}\n\\begin{document}\n"
+            + TEXT * 20 + "Fig~\\ref{fig:main} shows the counts.\n"
+            + "\\begin{figure}[h]\\centering\\includegraphics[width=0.4\\textwidth]{p.png}\n"
+            + "\\caption{Counts over the season.}\\label{fig:main}\n\\end{figure}\n"
+            + TEXT * 10 + "The controls are in S1 Fig, the raw data in S2 Fig.\n\n" + TEXT * 10 + "\n"
+            + "\\section*{Supporting information}\n"
+            + "\\begin{figure}[!ht]\n\\includegraphics[width=0.4\\textwidth]{q.png}\n"
+            + "\\paragraph*{S1 Fig.}\n\\textbf{Controls of the survey.} Each panel shows one control plot over the season.\n"
+            + "\\end{figure}\n\n"
+            + "\\paragraph*{S2 Fig.}\n\\textbf{Raw data.} The counts as recorded, sent as a separate file.\n\n"
+            + TEXT * 5 + "\n\\end{document}\n")
+
+
+def test_number_first_labels_read():
+    assert parse_float_label("S1 Fig. Controls of the survey.")[:3] == ("figure", "S1 Fig", "S1")
+    assert parse_float_label("S2 Table. Counts.")[:3] == ("table", "S2 Table", "S2")
+    assert parse_float_label("Supporting Figure S3. Maps.")[2] == "S3"
+    assert parse_float_label("S1 Fig shows the controls") is None  # running text: no stop after the word
+
+
+def test_supporting_floats_read_alike_on_both_routes(tmp_path, pdflatex):
+    pdf = compile_tex(tmp_path, _paper(), IMAGES)
+    printed = load(pdf)
+    sources = load(str(tmp_path / "main.tex"), pdf=pdf)
+    for paper in (printed, sources):
+        numbers = [f.number for f in paper.figures]
+        assert numbers == ["1", "S1"], (paper.route, numbers)  # the list's S2 entry owns no graphic
+        s1 = paper.figures[1]
+        assert s1.caption is not None and "Controls of the survey" in s1.caption.text
+        assert s1.in_appendix
+    assert not [p for p in sources.problems if p.code == "FL008"]
+    for path, kw in ((pdf, {}), (str(tmp_path / "main.tex"), {"pdf": pdf})):
+        config = Config(**kw) if kw else Config()
+        found = lint_path(path, config).findings
+        assert not [f for f in found if f.code == "FL201"], [f.message for f in found]
+        # the heading is the item's label as the journal prints it, not a typed citation
+        assert not [f for f in found if f.code == "FL305" and "Fig." in f.message]
+
+
+def test_a_renamed_supporting_figure_is_read_from_the_pdf(tmp_path, pdflatex):
+    tex = ("\\documentclass{article}\n\\usepackage{graphicx}\n\\begin{document}\n" + TEXT * 20
+           + "See Figure~\\ref{fig:s}.\n\\renewcommand{\\figurename}{Supporting Figure}\n"
+           + "\\renewcommand{\\thefigure}{S\\arabic{figure}}\n"
+           + "\\begin{figure}[h]\\centering\\includegraphics[width=0.4\\textwidth]{p.png}\n"
+           + "\\caption{Dot plot of the two assemblies.}\\label{fig:s}\n\\end{figure}\n" + TEXT * 10 + "\n\\end{document}\n")
+    pdf = compile_tex(tmp_path, tex, IMAGES)
+    figs = load(pdf).figures
+    assert [f.number for f in figs] == ["S1"] and "Dot plot" in figs[0].caption.text
+    assert [f.number for f in load(str(tmp_path / "main.tex"), pdf=pdf).figures] == ["S1"]
