@@ -148,6 +148,17 @@ def test_tex_live_classes_number_as_printed(tmp_path, pdflatex, cls):
         assert read[0] == CLASS_NUMBERING.get(cls, ("", None))[0]
 
 
+def test_memoir_article_option_numbers_straight_through(tmp_path, pdflatex):
+    """memoir's `article` option makes \\chapter the top heading and numbers floats straight
+    through (a Russian thesis template's synopsis is built that way): 1, 2, 3, not 1.1, 1.2, 2.1."""
+    _plot(tmp_path)
+    (tmp_path / "main.tex").write_text("\\documentclass[article]{memoir}\n\\usepackage{graphicx}\n" + CHAPTERS)
+    _compile(tmp_path)
+    printed = _printed_numbers(tmp_path / "main.pdf")
+    assert printed[:3] == ["1", "2", "3"], printed
+    assert [f.number for f in read_latex(str(tmp_path / "main.tex")).figures] == printed
+
+
 SHIPPED = r"""\NeedsTeXFormat{LaTeX2e}
 \ProvidesClass{volume}
 \LoadClass{article}

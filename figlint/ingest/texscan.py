@@ -643,6 +643,11 @@ class _Scanner:
                 for d in class_marks(cls, self.class_options, i):
                     self.table.add(d)
                 self._numbering(CLASS_NUMBERING.get(cls))
+                if cls == "memoir" and "article" in self.class_options:
+                    # memoir's article option: \\chapter is the top heading, its floats and
+                    # equations numbered straight through (\\counterwithout{figure}{chapter})
+                    for child in ("figure", "table", "equation"):
+                        self.counters.without(child, "chapter")
                 self.local_package(cls, i, ext=".cls")  # a shipped class: what its file declares
             self.mask(i, end)
             return end
