@@ -522,14 +522,19 @@ def _percent_ordinary_until(text: str, m: re.Match) -> int:
 
 
 def _scan_file(text: str, subfile: bool, drop_envs: set[str] | frozenset = frozenset(),
-               verbatim_envs: set[str] | frozenset = frozenset()) -> tuple[list[_Op], list[tuple[int, str]]]:
-    """Comments, verbatim, \\iffalse, includes, document boundaries -> ops on `text`."""
+               verbatim_envs: set[str] | frozenset = frozenset(),
+               flags: dict[str, bool] | None = None) -> tuple[list[_Op], list[tuple[int, str]]]:
+    """Comments, verbatim, \\iffalse, includes, document boundaries -> ops on `text`.
+    `flags`: \\newif switches the main file sets one way only (document_flags): their
+    conditionals read as that branch."""
     ops: list[_Op] = []
     issues: list[tuple[int, str]] = []
     n = len(text)
     seg = 0  # start of the current kept run
     pos = 0
     drop_fi: set[int] = set()
+    skip_else: dict[int, int] = {}  # a true switch's \\else -> the end of its \\fi: not read
+    flags = flags or {}
     in_body = not subfile  # for subfiles only the body counts
     begun = False  # \begin{document} met
     plain_percent = 0  # up to here '%' is an ordinary character (its \catcode changed)
@@ -656,7 +661,26 @@ def _scan_file(text: str, subfile: bool, drop_envs: set[str] | frozenset = froze
                 return ops, issues
             pos = m.end()
             continue
-        if (name == "iffalse" or (name == "if" and _if_false(text, m.end()))) and not _let_operand(text, i):
+        if i in skip_else and name == "else":
+            keep(seg, i)
+            seg = pos = skip_else.pop(i)
+            continue
+        switch = flags.get(name[2:]) if name.startswith("if") and len(name) > 2 and flags else None
+        if switch is not None and _let_operand(text, i):
+            switch = None
+        if switch is True:
+            # the branch a document's own switch takes: its \\else part and the \\fi are not read
+            else_at, fi_at = _branch_ends(text, m.end())
+            if fi_at is not None:
+                keep(seg, i)
+                seg = pos = m.end()
+                if else_at is not None:
+                    skip_else[else_at.start()] = fi_at.end()
+                else:
+                    drop_fi.add(fi_at.start())
+                continue
+        if (name == "iffalse" or (name == "if" and _if_false(text, m.end())) or switch is False) \
+                and not _let_operand(text, i):
             # find the matching \else / \fi, counting nested conditionals
             depth = 0
             q = m.end()
@@ -722,6 +746,57 @@ def _scan_file(text: str, subfile: bool, drop_envs: set[str] | frozenset = froze
     if in_body:
         keep(seg, n)
     return ops, issues
+
+
+def _branch_ends(text: str, q: int) -> tuple[re.Match | None, re.Match | None]:
+    """(\\else, \\fi) of the conditional opened just before q, nested ones counted."""
+    depth = 0
+    else_at = None
+    while True:
+        mm = _SCAN.search(text, q)
+        if not mm:
+            return else_at, None
+        if mm.group(0) == "%":
+            e = text.find("\n", mm.start())
+            q = len(text) if e < 0 else e + 1
+            continue
+        nm = mm.group(1)
+        q = mm.end()
+        if nm.startswith("if") and nm not in _NOT_PRIMITIVE_IFS and not nm.startswith("ifthen") \
+                and not _let_operand(text, mm.start()):
+            depth += 1
+        elif nm == "fi":
+            if depth == 0:
+                return else_at, mm
+            depth -= 1
+        elif nm == "else" and depth == 0 and else_at is None:
+            else_at = mm
+
+
+_SWITCH_SET = re.compile(r"\\([A-Za-z]+)(true|false)(?![A-Za-z@])")
+
+
+def document_flags(text: str) -> dict[str, bool]:
+    """The \\newif switches the main file sets, outside any group or definition, one way only
+    (`\\synopsistrue` in a thesis template's synopsis, `\\arxivfalse`): name -> value. A switch
+    set both ways, or only inside a definition or group, is left out: both its branches are
+    read, as before. Comments are skipped."""
+    seen: dict[str, set[bool]] = {}
+    for m in _SWITCH_SET.finditer(text):
+        line = text[text.rfind("\n", 0, m.start()) + 1:m.start()]
+        if _not_a_comment_before(line) and not _in_group(text, m.start()) and not _let_operand(text, m.start()):
+            seen.setdefault(m.group(1), set()).add(m.group(2) == "true")
+    return {k: next(iter(v)) for k, v in seen.items() if len(v) == 1}
+
+
+def _not_a_comment_before(line: str) -> bool:
+    """No unescaped % earlier on the line."""
+    k = line.find("%")
+    while k >= 0:
+        if k == 0 or line[k - 1] != "\\":
+            return False
+        k = line.find("%", k + 1)
+    return True
 
 
 def _if_false(text: str, i: int) -> bool:
@@ -854,6 +929,7 @@ class _Loader:
         self.project: str | None = None
         self.dist_inputs: set[str] = set()  # files a build \input's from TeX Live (searchpath.distribution_inputs)
         self.macros = PathMacros()
+        self.flags: dict[str, bool] = {}  # switches the main file sets one way (document_flags)
 
     # -- output
     def emit(self, file_idx: int, text: str, a: int, b: int) -> None:
@@ -982,7 +1058,7 @@ class _Loader:
         return None, cur_base
 
     def process(self, f: SourceFile, idx: int, base: str, stack: list[str], subfile: bool) -> None:
-        ops, issues = _scan_file(f.text, subfile, self.drop_envs, self.verbatim_envs)
+        ops, issues = _scan_file(f.text, subfile, self.drop_envs, self.verbatim_envs, self.flags)
         ops, brace_issues = _brace_fixes(f.text, ops)
         if len(brace_issues) > 5:
             rest = len(brace_issues) - 5
@@ -1120,6 +1196,7 @@ def _load(main: str, tree: str, text: str, enc: str, drop: set[str], project: st
     m = _unconditional_includeonly(text)
     if m:
         loader.includeonly = {s.strip().removesuffix(".tex") for s in m.group(1).split(",") if s.strip()}
+    loader.flags = document_flags(text)
     idx = loader.add_file(mf)
     loader.process(mf, idx, loader.base, [main], subfile=False)
     doc.text = "".join(loader.chunks)
