@@ -67,6 +67,8 @@ def test_caption_panels():
     assert caption_panels("Runs under Control (C). A: Loss. B: Accuracy.") == {"a", "b"}
     assert caption_panels("Response. Figure 10a shows amplitude, Fig. 10b frequency, as Fig. 3c.", "10") == {"a", "b"}
     assert caption_panels("Response. Figure 10a shows amplitude.") == set()
+    # the own number followed by a letter is a panel only after the figure word: "a 3d view"
+    assert caption_panels("Test data (see Fig. 4 for a 3d representation), fits in 2D.", "3") == set()
 
 
 def test_caption_numbers_skip_names_settings_ranges():

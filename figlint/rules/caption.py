@@ -435,8 +435,9 @@ def caption_panels(text: str, number: str | None = None) -> set[str]:
         # "(a) ... (e) ..." a sentence "f: flagella." keys a label drawn in a panel
         out = _sentence_keys(text)
     if number:
-        # "Figure 10a shows ..., Fig. 10b the ...": the caption names its own panels by number
-        for m in re.finditer(r"(?<![\w.])" + re.escape(str(number)) + r"\s?\(?([a-h])\)?(?![\w])", text):
+        # "Figure 10a shows ..., Fig. 10b the ...": the caption names its own panels by number,
+        # after the figure word ("a 3d representation" in a caption of Figure 3 names none)
+        for m in re.finditer(r"(?i:\bfig(?:ure)?s?\.?)\s*" + re.escape(str(number)) + r"\s?\(?([a-h])\)?(?![\w])", text):
             out.add(m.group(1))
     return out
 
