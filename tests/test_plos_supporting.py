@@ -73,3 +73,27 @@ def test_a_renamed_supporting_figure_is_read_from_the_pdf(tmp_path, pdflatex):
     figs = load(pdf).figures
     assert [f.number for f in figs] == ["S1"] and "Dot plot" in figs[0].caption.text
     assert [f.number for f in load(str(tmp_path / "main.tex"), pdf=pdf).figures] == ["S1"]
+
+
+def _headed_paper() -> str:
+    return ("\\documentclass{article}\n\\usepackage{graphicx}\n\\begin{document}\n" + TEXT * 20
+            + "Fig~\\ref{fig:main} and Fig~\\ref{fig:s1}.\n"
+            + "\\begin{figure}[h]\\centering\\includegraphics[width=0.4\\textwidth]{p.png}\n"
+            + "\\caption{Counts over the season.}\\label{fig:main}\n\\end{figure}\n" + TEXT * 10 + "\n"
+            + "\\clearpage\n\\section*{Supporting information}\n" + TEXT * 3 + "\n\\begin{figure}[h]\n\\paragraph*{S1 Fig.}\\mbox{}\\\\\n"
+            + "\\includegraphics[width=0.4\\textwidth]{q.png}\n"
+            + "\\caption{Controls of the survey, one plot per panel.}\\label{fig:s1}\n\\end{figure}\n"
+            + TEXT * 5 + "\n\\end{document}\n")
+
+
+def test_a_headed_float_with_its_own_caption_is_numbered_by_the_caption(tmp_path, pdflatex):
+    # the heading over the graphic and a \caption under it: LaTeX prints "S1 Fig." and "Figure 2: ..."
+    tex = _headed_paper()
+    pdf = compile_tex(tmp_path, tex, IMAGES)
+    for paper in (load(pdf), load(str(tmp_path / "main.tex"), pdf=pdf)):
+        assert [f.number for f in paper.figures] == ["1", "2"], paper.route
+        assert "Controls of the survey" in paper.figures[1].caption.text and paper.figures[1].bbox is not None
+        assert paper.figures[1].in_appendix
+    for path, kw in ((pdf, {}), (str(tmp_path / "main.tex"), {"pdf": pdf})):
+        found = lint_path(path, Config(**kw)).findings
+        assert not [f for f in found if f.code in ("FL201", "FL008")], [f.message for f in found]

@@ -214,6 +214,14 @@ def _build(paper: Paper, pages: list[PageData], names: dict[str, dict], path: st
         caps.remove(c)
         for ln in c.lines:
             ln.role = ""
+    # A float headed by a number-first label that has its own caption too (PLoS's "S1 Fig." set
+    # over the graphic, "Figure 9: ..." under it, as the sources' \\paragraph* and \\caption print):
+    # the caption is the figure's, the heading a heading
+    for c in [c for c in caps if c.kind == "figure" and c.region is not None and c.label.startswith(c.number)]:
+        mine = next((d for d in caps if d is not c and d.kind == "figure" and d.region is None and d.page == c.page
+                     and not d.label.startswith(d.number) and _beside(d.bbox, c.region)), None)
+        if mine is not None:
+            mine.region, c.region = c.region, None
     # PLoS lists its supporting items under labels set number first ("S1 Fig. Title."), their
     # files sent apart: such a label that owns no graphic is an entry of that list, not a float
     # (its lines are text again, as the sources' \paragraph* is: its words may cite figures)
@@ -259,6 +267,12 @@ def _build(paper: Paper, pages: list[PageData], names: dict[str, dict], path: st
                              "margin_text": margin_text(pages, layout)}
     for pr in regions.values():
         R.release(pr)
+
+
+def _beside(cap: BBox, region: BBox) -> bool:
+    """A caption set right above or below a graphic's region (within three lines), over it."""
+    gap = max(cap[1] - region[3], region[1] - cap[3])
+    return gap <= 36 and min(cap[2], region[2]) - max(cap[0], region[0]) > 0
 
 
 def _text_beside(pd: PageData, box: BBox, layout: Layout) -> list[list[float]]:

@@ -24,7 +24,7 @@ from figlint.model import CitingSite, Location, union
 
 _REFS_RE = re.compile(r"^(?:\d+\.?\s*|[A-Z]\.?\s+)?(References|REFERENCES|Bibliography|BIBLIOGRAPHY|Literature Cited|Works Cited)$")
 _APPX_RE = re.compile(r"^(?:(?:[A-Z]|\d+)\.?\s+)?(?:Appendix|APPENDIX|Appendices|APPENDICES|Supplementary|SUPPLEMENTARY|Supplemental|SUPPLEMENTAL"
-                      r"|Supporting\s+Information|SUPPORTING\s+INFORMATION|Online\s+Appendix|Electronic\s+Supplementary)\b")
+                      r"|Supporting\s+[Ii]nformation|SUPPORTING\s+INFORMATION|Online\s+[Aa]ppendix|Electronic\s+[Ss]upplementary)\b")
 # "A Proofs", "B.2 Extra results", "S1: Sensitivity analysis" (a supplement's sections)
 _LETTERED_RE = re.compile(r"^[A-Z](?:\d+)?(?:\.\d+)*[.:]?\s+[A-Z][a-z]")
 _LOF_RE = re.compile(r"^(List of Figures|LIST OF FIGURES|Table of Contents|Contents|CONTENTS|List of Tables)$")

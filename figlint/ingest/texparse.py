@@ -778,6 +778,7 @@ def parse_float(text: str, start: int, end: int, env: str, table: MacroTable, ct
         half = MAX_FLOAT_CHARS // 2
         _parse_part(info, text, start, start + half, table, ctx, whole=True)
         _parse_part(info, text, end - half, end, table, ctx, whole=False)
+    _heading_or_caption(info)
     # sub-captions belong to the nearest following main caption, else the preceding one
     for sub in info.subs:
         parent = None
@@ -795,6 +796,20 @@ def parse_float(text: str, start: int, end: int, env: str, table: MacroTable, ct
         counts[sub.parent] = counts.get(sub.parent, 0) + 1
         sub.letter = _alph(counts[sub.parent])
     return info
+
+
+def _heading_or_caption(info: FloatInfo) -> None:
+    """A float headed by its label (PLoS's `\\paragraph*{S1 Fig.}`) that also has a \\caption
+    is numbered and captioned by the \\caption, as LaTeX prints it ("Figure 9: ..." under the
+    heading): the heading read as a caption (Walker._label_heading) is dropped, and what
+    referred to it (a \\label after it) refers to the float's first caption."""
+    if not any(m.macro == "paragraph" for m in info.mains) or all(m.macro == "paragraph" for m in info.mains):
+        return
+    kept = [k for k, m in enumerate(info.mains) if m.macro != "paragraph"]
+    new = {old: k for k, old in enumerate(kept)}
+    info.mains = [info.mains[k] for k in kept]
+    info.labels = [(pos, lab, ("main", new.get(t[1], 0)) if t is not None and t[0] == "main" else t)
+                   for pos, lab, t in info.labels]
 
 
 class _OverBudget(BaseException):
