@@ -25,10 +25,11 @@ from figlint.ingest.searchpath import (PathMacros, common_tree, distribution_inp
 from figlint.model import Location, Problem
 
 # Environments whose body TeX does not tokenise: the body is dropped, the
-# \begin/\end pair is kept (so a listing inside a figure still parses).
+# \begin/\end pair is kept (so a listing inside a figure still parses). alltt keeps \, { and }
+# (knitr's highlighted R code: \hlstd{fig3A}) but makes % and the rest ordinary: code, not text.
 VERBATIM_ENVS = {
     "verbatim", "verbatim*", "Verbatim", "Verbatim*", "BVerbatim", "LVerbatim",
-    "lstlisting", "minted", "spverbatim", "alltt*", "verbatimtab", "pycode",
+    "lstlisting", "minted", "spverbatim", "alltt", "alltt*", "verbatimtab", "pycode",
     "luacode", "luacode*", "tcblisting", "sagesilent", "sageblock", "pyverbatim",
 }
 # Environments that are not typeset at all: dropped with their \begin/\end.
