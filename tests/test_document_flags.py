@@ -5,7 +5,8 @@ file sets `\\synopsistrue` or `\\synopsisfalse`, and figures meant for one of th
 `\\ifsynopsis ... \\else ... \\fi`. Both branches were read, so the synopsis's sources held a
 figure it never prints, which shifted every number after it (field audit: two Russian theses).
 Now a switch the main file sets one way only, outside any group or definition, is read as set;
-one set both ways (or only inside a definition) still has both branches read.
+one set both ways (or only inside a definition) still has both branches read. A switch declared
+in the main file itself (`\\newif\\iflong` then `\\longfalse`) is declared there, not tested.
 """
 
 from __future__ import annotations
@@ -26,7 +27,9 @@ def _paper(folder, main_sets: str) -> str:
         "Text before. " * 20 + "\n\\ifshort\n" + FIG % "Only in the short version."
         + "\\else\n" + FIG % "Only in the long version." + "\\fi\n"
         + "\\ifshort\\else\n" + FIG % "Long again." + "\\fi\n" + FIG % "In both versions." + "Text after. " * 20 + "\n")
-    (folder / "main.tex").write_text("\\documentclass{article}\n\\usepackage{graphicx}\n\\input{flags}\n" + main_sets
+    (folder / "main.tex").write_text("\\documentclass{article}\n\\usepackage{graphicx}\n\\input{flags}\n"
+                                     + "\\newif\\iflong\n" + main_sets.replace("short", "long").replace("true", "@").replace("false", "true").replace("@", "false")
+                                     + main_sets
                                      + "\\begin{document}\n\\input{body}\n\\end{document}\n")
     return str(folder / "main.tex")
 

@@ -667,8 +667,9 @@ def _scan_file(text: str, subfile: bool, drop_envs: set[str] | frozenset = froze
             seg = pos = skip_else.pop(i)
             continue
         switch = flags.get(name[2:]) if name.startswith("if") and len(name) > 2 and flags else None
-        if switch is not None and _let_operand(text, i):
-            switch = None
+        if switch is not None and (_let_operand(text, i) or text.endswith("\\newif", 0, i)
+                                   or text[max(0, i - 12):i].rstrip().endswith("\\newif")):
+            switch = None  # \\newif\\ifX declares the switch, \\let\\ifX names it: neither tests it
         if switch is True:
             # the branch a document's own switch takes: its \\else part and the \\fi are not read
             else_at, fi_at = _branch_ends(text, m.end())
