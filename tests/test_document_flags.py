@@ -62,5 +62,5 @@ def test_a_switch_left_false_or_set_both_ways(tmp_path, pdflatex):
 
 def test_document_flags_reads_settings_outside_groups_and_comments():
     text = ("\\newif\\ifdraft\\newif\\ifblind\n\\drafttrue\n% \\blindtrue\n"
-            "\\newcommand{\\setblind}{\\blindtrue}\n\\def\\x{\\arxivtrue}\n")
+            "\\newcommand{\\setblind}{\\blindtrue}\n\\def\\x{\\arxivtrue}\n\\iffalse old text \\fi\n")
     assert document_flags(text) == {"draft": True}

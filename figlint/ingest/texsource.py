@@ -788,6 +788,7 @@ def document_flags(text: str) -> dict[str, bool]:
         line = text[text.rfind("\n", 0, m.start()) + 1:m.start()]
         if _not_a_comment_before(line) and not _in_group(text, m.start()) and not _let_operand(text, m.start()):
             seen.setdefault(m.group(1), set()).add(m.group(2) == "true")
+    seen.pop("if", None)  # \\iftrue and \\iffalse are TeX's own tests, no switch's setting
     return {k: next(iter(v)) for k, v in seen.items() if len(v) == 1}
 
 
