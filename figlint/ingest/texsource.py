@@ -683,34 +683,11 @@ def _scan_file(text: str, subfile: bool, drop_envs: set[str] | frozenset = froze
                 continue
         if (name == "iffalse" or (name == "if" and _if_false(text, m.end())) or switch is False) \
                 and not _let_operand(text, i):
-            # find the matching \else / \fi, counting nested conditionals
-            depth = 0
-            q = m.end()
-            else_at = None
-            fi_at = None
-            while True:
-                mm = _SCAN.search(text, q)
-                if not mm:
-                    break
-                if mm.group(0) == "%":
-                    e = text.find("\n", mm.start())
-                    q = n if e < 0 else e + 1
-                    continue
-                nm = mm.group(1)
-                q = mm.end()
-                if nm.startswith("if") and nm not in _NOT_PRIMITIVE_IFS and not nm.startswith("ifthen") \
-                        and not _let_operand(text, mm.start()):
-                    depth += 1
-                elif nm == "fi":
-                    if depth == 0:
-                        fi_at = mm
-                        break
-                    depth -= 1
-                elif nm == "else" and depth == 0 and else_at is None:
-                    else_at = mm
+            # the matching \else / \fi, nested conditionals counted
+            else_at, fi_at = _branch_ends(text, m.end())
             keep(seg, i)
             if fi_at is None:
-                issues.append((i, "\\iffalse without a matching \\fi; the rest of the file is skipped"))
+                issues.append((i, f"\\{'iffalse' if name == 'if' else name} without a matching \\fi; the rest of the file is skipped"))
                 seg = pos = n
                 continue
             if else_at is not None:
