@@ -41,6 +41,7 @@ class CaptionBlock:
     elems: list = field(default_factory=list)  # pdf_regions.Elem records it owns
     anchor_y: float | None = None  # hyperref anchor above the float, when the PDF has one
     continuation: bool = False  # prints an earlier caption's number again (\ContinuedFloat)
+    by_graphic: bool = False  # set right above or below an included graphic (find_captions)
 
     @property
     def bbox(self) -> BBox:
@@ -115,8 +116,16 @@ def find_captions(pd: PageData, layout: Layout) -> list[CaptionBlock]:
             graphics, marks = _graphic_boxes(pd), [d.rect for d in pd.drawings]
         body = [ln] + _continuation(lines, i, layout, bare=not rest, graphics=graphics, marks=marks)
         text = join_lines([rest] + [l.text for l in body[1:]])
-        out.append(CaptionBlock(kind, label, number, pd.index, body, text, score))
+        block = CaptionBlock(kind, label, number, pd.index, body, text, score)
+        block.by_graphic = any(_next_to(block.bbox, g) for g in graphics)
+        out.append(block)
     return out
+
+
+def _next_to(cap: BBox, box) -> bool:
+    """A caption set right above or below a graphic's box (within two lines), over it."""
+    gap = max(cap[1] - box[3], box[1] - cap[3])
+    return gap <= 24 and min(cap[2], box[2]) - max(cap[0], box[0]) > 0
 
 
 def _regular_part(ln: Line) -> float:
@@ -595,7 +604,9 @@ def pick_captions(cands: list[CaptionBlock]) -> list[CaptionBlock]:
     best: dict[tuple[str, str], CaptionBlock] = {}
     for c in cands:
         key = (c.kind, c.number)
-        if key not in best or c.score > best[key].score:
+        # a caption set at its graphic before one set apart from any (a run-in paragraph heading
+        # "Figure 3: Excess error." that an appendix opens with \autoref, set bold), then the score
+        if key not in best or (c.by_graphic, c.score) > (best[key].by_graphic, best[key].score):
             best[key] = c
     keep = set(map(id, best.values()))
     for c in cands:
