@@ -41,6 +41,7 @@ class CaptionBlock:
     elems: list = field(default_factory=list)  # pdf_regions.Elem records it owns
     anchor_y: float | None = None  # hyperref anchor above the float, when the PDF has one
     continuation: bool = False  # prints an earlier caption's number again (\ContinuedFloat)
+    run_in: bool = False  # a bold run-in paragraph heading set apart from any graphic (find_captions)
 
     @property
     def bbox(self) -> BBox:
@@ -115,8 +116,28 @@ def find_captions(pd: PageData, layout: Layout) -> list[CaptionBlock]:
             graphics, marks = _graphic_boxes(pd), [d.rect for d in pd.drawings]
         body = [ln] + _continuation(lines, i, layout, bare=not rest, graphics=graphics, marks=marks)
         text = join_lines([rest] + [l.text for l in body[1:]])
-        out.append(CaptionBlock(kind, label, number, pd.index, body, text, score))
+        block = CaptionBlock(kind, label, number, pd.index, body, text, score)
+        block.run_in = not any(_next_to(block.bbox, g) for g in graphics) and _run_in_heading(ln, label)
+        out.append(block)
     return out
+
+
+def _run_in_heading(ln: Line, label: str) -> bool:
+    """The line opens with a bold run that goes on past the label and the text runs on after it
+    in regular type: a run-in paragraph heading ("Figure 3: Excess error." then the paragraph)."""
+    spans = [s for s in ln.spans if s["text"].strip()]
+    k = 0
+    while k < len(spans) and _bold(spans[k]):
+        k += 1
+    head = "".join(s["text"] for s in spans[:k]).strip()
+    rest = "".join(s["text"] for s in spans[k:]).strip()
+    return k > 0 and len(head) > len(label) + 3 and len(rest) >= 10
+
+
+def _next_to(cap: BBox, box) -> bool:
+    """A caption set right above or below a graphic's box (within two lines), over it."""
+    gap = max(cap[1] - box[3], box[1] - cap[3])
+    return gap <= 24 and min(cap[2], box[2]) - max(cap[0], box[0]) > 0
 
 
 def _regular_part(ln: Line) -> float:
@@ -595,7 +616,10 @@ def pick_captions(cands: list[CaptionBlock]) -> list[CaptionBlock]:
     best: dict[tuple[str, str], CaptionBlock] = {}
     for c in cands:
         key = (c.kind, c.number)
-        if key not in best or c.score > best[key].score:
+        # any caption before a run-in paragraph heading that names the figure, set apart from any
+        # graphic ("Figure 3: Excess error." that an appendix opens with \autoref, set bold: its
+        # bold label scored it above the real caption), then the score
+        if key not in best or (not c.run_in, c.score) > (not best[key].run_in, best[key].score):
             best[key] = c
     keep = set(map(id, best.values()))
     for c in cands:
