@@ -87,10 +87,10 @@ def _sequence(number: str) -> str:
     return re.sub(r"\d+$", "", number or "")
 
 
-
 # a heading whose title is a float's label alone (PLoS's list of supporting items)
 _HEADING_OPEN = re.compile(r"\\paragraph\*?\s*\{\s*$")
 _HEADING_CLOSE = re.compile(r"[.:]?\s*\}")
+
 
 class _Assembler:
     def __init__(self, path: str, doc: Document, scan: ScanResult) -> None:

@@ -23,7 +23,7 @@ from figlint.gcpause import paused
 from figlint.ingest import mupdf as _mupdf  # noqa: F401 - keeps MuPDF messages off stdout
 from figlint.ingest import pdf_regions as R
 from figlint.ingest.pdf_turn import point as _turned_point, turn_matrix, turned_size, upright
-from figlint.ingest.pdf_captions import CaptionBlock, _hoverlap, find_captions, pick_captions
+from figlint.ingest.pdf_captions import CaptionBlock, _hoverlap, find_captions, next_to, pick_captions
 from figlint.ingest import pdf_sites as S
 from figlint.ingest.pdf_layout import (NONFIG_DESTS, BBox, cut_from, Layout, Line, PageData, body_stats, find_layout, is_body_size, margin_text,
                                       mark_margins, page_columns, page_layout, read_page)
@@ -219,7 +219,7 @@ def _build(paper: Paper, pages: list[PageData], names: dict[str, dict], path: st
     # the caption is the figure's, the heading a heading
     for c in [c for c in caps if c.kind == "figure" and c.region is not None and c.label.startswith(c.number)]:
         mine = next((d for d in caps if d is not c and d.kind == "figure" and d.region is None and d.page == c.page
-                     and not d.label.startswith(d.number) and _beside(d.bbox, c.region)), None)
+                     and not d.label.startswith(d.number) and next_to(d.bbox, c.region, 36)), None)
         if mine is not None:
             mine.region, c.region = c.region, None
     # PLoS lists its supporting items under labels set number first ("S1 Fig. Title."), their
@@ -267,12 +267,6 @@ def _build(paper: Paper, pages: list[PageData], names: dict[str, dict], path: st
                              "margin_text": margin_text(pages, layout)}
     for pr in regions.values():
         R.release(pr)
-
-
-def _beside(cap: BBox, region: BBox) -> bool:
-    """A caption set right above or below a graphic's region (within three lines), over it."""
-    gap = max(cap[1] - region[3], region[1] - cap[3])
-    return gap <= 36 and min(cap[2], region[2]) - max(cap[0], region[0]) > 0
 
 
 def _text_beside(pd: PageData, box: BBox, layout: Layout) -> list[list[float]]:

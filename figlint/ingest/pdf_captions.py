@@ -117,7 +117,7 @@ def find_captions(pd: PageData, layout: Layout) -> list[CaptionBlock]:
         body = [ln] + _continuation(lines, i, layout, bare=not rest, graphics=graphics, marks=marks)
         text = join_lines([rest] + [l.text for l in body[1:]])
         block = CaptionBlock(kind, label, number, pd.index, body, text, score)
-        block.run_in = not any(_next_to(block.bbox, g) for g in graphics) and _run_in_heading(ln, label)
+        block.run_in = _run_in_heading(ln, label) and not any(next_to(block.bbox, g) for g in graphics)
         out.append(block)
     return out
 
@@ -134,10 +134,11 @@ def _run_in_heading(ln: Line, label: str) -> bool:
     return k > 0 and len(head) > len(label) + 3 and len(rest) >= 10
 
 
-def _next_to(cap: BBox, box) -> bool:
-    """A caption set right above or below a graphic's box (within two lines), over it."""
+def next_to(cap: BBox, box, within: float = 24.0) -> bool:
+    """A caption set right above or below a graphic's box (within `within` points: two lines),
+    over it."""
     gap = max(cap[1] - box[3], box[1] - cap[3])
-    return gap <= 24 and min(cap[2], box[2]) - max(cap[0], box[0]) > 0
+    return gap <= within and min(cap[2], box[2]) - max(cap[0], box[0]) > 0
 
 
 def _regular_part(ln: Line) -> float:

@@ -667,8 +667,7 @@ def _scan_file(text: str, subfile: bool, drop_envs: set[str] | frozenset = froze
             seg = pos = skip_else.pop(i)
             continue
         switch = flags.get(name[2:]) if name.startswith("if") and len(name) > 2 and flags else None
-        if switch is not None and (_let_operand(text, i) or text.endswith("\\newif", 0, i)
-                                   or text[max(0, i - 12):i].rstrip().endswith("\\newif")):
+        if switch is not None and (_let_operand(text, i) or text[max(0, i - 12):i].rstrip().endswith("\\newif")):
             switch = None  # \\newif\\ifX declares the switch, \\let\\ifX names it: neither tests it
         if switch is True:
             # the branch a document's own switch takes: its \\else part and the \\fi are not read
@@ -763,20 +762,10 @@ def document_flags(text: str) -> dict[str, bool]:
     seen: dict[str, set[bool]] = {}
     for m in _SWITCH_SET.finditer(text):
         line = text[text.rfind("\n", 0, m.start()) + 1:m.start()]
-        if _not_a_comment_before(line) and not _in_group(text, m.start()) and not _let_operand(text, m.start()):
+        if not _COMMENT.search(line) and not _in_group(text, m.start()) and not _let_operand(text, m.start()):
             seen.setdefault(m.group(1), set()).add(m.group(2) == "true")
     seen.pop("if", None)  # \\iftrue and \\iffalse are TeX's own tests, no switch's setting
     return {k: next(iter(v)) for k, v in seen.items() if len(v) == 1}
-
-
-def _not_a_comment_before(line: str) -> bool:
-    """No unescaped % earlier on the line."""
-    k = line.find("%")
-    while k >= 0:
-        if k == 0 or line[k - 1] != "\\":
-            return False
-        k = line.find("%", k + 1)
-    return True
 
 
 def _if_false(text: str, i: int) -> bool:
@@ -1134,6 +1123,7 @@ def load_document(path: str, root: str | None = None) -> Document:
 
 
 _INCLUDEONLY = re.compile(r"^[^%\n]*\\includeonly\s*\{([^}]*)\}", re.M)
+_COMMENT = re.compile(r"(?<!\\)%.*")  # a line's comment: from its first unescaped %
 _IF_OR_FI = re.compile(r"\\(if[a-zA-Z@]*|fi)(?![a-zA-Z@])")
 
 
@@ -1145,7 +1135,7 @@ def _unconditional_includeonly(text: str) -> re.Match | None:
     for m in _INCLUDEONLY.finditer(text):
         depth = 0
         for line in text[:m.start()].split("\n"):
-            line = re.sub(r"(?<!\\)%.*", "", line)
+            line = _COMMENT.sub("", line)
             for c in _IF_OR_FI.finditer(line):
                 name = c.group(1)
                 if name == "fi":
