@@ -187,3 +187,33 @@ def test_memory_kept_decoded_is_bounded(tmp_path, monkeypatch):
     monkeypatch.setattr(pdf_forms, "MAX_TOTAL_BYTES", 10)  # no room for even one
     doc, forms = _inflated(path)
     assert forms.count == 0 and forms.stopped
+
+
+def test_text_pass_leaves_out_forms_that_draw_paths_only(scatter_paper):
+    """The markers are empty while the page's text is read, and back for its paths."""
+    plain = _open(scatter_paper)
+    doc, forms = _inflated(scatter_paper)
+    markers = forms.on_page[0]
+    assert len(markers) >= 2
+    with forms.text_pass(0):
+        assert all(doc.xref_stream(x) == b"" for x in markers)
+        text = doc[0].get_text("dict", flags=pymupdf.TEXT_MEDIABOX_CLIP)
+    assert text == plain[0].get_text("dict", flags=pymupdf.TEXT_MEDIABOX_CLIP)
+    assert all(doc.xref_stream(x) == plain.xref_stream(x) for x in markers)
+    assert doc[0].get_cdrawings(extended=True) == plain[0].get_cdrawings(extended=True)
+
+
+def test_a_form_that_shows_text_is_read_in_the_text_pass(tmp_path):
+    """A small form with text in it (a figure placed as a form, a stamped label) stays."""
+    src = pymupdf.open()
+    src.new_page(width=200, height=60).insert_text((10, 30), "Panel label inside a form", fontsize=9)
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.show_pdf_page(pymupdf.Rect(72, 72, 272, 132), src, 0)  # the label as a Form XObject
+    path = tmp_path / "form_text.pdf"
+    doc.save(str(path), deflate=True)
+    doc, forms = _inflated(path)
+    assert forms.count >= 1  # decoded, but not left out of the text pass
+    assert not forms.on_page[0]
+    with forms.text_pass(0):
+        assert "Panel label inside a form" in doc[0].get_text()

@@ -121,12 +121,14 @@ def _read_pdf_figure(path: str) -> Paper:
         page = doc[0]
         from figlint.ingest.pdf_forms import FormInflater
 
-        FormInflater(doc).page(0)  # a scatter's marker forms decoded once, not once per marker
+        forms = FormInflater(doc)
+        forms.page(0)  # a scatter's marker forms decoded once, not once per marker
         rect = page.rect
         # At most budget.MAX_PAGE_DRAWINGS paths are read (a dict per path: a million-path
         # figure would take gigabytes); a figure with more is reported and not analysed (FL011).
         paths, total_paths = capped_drawings(page, extended=True)
-        text = page.get_text("dict", flags=pymupdf.TEXT_MEDIABOX_CLIP)
+        with forms.text_pass(0):  # the markers hold no text: not interpreted for it
+            text = page.get_text("dict", flags=pymupdf.TEXT_MEDIABOX_CLIP)
         marks = glyph_marks(text)  # a symbol font's glyphs are marks (R's Dingbats points)
         fix_type3_sizes(doc, text)
         drop_hidden_text(page, text, paths)  # text a later opaque fill paints over is not printed

@@ -138,7 +138,7 @@ def _read_pages(doc: pymupdf.Document, paper: Paper, path: str) -> list[PageData
         progress.step(f"reading page {i + 1} of {doc.page_count}")
         try:
             forms.page(i)
-            pages.append(read_page(doc[i]))
+            pages.append(read_page(doc[i], forms))
         except Exception as exc:
             paper.problems.append(Problem("FL010", f"page {i + 1} could not be read: {exc}", Location(file=path, page=i + 1)))
             pages.append(PageData(i, paper.page_size[0], paper.page_size[1]))

@@ -19,6 +19,7 @@ is kept, in order, and the rest of the document is read as it is.
 from __future__ import annotations
 
 import re
+from contextlib import contextmanager
 
 # Forms up to this many bytes of compressed data are decoded once. A marker is about 130
 # bytes; a whole included graphic (a form of megabytes, painted once) is left compressed.
@@ -30,6 +31,11 @@ MAX_FORM_BYTES = 4096
 MAX_DECODED_BYTES = 64 * 1024
 MAX_TOTAL_BYTES = 32 * 2**20
 _LENGTH = re.compile(r"/Length (\d+)( \d+ R)?")
+# The operators by which a content stream can put text or an image on a page (text objects,
+# text shown with ' or ", inline images, XObjects, Type 3 glyph set-up) or mark its content
+# (marked-content sequences). A form with none of them draws paths only.
+_TEXT_OR_IMAGE = re.compile(rb"(?<![A-Za-z0-9*])(BT|ET|Tj|TJ|Tf|Do|BI|ID|EI|d0|d1|BDC|BMC|EMC|MP|DP)"
+                            rb"(?![A-Za-z0-9*])|['\"]")
 
 
 def _number(doc, xref: int) -> int:
@@ -52,6 +58,8 @@ class FormInflater:
         self.stopped = bool(getattr(doc, "is_encrypted", False))
         self.count = 0  # forms written back decoded
         self.kept = 0  # their decoded bytes
+        self.paths_only: dict[int, bytes] = {}  # decoded forms that draw paths only: their content
+        self.on_page: dict[int, list[int]] = {}  # page number -> its forms in paths_only
 
     def page(self, number: int) -> None:
         if self.stopped:
@@ -68,9 +76,12 @@ class FormInflater:
                 return
             if before:
                 _mupdf.hold()  # earlier messages kept in order: the buffer is this page's below
+            mine = self.on_page[number] = []
             for entry in forms:
                 xref = entry[0]
                 if xref in self.seen:
+                    if xref in self.paths_only:
+                        mine.append(xref)
                     continue
                 self.seen.add(xref)
                 head = doc.xref_object(xref, compressed=True)  # one call, not one per key
@@ -94,5 +105,30 @@ class FormInflater:
                     return
                 doc.update_stream(xref, data, compress=False)
                 self.count += 1
+                if not _TEXT_OR_IMAGE.search(data):
+                    self.paths_only[xref] = data
+                    mine.append(xref)
         except Exception:  # noqa: BLE001 - an odd document is read as it is
             self.stopped = True
+
+
+    @contextmanager
+    def text_pass(self, number: int):
+        """While the text of page `number` is read, its decoded forms that draw paths only
+        (a scatter's markers) are empty: the text device would interpret every marker of every
+        point to find no text in any (half the text pass on a scatter's page). Put back after,
+        for the reading of paths; `get_texttrace` numbers paint operations with the paths, so
+        it is never run inside this."""
+        doc = self.doc
+        blanked = []
+        try:
+            for xref in self.on_page.get(number, ()):
+                try:
+                    doc.update_stream(xref, b"", compress=False)
+                except Exception:  # noqa: BLE001 - the page is read with its forms as they are
+                    break
+                blanked.append(xref)
+            yield
+        finally:
+            for xref in blanked:
+                doc.update_stream(xref, self.paths_only[xref], compress=False)

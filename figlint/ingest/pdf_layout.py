@@ -16,6 +16,7 @@ import re
 import statistics
 import unicodedata
 from collections import Counter
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 
 import pymupdf
@@ -335,19 +336,22 @@ def _seat_raised_signs(lines: list[Line]) -> None:
                 break
 
 
-def read_page(page: pymupdf.Page) -> PageData:
-    tp = page.get_textpage(flags=_TEXT_FLAGS)
-    d = tp.extractDICT()
-    # MuPDF reads a page in its unrotated coordinates, whatever its /Rotate; a page whose text
-    # runs sideways (a float set turned) is read again in the frame where it runs upright
-    w, h = turn.unrotated_size(page)
-    angle = turn.page_turn(d)
-    m = None
-    if angle:
-        m = turn.turn_matrix(angle, w, h)
-        tp = page.get_textpage(flags=_TEXT_FLAGS, matrix=m)
+def read_page(page: pymupdf.Page, forms=None) -> PageData:
+    """`forms`: the document's pdf_forms.FormInflater, whose paths-only forms are left out of
+    the text pass."""
+    with forms.text_pass(page.number) if forms is not None else nullcontext():
+        tp = page.get_textpage(flags=_TEXT_FLAGS)
         d = tp.extractDICT()
-        w, h = turn.turned_size(angle, w, h)
+        # MuPDF reads a page in its unrotated coordinates, whatever its /Rotate; a page whose
+        # text runs sideways (a float set turned) is read again in the frame where it runs upright
+        w, h = turn.unrotated_size(page)
+        angle = turn.page_turn(d)
+        m = None
+        if angle:
+            m = turn.turn_matrix(angle, w, h)
+            tp = page.get_textpage(flags=_TEXT_FLAGS, matrix=m)
+            d = tp.extractDICT()
+            w, h = turn.turned_size(angle, w, h)
     data = PageData(page.number, w, h, turn=angle)
     texts = [s["text"] for b in d["blocks"] for l in b.get("lines", ()) for s in l["spans"]]
     if any(_spaceless(t) for t in texts if len(t) >= 30):

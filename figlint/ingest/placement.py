@@ -1188,11 +1188,13 @@ def _pdf_content(path: str, page_no: int) -> _Content | None:
         page = doc[max(0, min(page_no, doc.page_count) - 1)]
         from figlint.ingest.pdf_forms import FormInflater
 
-        FormInflater(doc).page(page.number)  # a scatter's marker forms decoded once, not once per marker
+        forms = FormInflater(doc)
+        forms.page(page.number)  # a scatter's marker forms decoded once, not once per marker
         rect = page.rect
         c = _Content(width=rect.width, height=rect.height)
         ox, oy = rect.x0, rect.y0
-        text = page.get_text("dict", flags=pymupdf.TEXT_MEDIABOX_CLIP)
+        with forms.text_pass(page.number):  # the markers hold no text: not interpreted for it
+            text = page.get_text("dict", flags=pymupdf.TEXT_MEDIABOX_CLIP)
         marks = glyph_marks(text)  # a symbol font's glyphs are marks (R's Dingbats points)
         fix_type3_sizes(page.parent, text)
         paths = None
