@@ -571,7 +571,7 @@ def assign(pr: PageRegions, pd: PageData, sides: dict[str, str] | None = None) -
         cap.elems = [e for e in pr.elems if e.owner is cap]
         # a rule is no graphic (a page's footer rule under the last lines of a text block)
         graphics = [e for e in cap.elems if e.kind != "text" and not _rule(e)]
-        if not graphics and cap.kind == "figure":
+        if not any(e.kind != "text" for e in cap.elems) and cap.kind == "figure":
             got = _beside(cap, pr.elems)
             if got:
                 for e in cap.elems:
