@@ -61,3 +61,28 @@ def test_title_page_crest_is_not_a_figure(tmp_path, pdflatex):
            + PARA + "\n\\end{document}\n")
     paper = read_pdf(_compile(tmp_path, tex))
     assert [f.number for f in paper.figures] == ["1.1"]
+
+
+def _caption_alone_under_running_head() -> str:
+    # a submission whose plots are sent as files of their own (PLoS): the float holds its caption
+    # alone, set at the top of a page right under the running head's logo (rules drawn as boxes)
+    # and the head's rule
+    text = "The counts rise over the season in every plot of the survey. " * 12 + "\n\n"
+    return ("\\documentclass[10pt,letterpaper]{article}\n\\usepackage{fancyhdr}\n"
+            "\\usepackage[labelsep=period,labelfont=bf]{caption}\n\\renewcommand{\\figurename}{Fig}\n"
+            "\\pagestyle{fancy}\n\\fancyhf{}\n\\fancyheadoffset[L]{1in}\n"
+            "\\fancyhead[L]{\\rule{12pt}{14pt}\\,\\rule{8pt}{14pt}\\,\\rule{20pt}{10pt}\\,\\rule{16pt}{8pt}}\n"
+            "\\renewcommand{\\headrulewidth}{0.4pt}\n\\begin{document}\n" + text * 3
+            + "Fig~\\ref{fig:a} shows the counts.\n\\begin{figure}[t]\n\\caption{{\\bf Counts over the season.} "
+            "The plot is sent as its own file, as the journal asks; this float holds its caption alone.}"
+            "\\label{fig:a}\n\\end{figure}\n" + text * 6 + "\\end{document}\n")
+
+
+def test_a_rule_is_no_graphic_of_a_caption(tmp_path, pdflatex):
+    # the head's rule over the caption was taken for its graphic (a line as wide as the page,
+    # measured against the text block: false FL111); the logo beside the caption's first line
+    # is the running head's too: the caption owns no graphic
+    pdf = compile_tex(tmp_path, _caption_alone_under_running_head())
+    figs = read_pdf(pdf).figures
+    assert [f.number for f in figs] == ["1"] and figs[0].caption is not None
+    assert figs[0].bbox is None, figs[0].bbox

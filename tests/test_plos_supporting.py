@@ -97,3 +97,42 @@ def test_a_headed_float_with_its_own_caption_is_numbered_by_the_caption(tmp_path
     for path, kw in ((pdf, {}), (str(tmp_path / "main.tex"), {"pdf": pdf})):
         found = lint_path(path, Config(**kw)).findings
         assert not [f for f in found if f.code in ("FL201", "FL008")], [f.message for f in found]
+
+
+def _word_first_list_paper() -> str:
+    # PLoS's template with its fancy footer (a 2 pt rule over "page/pages") and its captions
+    # ("Fig 1." in bold); the supporting-information list headed word first, \paragraph*{Fig S1},
+    # its first entry the last lines over a page's footer rule; then one supporting figure set
+    # as a float in the paper, its caption a run-in "Fig S5." under its graphic
+    entry = "Each panel shows one control plot over the season, as recorded. " * 4
+    entries = "".join(f"\\paragraph*{{Fig S{i}}}\n\\label{{sup:{i}}}\n{{\\bf {title}.}} {entry}\n\n"
+                      for i, title in ((2, "Raw counts of the survey"), (3, "Controls of each plot"), (4, "Counts by season")))
+    return ("\\documentclass[10pt,letterpaper]{article}\n\\usepackage{graphicx,lastpage,fancyhdr}\n"
+            "\\usepackage[labelsep=period,labelfont=bf]{caption}\n\\renewcommand{\\figurename}{Fig}\n"
+            "\\usepackage{nameref,hyperref}\n\\pagestyle{fancy}\n\\fancyhf{}\n\\rfoot{\\thepage/\\pageref{LastPage}}\n"
+            "\\renewcommand{\\headrulewidth}{0pt}\n\\renewcommand{\\footrule}{\\hrule height 2pt \\vspace{2mm}}\n"
+            "\\begin{document}\n" + TEXT * 20 + "Fig~\\ref{fig:main} shows the counts, \\nameref{sup:1} the method.\n"
+            "\\begin{figure}[h]\\centering\\includegraphics[width=0.4\\textwidth]{p.png}\n"
+            "\\caption{Counts over the season.}\\label{fig:main}\n\\end{figure}\n"
+            + TEXT * 10 + "The raw counts are in \\nameref{sup:2} and \\nameref{sup:3}.\n\n" + TEXT * 10 + "\n"
+            "\\clearpage\n\\vspace*{\\fill}\n\\section*{Supporting information}\n"
+            "\\paragraph*{Fig S1}\n\\label{sup:1}\n{\\bf Stencil of the numerical method.} "
+            + "The nodes and edges of the scheme for one step. " * 5 + "\n\n\\clearpage\n" + entries
+            + "\\renewcommand{\\thefigure}{S\\arabic{figure}}\\setcounter{figure}{4}\n"
+            "\\begin{figure}[h]\\centering\\includegraphics[width=0.4\\textwidth]{q.png}\n"
+            "\\caption{Counts of the fifth plot.}\\label{fig:s5}\n\\end{figure}\n"
+            + TEXT * 3 + "See Fig~\\ref{fig:s5}.\n\\end{document}\n")
+
+
+def test_a_word_first_supporting_list_is_no_figures(tmp_path, pdflatex):
+    # the list's headings own no graphic (the footer rule under the first is none): entries of the
+    # list, as on the sources route; the float's run-in caption over its graphic stays a figure
+    pdf = compile_tex(tmp_path, _word_first_list_paper(), IMAGES, runs=3)
+    printed = load(pdf)
+    sources = load(str(tmp_path / "main.tex"), pdf=pdf)
+    for paper in (printed, sources):
+        assert [f.number for f in paper.figures] == ["1", "S5"], paper.route
+        s5 = paper.figures[1]
+        assert s5.bbox is not None and "fifth plot" in s5.caption.text and s5.in_appendix
+    assert all(f.bbox[3] < 700 for f in printed.figures)  # no figure reaches the footer
+    assert not [p for p in sources.problems if p.code == "FL008"], [p.message for p in sources.problems]

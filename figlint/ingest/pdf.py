@@ -225,7 +225,13 @@ def _build(paper: Paper, pages: list[PageData], names: dict[str, dict], path: st
     # PLoS lists its supporting items under labels set number first ("S1 Fig. Title."), their
     # files sent apart: such a label that owns no graphic is an entry of that list, not a float
     # (its lines are text again, as the sources' \paragraph* is: its words may cite figures)
-    for c in [c for c in caps if c.kind == "figure" and c.region is None and c.label.startswith(c.number)]:
+    # The template's list may label them word first too ("Fig S1 Title.", \\paragraph*{Fig S1}):
+    # under its "Supporting information" heading, such a label that owns no graphic is an entry
+    # of the list as well (a real supporting figure's caption owns its graphic; a rule is none)
+    listed = _supporting_list_start(pages, layout)
+    for c in [c for c in caps if c.kind == "figure" and c.region is None
+              and (c.label.startswith(c.number) or (listed is not None and _SUPPORTING_NUMBER.fullmatch(c.number)
+                                                    and _place(c.page, c.bbox, layout) > listed))]:
         caps.remove(c)
         for ln in c.lines:
             ln.role = ""
@@ -630,6 +636,26 @@ _NUMBERED_HEADING = re.compile(r"^\d+\.?\s+[A-Z]")
 # "A Every run", or in capitals ("A GAME MODES": ICLR's small capitals extract as capitals)
 _FIRST_LETTERED = re.compile(r"^A[.:]?\s+(?:[A-Z][a-z]|[A-Z]{2,}\b(?![^a-z]*[a-z]))")
 _APPENDIX_ALONE = re.compile(r"^(?:APPENDIX|APPENDICES|APPENDIXES|Appendix|Appendices)(?:\s+[A-Z])?:?$")
+
+
+_SUPPORTING_HEADING = re.compile(r"^(?:\d+\.?\s+)?(?:Supporting\s+[Ii]nformation|SUPPORTING\s+INFORMATION)\.?$")
+_SUPPORTING_NUMBER = re.compile(r"S\d+")
+
+
+def _place(page: int, box: BBox, layout: Layout) -> tuple[int, int, float]:
+    """Where a box comes in the reading: its page, its column (a full-width box first), its top."""
+    col = layout.column_of(box[0], box[2])
+    return (page, -1 if col is None else col, box[1])
+
+
+def _supporting_list_start(pages: list[PageData], layout: Layout) -> tuple[int, int, float] | None:
+    """Where the heading PLoS lists a paper's supporting items under ("Supporting information",
+    set as a heading in the running text) is printed; None without one."""
+    for pd in pages:
+        for ln in pd.lines:
+            if not ln.role and ln.horizontal and _SUPPORTING_HEADING.match(ln.text.strip()) and S.heading_like(ln, layout):
+                return _place(pd.index, ln.bbox, layout)
+    return None
 
 
 def _mark_appendix(paper: Paper, pages: list[PageData], layout: Layout) -> None:

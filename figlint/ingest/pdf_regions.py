@@ -569,8 +569,9 @@ def assign(pr: PageRegions, pd: PageData, sides: dict[str, str] | None = None) -
             e.owner = taken[e.frame]
     for cap in pr.captions:
         cap.elems = [e for e in pr.elems if e.owner is cap]
-        graphics = [e for e in cap.elems if e.kind != "text"]
-        if not graphics and cap.kind == "figure":
+        # a rule is no graphic (a page's footer rule under the last lines of a text block)
+        graphics = [e for e in cap.elems if e.kind != "text" and not _rule(e)]
+        if not any(e.kind != "text" for e in cap.elems) and cap.kind == "figure":
             got = _beside(cap, pr.elems)
             if got:
                 for e in cap.elems:
@@ -579,11 +580,18 @@ def assign(pr: PageRegions, pd: PageData, sides: dict[str, str] | None = None) -
                     e.owner = cap
                 cap.elems, cap.side = got, "beside"
         # Text alone makes a figure (a prompt, a listing) only when it is more than one
-        # neighbouring line of the caption.
-        if cap.elems and (graphics or cap.side == "beside" or cap.kind != "figure" or len(cap.elems) >= 2):
+        # neighbouring line of the caption; the rules it took count for nothing.
+        if cap.elems and (graphics or cap.side == "beside" or cap.kind != "figure"
+                          or len([e for e in cap.elems if not _rule(e)]) >= 2):
             cap.region = union([e.bbox for e in cap.elems])
         else:
             cap.region = None
+
+
+def _rule(e: Elem) -> bool:
+    """A drawing that is a line alone, across or down the page (at most 3 pt thick)."""
+    w, h = e.bbox[2] - e.bbox[0], e.bbox[3] - e.bbox[1]
+    return e.kind == "drawing" and min(w, h) <= 3.0 and max(w, h) > 10 * max(min(w, h), 0.5)
 
 
 def _drop_inner_anchors(pr: PageRegions) -> None:
