@@ -179,6 +179,12 @@ class _Assembler:
                 # heading prints the label, the text after it the caption
                 self._typed[rec.index] = (f"{rec.number} Fig", self.renderer.node_text(cap.long_node))
                 continue
+            if cap.macro == "typed":
+                # a graphic set without a float, its caption's label typed (texscan.typed_figure)
+                found = parse_caption_label(self.renderer.node_text(cap.long_node))
+                if found:
+                    self._typed[rec.index] = (found[0], found[2])
+                continue
             k = t.rfind("labelformat", 0, cap.pos)
             if k < 0 or not re.match(r"labelformat\s*=\s*empty\b", t[k:k + 40]):
                 continue
@@ -329,6 +335,8 @@ class _Assembler:
                 fig.caption = Caption(text=long_text, label=label,
                                       location=self.doc.locate(cap.pos), short=short_text)
                 fig.extra["caption_tex"] = cap.long_node.latex_verbatim()[1:-1] if cap.long_node is not None else ""
+                if cap.macro == "typed":
+                    fig.extra["hand_numbered"] = True  # set without a float: no counter a \label could name
             if not rec.number:
                 fig.extra["uncaptioned"] = True  # no numbered caption (none, or \caption*)
             if rec.continues is not None:

@@ -687,6 +687,9 @@ class _Scanner:
                     self.mask(i, close + 1)
                     return close + 1
             return pos
+        if name in _TYPED_GRAPHICS and in_body and self.cur_float is None and not self.in_caption_env():
+            _, end = read_args(t, pos, "*[[{" if name == "includegraphics" else "[{")
+            self.typed_figure(i, end)
         if name in MASK_ARG_CMDS:
             spec = {"href": "[{", "url": "{", "includegraphics": "*[[{", "setlength": "{{",
                     "definecolor": "{{{", "hyperlink": "{", "hypertarget": "{"}.get(name, "[{")
@@ -1106,6 +1109,44 @@ class _Scanner:
         else:
             self.res.labels.append(LabelDef(i, lab, tg[0], None, tg[1]))
 
+    def in_caption_env(self) -> bool:
+        """Inside an environment whose caption numbers what it holds (\\captionof in a minipage:
+        the graphic is that figure's) or a table."""
+        return any(e[0] in TABLE_ENVS for e in self.env_stack)
+
+    def typed_figure(self, i: int, end: int) -> None:
+        """A graphic set outside any float whose next paragraph opens with a figure label typed
+        by hand: "\\includegraphics{..}" then "\\textbf{Fig 1.} The caption..." (pandoc's PLOS
+        and other R Markdown templates, and authors who set figures without floats). It prints
+        as a figure numbered by that label, as the PDF route reads it: LaTeX steps no counter.
+        The caption is the paragraph from the label on. Graphics set before it in the same
+        environment (a row of pictures in a center) are the figure's too."""
+        from figlint.mentions import parse_caption_label
+
+        t = self.t
+        a = _after_graphic(t, end)
+        if a is None:
+            return
+        m = _TYPED_OPEN.match(t, a)
+        head = _TYPED_STRIP.sub("", t[m.end():m.end() + 160]).replace("~", " ")
+        found = parse_caption_label(head)
+        if found is None or not found[1] or not found[2].strip():
+            return
+        b = _paragraph_end(t, m.end())
+        outer = next((e for e in reversed(self.env_stack) if e[0] != "document"), None)
+        begin = outer[1] if outer is not None and outer[1] < i else i
+        info = parse_float(t, begin, end, outer[0] if outer is not None else "graphic", self.table, self.walker_ctx())
+        label_at = a  # the bold or small-capitals group the label opens is the caption's
+        cap = CapEvent(pos=label_at, macro="typed", long_node=_group(t, label_at, b, self.walker_ctx()),
+                       long_range=(label_at, b), number=found[1])
+        rec = FigRec(index=len(self.res.figures), number=found[1], env="", begin_pos=begin, caption=cap,
+                     float_info=None, in_appendix=self.in_appendix(i), graphicspath=list(self.graphicspath),
+                     graphics_base=self.doc.dir_at(i))
+        rec.graphics = list(info.graphics)
+        self.res.figures.append(rec)
+        self.res.caption_ranges.append((label_at, b, rec.index))
+        self.target = ("captionof", rec.index)  # a \\label in the caption names this figure
+
     def doc_caption(self, name: str, star: str, i: int, pos: int) -> int:
         t = self.t
         if name == "captionof":
@@ -1175,3 +1216,50 @@ def _graphicspath_dirs(inner: str) -> list[str]:
 def scan_document(doc: Document, extra_refs: tuple[str, ...] = ()) -> ScanResult:
     """Scan the flattened document: figures, labels, references, masks."""
     return _Scanner(doc, extra_refs).run()
+
+
+# --- figures set without a float, their label typed (Scanner.typed_figure) --------------------
+_TYPED_GRAPHICS = {"includegraphics", "includesvg"}
+# between the graphic and its caption's label: space, comments, line ends, vertical space,
+# and the ends and starts of the alignment environments that hold either
+_BETWEEN = re.compile(
+    r"(?:\s+|%[^\n]*|\\\\(?:\[[^\]]*\])?|\\(?:par|noindent|centering|medskip|smallskip|bigskip|newline|hfill|null)(?![A-Za-z])"
+    r"|\\vspace\*?\s*\{[^{}]*\}|~"
+    r"|\\(?:begin|end)\s*\{(?:center|flushleft|flushright)\})")
+# the label may open a bold or small-capitals group
+_TYPED_OPEN = re.compile(r"(?:\\textbf\s*\{|\\textsc\s*\{|\{\\(?:bf|bfseries|sc|scshape)(?![A-Za-z])\s*|\\(?:bfseries|bf)(?![A-Za-z])\s*)*")
+_TYPED_STRIP = re.compile(r"\\(?:textbf|textsc|textit|emph|bfseries|bf|sc|scshape|itshape)(?![A-Za-z])\s*|[{}]")
+
+
+def _after_graphic(t: str, end: int) -> int | None:
+    """Where the text after a graphic resumes past what only spaces or aligns it (at most a
+    few hundred characters on), None when the graphic's own paragraph goes on with words."""
+    k = end
+    stop = min(len(t), end + 400)
+    while k < stop:
+        m = _BETWEEN.match(t, k)
+        if m is None or m.end() == k:
+            break
+        k = m.end()
+    return k if k < len(t) else None
+
+
+def _paragraph_end(t: str, a: int) -> int:
+    """The end of the paragraph from `a`: a blank line, the end of the environment it is set
+    in, or the next \\begin (at most 4,000 characters on)."""
+    stop = min(len(t), a + 4000)
+    m = re.compile(r"\n[ \t]*\n|\\end\s*\{|\\begin\s*\{|\\(?:section|subsection|chapter)\b").search(t, a, stop)
+    return m.start() if m else stop
+
+
+def _group(t: str, a: int, b: int, ctx):
+    """The nodes of t[a:b] as one group (what a caption's argument would be)."""
+    # parsed in the text up to b, then closed as a group is: its verbatim form is "{" t[a:b] "}"
+    # (the character before a stands for the opening brace), as a caption argument's is
+    w = lw.LatexWalker(t[:b] + "}", latex_context=ctx, tolerant_parsing=True)
+    state = w.make_parsing_state()
+    try:
+        nodes, _, _ = w.get_latex_nodes(pos=a, stop_upon_closing_brace="}")
+    except Exception:  # noqa: BLE001 - a tangled paragraph: its text as it stands
+        nodes = [lw.LatexCharsNode(chars=t[a:b], parsing_state=state, pos=a, len=b - a)]
+    return lw.LatexGroupNode(nodelist=nodes, parsing_state=state, delimiters=("{", "}"), pos=a - 1, len=b - a + 2)

@@ -91,7 +91,10 @@ def hardcoded_figure_number(paper: Paper, ctx: Context):
     in the body text (captions included) whose number is a figure of this paper, at the
     mention's file, line and column. Mentions of another work's figure ("their Figure 5",
     "Figure 4 in \\cite{x}") are not reported, nor are numbers no figure of the paper has.
-    A figure cited only this way still counts as cited: FL301 does not fire for it.
+    A figure cited only this way still counts as cited: FL301 does not fire for it. A figure
+    set without a float whose caption's label is typed ("\\textbf{Fig 1.} ..." after an
+    `\\includegraphics`, as pandoc's PLOS template writes them) has no counter to `\\ref`:
+    mentions of it are not reported.
 
     Why is this bad?
     The number is right only until a figure is added, removed or moved; then the text
@@ -104,8 +107,13 @@ def hardcoded_figure_number(paper: Paper, ctx: Context):
     `\\label{fig:ratings}` after the figure's `\\caption`, and
     `Figure~\\ref{fig:ratings} shows the distribution of ratings.`
     """
+    # a figure set without a float, its number typed into its caption, has no counter a \label
+    # could name: the typed number is the only way to cite it
     by_number = {f.number: f for f in paper.figures if f.number and not f.continuation}
+    hand = {n for n, f in by_number.items() if f.extra.get("hand_numbered")}
     for mention in paper.extra.get("hardcoded", []):
+        if hand.intersection(mention.get("figures", [])):
+            continue
         figures = [by_number[n] for n in mention.get("figures", []) if n in by_number]
         if not figures:
             continue
@@ -227,7 +235,8 @@ def missing_label(fig: Figure, ctx: Context):
     prints the figure's number again and needs no label of its own: a label on any part
     counts for the whole figure. A figure in an appendix needs no label either where the
     text names the appendix as a whole and cites none of the appendix figures on their own:
-    they are reached through the appendix (as FL301 reads it).
+    they are reached through the appendix (as FL301 reads it). A figure set without a float,
+    its label typed into its caption, has no counter a label could name: not reported.
 
     Why is this bad?
     Without a label the text can only cite the figure by a typed number, which goes
@@ -250,8 +259,8 @@ def missing_label(fig: Figure, ctx: Context):
     \\end{figure}
     ```
     """
-    if not fig.number or fig.continuation:
-        return  # a continuation is cited through the first part's label
+    if not fig.number or fig.continuation or fig.extra.get("hand_numbered"):
+        return  # a continuation is cited through the first part's label; a typed number has no counter
     if any(p.labels or p.extra.get("misplaced_labels") for p in ctx.paper.parts(fig)):
         return
     from figlint.rules.references import reached_through_appendix
