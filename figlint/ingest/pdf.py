@@ -235,9 +235,10 @@ def _build(paper: Paper, pages: list[PageData], names: dict[str, dict], path: st
         caps.remove(c)
         for ln in c.lines:
             ln.role = ""
+    _broken_figures(caps, loose, pages)
     figs = [c for c in caps if c.kind == "figure"]
     for c in figs:
-        paper.figures.append(_figure(c, pages[c.page], path))
+        paper.figures.append(_figure(c, pages[c.page if c.region_page is None else c.region_page], path))
     for page, box in loose:
         fig = _fill(Figure(number="", page=page + 1, bbox=box, location=Location(file=path, page=page + 1, bbox=box)), pages[page], box)
         fig.extra["uncaptioned"] = True
@@ -443,9 +444,46 @@ def _claim_lines(pd: PageData, box: BBox, role: str) -> None:
             ln.role = role
 
 
+def _broken_figures(caps: list[CaptionBlock], loose: list[tuple[int, BBox]], pages: list[PageData]) -> None:
+    """A figure set without a float breaks where the page does (a float never does): its
+    graphic closes one page and its caption opens the next (pandoc's figures, a graphic and a
+    typed "Fig 4." paragraph after it). A caption that owns no graphic and comes first on its
+    page, under a loose graphic that comes last on the page before, in the same stretch of
+    the width, is that graphic's: the figure is on the graphic's page, its caption on the next."""
+    for c in caps:
+        if c.kind != "figure" or c.region is not None or c.page == 0:
+            continue
+        x0, y0, x1, _y1 = c.bbox
+        pd = pages[c.page]
+        if any(_body_line(ln) and ln.bbox[3] <= y0 + 1 and _x_overlap(ln.bbox, x0, x1) for ln in pd.lines):
+            continue  # text comes before the caption on its page
+        prev = pages[c.page - 1]
+        boxes = [b for p, b in loose if p == prev.index and _x_overlap(b, x0, x1) > 0.5 * min(b[2] - b[0], x1 - x0)]
+        if not boxes:
+            continue
+        box = max(boxes, key=lambda b: b[3])
+        if any(b[1] >= box[3] for p, b in loose if p == prev.index and b is not box) or \
+                any(_body_line(ln) and ln.bbox[1] >= box[3] - 1 and _x_overlap(ln.bbox, box[0], box[2]) for ln in prev.lines):
+            continue  # the graphic is not the last thing on its page
+        loose.remove((prev.index, box))
+        c.region, c.region_page, c.side = box, prev.index, "above"
+
+
+def _body_line(ln) -> bool:
+    """A line of the running text (not a caption's, a figure's, a header's or a margin's)."""
+    return not ln.role and ln.horizontal and bool(ln.text.strip())
+
+
+def _x_overlap(b: BBox, x0: float, x1: float) -> float:
+    return min(b[2], x1) - max(b[0], x0)
+
+
 def _figure(c: CaptionBlock, pd: PageData, path: str) -> Figure:
+    """The figure of a caption; `pd` the page its region is on (c.region_page, else its own)."""
     page = c.page + 1
     cap = Caption(text=c.text, label=c.label, location=Location(file=path, page=page, bbox=c.bbox))
+    if c.region_page is not None:
+        page = c.region_page + 1
     fig = Figure(number=c.number, page=page, bbox=c.region, caption=cap,
                  location=Location(file=path, page=page, bbox=c.region or c.bbox))
     fig.extra["caption_side"] = {"above": "below", "below": "above"}.get(c.side, c.side)

@@ -42,6 +42,7 @@ class CaptionBlock:
     anchor_y: float | None = None  # hyperref anchor above the float, when the PDF has one
     continuation: bool = False  # prints an earlier caption's number again (\ContinuedFloat)
     run_in: bool = False  # a bold run-in paragraph heading set apart from any graphic (find_captions)
+    region_page: int | None = None  # the page its region is on, when not its own (pdf._broken_figures)
 
     @property
     def bbox(self) -> BBox:
