@@ -356,6 +356,7 @@ def read_page(page: pymupdf.Page, forms=None) -> PageData:
     texts = [s["text"] for b in d["blocks"] for l in b.get("lines", ()) for s in l["spans"]]
     if any(_spaceless(t) for t in texts if len(t) >= 30):
         d = _respaced(tp)
+    _t1_ligatures(d)
     fix_type3_sizes(page.parent, d)
     _seat_displaced_spans(d)
     data.drawings, data.paths_total, data.frames, fills = read_paths(page, matrix=m)
@@ -448,6 +449,36 @@ def _seat_displaced_spans(d: dict) -> None:
 def _spaceless(text: str) -> bool:
     """Long text without spaces: the PDF positions words apart instead of printing spaces."""
     return len(text) >= 30 and text.count(" ") < 0.03 * len(text)
+
+
+# pdfTeX sets text in the T1 (Cork) encoding with bitmap Type 3 fonts when the EC fonts have no
+# Type 1 form (a TeX installation without CM-Super): their glyphs have no Unicode names, and
+# MuPDF gives each as its code. Letters are where ASCII has them; the ligatures and dashes are
+# control characters ("\x1cgure" for "figure", "re\x1dection"), so no word with them is read.
+_T1_CODES = {0x15: "\u2013", 0x16: "\u2014", 0x1B: "ff", 0x1C: "fi", 0x1D: "fl", 0x1E: "ffi", 0x1F: "ffl"}
+_T1_CONTROL = re.compile("[\x15\x16\x1b-\x1f]")
+_T1_IN_WORD = re.compile("[A-Za-z][\x1b-\x1f]|[\x1b-\x1f][A-Za-z]")
+
+
+def _t1_ligatures(d: dict) -> None:
+    """The T1 ligatures and dashes of a page's text fonts read as the letters they print. Only
+    in a font whose text on the page is mostly letters with such a code inside a word: a math
+    extension font's delimiters (also control characters, by themselves) stay as they are."""
+    spans = [s for b in d["blocks"] for l in b.get("lines", ()) for s in l["spans"]]
+    fonts = {s["font"] for s in spans if _T1_IN_WORD.search(s["text"])}
+    if not fonts:
+        return
+    letters: dict[str, list[int]] = {f: [0, 0] for f in fonts}
+    for s in spans:
+        n = letters.get(s["font"])
+        if n is not None:
+            t = s["text"]
+            n[0] += sum(c.isalpha() for c in t)
+            n[1] += len(t) - t.count(" ")
+    text_fonts = {f for f, (a, n) in letters.items() if n and a >= 0.6 * n}
+    for s in spans:
+        if s["font"] in text_fonts and _T1_CONTROL.search(s["text"]):
+            s["text"] = s["text"].translate(_T1_CODES)
 
 
 def _respaced(tp: pymupdf.TextPage) -> dict:
