@@ -160,3 +160,41 @@ def test_a_centred_caption_broken_after_its_first_sentence_is_read_whole(tmp_pat
     assert widths[0] < 0.5 * body and widths[1] > body - 1.5 and body - 30 < widths[2] < body - 4, widths
     (fig,) = read_pdf(pdf).figures
     assert fig.caption.text == "The data frames. " + BROKEN, fig.caption.text
+
+
+MARGINS = ("Counts of the marked beetles in the four plots of the survey over the whole season of the "
+           "study in the wet meadow and in the dry meadow.\\linebreak{} The two plots at the forest edge "
+           "are left out. A Spring B Autumn.")
+
+
+def test_a_justified_caption_with_side_margins_goes_on_past_a_protruding_stop(tmp_path, pdflatex):
+    """A caption set justified with side margins (the caption package's `margin=`, as MDPI's
+    class sets it) under microtype, on a float page: its full rows stand as far in from either
+    edge of the column as a centred short line does, and a row that ends with a stop reaches a
+    point or two further right (character protrusion), so it looked like a wider line of the
+    text under a centred caption's last line. It is the caption's next row, set to the same
+    measure (field audit: an MDPI paper's caption cut after its first line, with false FL206 and
+    FL204 on the PDF route and a false FL008 on the sources). The protrusion is asserted from the
+    page."""
+    import pymupdf
+
+    para = ("The robot walked over every surface with the same gait, and the force of each contact "
+            "was recorded so that the surfaces could be told apart afterwards. ") * 3
+    tex = ("\\documentclass{article}\n\\usepackage{graphicx,microtype,caption}\n"
+           "\\captionsetup{margin=0.75cm,justification=justified,font=small,labelfont=bf,labelsep=period}\n"
+           "\\begin{document}\n" + (para + "\n\n") * 4
+           + "\\begin{figure}[p]\\centering\\includegraphics[width=10cm,height=14cm]{plot.png}"
+           "\\caption{" + MARGINS + "}\\label{fig:a}\\end{figure}\n" + (para + "\n\n") * 6
+           + "Figure~\\ref{fig:a} shows the counts.\n\\end{document}\n")
+    pdf = compile_tex(tmp_path, tex, {"plot.png": ((400, 200), (90, 140, 200))})
+    with pymupdf.open(pdf) as doc:  # the caption's first two rows, on the float page
+        lines = [(ln["bbox"], "".join(s["text"] for s in ln["spans"])) for page in doc
+                 for b in page.get_text("dict")["blocks"] for ln in b.get("lines", [])]
+    start = next(k for k, (_, text) in enumerate(lines) if text.startswith("Figure 1."))
+    rows = [box for box, _ in lines[start:start + 2]]
+    assert lines[start + 1][1].endswith("meadow."), lines[start + 1]
+    assert abs(rows[0][0] - rows[1][0]) < 0.5 and 1.2 < rows[1][2] - rows[0][2] < 2.5, rows
+    (fig,) = read_pdf(pdf).figures
+    assert fig.caption.text == MARGINS.replace("\\linebreak{}", ""), fig.caption.text
+    codes = [f.code for f in lint_path(str(tmp_path / "main.tex"), Config(preview=True)).findings]
+    assert "FL008" not in codes, codes

@@ -459,7 +459,7 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphic
             ref = ln.size  # the caption's text goes on at its own size
         if not same_row and (out or not bare) and sum(c.isalpha() for c in row_text) >= 3 \
                 and centred_rows and _centred(row, ccol, size) and ln.bbox[2] - ln.bbox[0] > row[2] - row[0] \
-                and not PANEL_OPEN.match(ln.text) \
+                and not _same_measure(ln.bbox, row, size) and not PANEL_OPEN.match(ln.text) \
                 and (not _symmetric(ln.bbox, ccol, size)
                      or (_full(ln.bbox, ccol) and not _centred_next(ln, cands[k + 1:], ccol, size, ref, ln.bbox[3] - row[3]))
                      or (own and pitch > 0 and min(ln.bbox[1] - row[1], ln.bbox[3] - row[3]) > 1.05 * pitch)):
@@ -475,6 +475,9 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphic
             # that a centred short line closes (a justified paragraph never ends centred: the
             # wider line is the centred caption's). Not after a label alone on its line (centred
             # over its caption by design) nor a folio the caption ran over (a number, no words).
+            # Nor when the wider line is set to the row's own measure (_same_measure): a justified
+            # caption with side margins looks centred and short in its column, and its next line
+            # reaches a point or two further only by a stop or hyphen protruding into the margin.
             break
         if not same_row and _opens_note(ln, ref):
             break  # a side note set right under a margin caption (tufte): "¹⁰ The HRTF set is ..."
@@ -557,6 +560,17 @@ def _centred_next(ln: Line, after: list[Line], col: tuple[float, float], size: f
         return abs((nxt.bbox[3] - ln.bbox[3]) - step) <= 0.15 * size and abs(nxt.size - ref) <= 1.3 \
             and _symmetric(nxt.bbox, col, size) and nxt.bbox[0] - col[0] > 3
     return False
+
+
+def _same_measure(box, row, size: float) -> bool:
+    """The line is set to the row's measure: it starts where the row starts and ends where the
+    row ends, give or take what character protrusion moves a line's ends (microtype sets a stop,
+    comma or hyphen ending a line partly into the margin, and round letters opening one) or a
+    slightly overfull line. A justified caption with side margins (the caption package's
+    `margin=`) has rows that look centred and short in the column: its next line, a point or two
+    wider by a stop at its end, is the caption's, not a wider line of the text under it (which
+    starts at the column's edge or a paragraph indent and runs to the column's other edge)."""
+    return abs(box[0] - row[0]) <= 0.3 * size and box[2] - row[2] <= 0.3 * size
 
 
 def _full(box, col: tuple[float, float]) -> bool:
