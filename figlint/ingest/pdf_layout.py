@@ -356,7 +356,7 @@ def read_page(page: pymupdf.Page, forms=None) -> PageData:
     texts = [s["text"] for b in d["blocks"] for l in b.get("lines", ()) for s in l["spans"]]
     if any(_spaceless(t) for t in texts if len(t) >= 30):
         d = _respaced(tp)
-    _t1_ligatures(d)
+    _t1_ligatures(d, texts)
     fix_type3_sizes(page.parent, d)
     _seat_displaced_spans(d)
     data.drawings, data.paths_total, data.frames, fills = read_paths(page, matrix=m)
@@ -460,10 +460,13 @@ _T1_CONTROL = re.compile("[\x15\x16\x1b-\x1f]")
 _T1_IN_WORD = re.compile("[A-Za-z][\x1b-\x1f]|[\x1b-\x1f][A-Za-z]")
 
 
-def _t1_ligatures(d: dict) -> None:
+def _t1_ligatures(d: dict, texts: list[str] | None = None) -> None:
     """The T1 ligatures and dashes of a page's text fonts read as the letters they print. Only
     in a font whose text on the page is mostly letters with such a code inside a word: a math
-    extension font's delimiters (also control characters, by themselves) stay as they are."""
+    extension font's delimiters (also control characters, by themselves) stay as they are.
+    `texts`: the page's span texts, if listed already (one search over them first)."""
+    if texts is not None and not _T1_IN_WORD.search("\n".join(texts)):
+        return
     spans = [s for b in d["blocks"] for l in b.get("lines", ()) for s in l["spans"]]
     fonts = {s["font"] for s in spans if _T1_IN_WORD.search(s["text"])}
     if not fonts:
