@@ -17,10 +17,15 @@ from figlint.ingest import load
 from fixtures.pdf_build import compile_tex
 
 IMAGES = {"p.png": ((400, 250), (90, 140, 200))}
-# long words: ragged lines end up to a word's width short of the edge
-WORDS = ("Measurements of characteristically heterogeneous instrumentation demonstrate "
-         "considerable reproducibility notwithstanding environmental perturbations; ")
-TEXT = WORDS * 6 + "\n\n"
+# words of many lengths: the ragged lines end anywhere up to a word's width short of the edge
+WORDS = ("Measurements of heterogeneous instrumentation show considerable reproducibility "
+         "notwithstanding small environmental perturbations in the laboratory and in the field; "
+         "the calibration drifts by a fraction of a percent over several weeks, which we correct "
+         "with reference spectra taken every morning before any sample is measured. ")
+TEXT = WORDS * 3 + "\n\n"
+# a narrow column: long words leave its ragged lines well short of the edge
+LONG = ("Measurements of characteristically heterogeneous instrumentation demonstrate "
+        "considerable reproducibility notwithstanding environmental perturbations; ") * 4 + "\n\n"
 
 
 def _equation(k: int) -> str:
@@ -32,7 +37,7 @@ def _paper(two_columns: bool, scale: str = "") -> str:
     width = scale + ("\\columnwidth" if two_columns else "\\textwidth")
     body = ""
     for k in range(1, 9):
-        body += TEXT + _equation(k)
+        body += (LONG if two_columns else TEXT) + _equation(k)
         if k == 4:
             body += ("Figure~\\ref{fig:a} shows the series.\n"
                      f"\\begin{{figure}}[t]\\includegraphics[width={width}]{{p.png}}\n"

@@ -941,7 +941,7 @@ def page_columns(pd: PageData, layout: Layout, widths: list[float | None] | None
     justified lines), so a line of a one-column abstract above two columns or one set too
     wide (an overfull URL) does not move it. A ragged right margin has no such edge (or one
     that a few lines share by chance, or a narrower list's, the references' set with a right
-    indent): there the column's width that its displayed equations' numbers show
+    indent): in a column set ragged right the width its displayed equations' numbers show
     (`widths`, number_widths: set flush right against the full measure) gives the edge; with
     no numbers either, the second largest right end, which still reaches near the edge."""
     by_col = _column_lines(pd, layout)
@@ -956,7 +956,7 @@ def page_columns(pd: PageData, layout: Layout, widths: list[float | None] | None
         left = _shared_edge(x0s, min) or x0s[1]
         right = _shared_edge(x1s, max)
         width = widths[i] if widths and i < len(widths) else None
-        if width is not None and (right is None or left + width > right + 1.0):
+        if width is not None:
             right = left + width
         out.append((round(left, 2), round(right or x1s[-2], 2)))
     return out
@@ -978,14 +978,14 @@ def _column_lines(pd: PageData, layout: Layout) -> dict[int, list[Line]]:
 
 
 # A displayed equation's number: "(3)", "(12a)", "(A.4)", "(2-1)", "(S2)"
-_EQ_NUMBER = re.compile(r"\(\s*[A-Z]?\d+(?:\s*[.\-\u2013]\s*\d+)*[a-z]?\s*\)")
+_EQ_NUMBER = re.compile(r"\((?:[A-Z]{1,2}\.?)?\d{1,3}(?:[.\-\u2013]\d{1,3}){0,2}[a-z]?\)")
 
 
 def _equation_number_end(ln: Line) -> float | None:
     """Where a displayed equation's number ends, for a line that ends in one set apart: the
     whole line, or a piece after a gap of at least a quad (a citation "(2001)" or a
     reference "Eq. (3)" inside a sentence follows a word space)."""
-    if not ln.horizontal or not ln.text.endswith(")"):
+    if not ln.horizontal or not ln.text.endswith(")") or is_mono(ln.font):
         return None
     spans = [s for s in ln.spans if s["text"].strip()]
     tail = ""
@@ -1005,13 +1005,22 @@ def _equation_number_end(ln: Line) -> float | None:
 def number_widths(pages: list[PageData], layout: Layout) -> list[float | None]:
     """Per column, the width from the column's left edge on its page to where displayed
     equations' numbers end: set flush right against the full measure, they show the column's
-    right edge where the running text does not (a ragged right margin). A width at least two
+    right edge where the running text does not: a column set ragged right (on most pages
+    most of its lines end more than 3 pt from where its full lines do; None for a justified
+    one). A width at least two
     numbers share within a point, the one shared on the most pages, then by the most
     numbers, and in the right half of the column (numbers set on the left, leqno, show no
     right edge); None without one."""
     found: dict[int, list[tuple[float, int]]] = {}  # column -> (width, page)
+    flush: Counter = Counter()  # column -> pages whose lines mostly end together, less pages whose do not
     for pd in pages:
         by_col = None
+        for i, lines in _column_lines(pd, layout).items():
+            x1s = sorted(ln.bbox[2] for ln in lines if not is_mono(ln.font))  # code is set ragged in any layout
+            if len(x1s) >= 8:
+                # most lines end within a few points (microtype's protrusion) of where full lines do
+                full = x1s[int(0.75 * len(x1s))]
+                flush[i] += 1 if sum(abs(x - full) <= 3.0 for x in x1s) >= 0.5 * len(x1s) else -1
         for ln in pd.lines:
             if ln.role or not is_body_size(ln.size, layout.body_size):
                 continue
@@ -1036,6 +1045,9 @@ def number_widths(pages: list[PageData], layout: Layout) -> list[float | None]:
             found.setdefault(col, []).append((end - left, pd.index))
     out: list[float | None] = []
     for i in range(len(layout.columns)):
+        if flush[i] >= 0:
+            out.append(None)  # justified: its lines show the edge
+            continue
         ws = sorted(found.get(i, []))
         best, most = None, (1, 1)
         lo = hi = 0
