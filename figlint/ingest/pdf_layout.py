@@ -1003,19 +1003,18 @@ def _equation_number_end(ln: Line) -> float | None:
 
 
 def number_widths(pages: list[PageData], layout: Layout) -> list[float | None]:
-    """Per column, the width from the column's left edge on its page to where displayed
-    equations' numbers end: set flush right against the full measure, they show the column's
-    right edge where the running text does not: a column set ragged right (on most pages
-    most of its lines end more than 3 pt from where its full lines do; None for a justified
-    one). A width at least two
-    numbers share within a point, the one shared on the most pages, then by the most
-    numbers, and in the right half of the column (numbers set on the left, leqno, show no
-    right edge); None without one."""
+    """Per column of a ragged right text, the width from the column's left edge on its page to
+    where displayed equations' numbers end: set flush right against the full measure, they
+    show the edge the running text does not. A column is ragged when on most pages most of
+    its lines end more than 3 pt from where its full lines do (a justified one, None, shows
+    its edge where its lines end). The width is one at least two numbers share within a
+    point, the one shared on the most pages, then by the most numbers, in the right half of
+    the column (numbers set on the left, leqno, show no right edge); None without one."""
     found: dict[int, list[tuple[float, int]]] = {}  # column -> (width, page)
     flush: Counter = Counter()  # column -> pages whose lines mostly end together, less pages whose do not
     for pd in pages:
-        by_col = None
-        for i, lines in _column_lines(pd, layout).items():
+        by_col = _column_lines(pd, layout)
+        for i, lines in by_col.items():
             x1s = sorted(ln.bbox[2] for ln in lines if not is_mono(ln.font))  # code is set ragged in any layout
             if len(x1s) >= 8:
                 # most lines end within a few points (microtype's protrusion) of where full lines do
@@ -1032,8 +1031,6 @@ def number_widths(pages: list[PageData], layout: Layout) -> list[float | None]:
             col = max((i for i, c in enumerate(layout.columns) if c[0] <= ln.bbox[0]), default=None)
             if col is None:
                 continue
-            if by_col is None:
-                by_col = _column_lines(pd, layout)
             lines = by_col.get(col, [])
             if len(lines) < 3:
                 continue  # no left edge to measure from on this page
