@@ -933,14 +933,37 @@ def _shape(text: str) -> str:
 
 
 # ---- page geometry for a figure's fit (FL111) -------------------------------------------------
-def page_columns(pd: PageData, layout: Layout) -> list[tuple[float, float] | None]:
+def page_columns(pd: PageData, layout: Layout, widths: list[float | None] | None = None) -> list[tuple[float, float] | None]:
     """Each column's extent on this page, from its own lines of running text: a two-sided
     document shifts the text block between odd and even pages, which the document-wide
     columns merge. None for a column with fewer than three such lines on the page. Each edge
     is where many lines end (a fifth of them, three or more, within a point: flush-left and
     justified lines), so a line of a one-column abstract above two columns or one set too
-    wide (an overfull URL) does not move it; without such an edge (a ragged right margin),
-    the second largest right end, which still reaches near the edge."""
+    wide (an overfull URL) does not move it. A ragged right margin has no such edge (or one
+    that a few lines share by chance, or a narrower list's, the references' set with a right
+    indent): in a column set ragged right the width its displayed equations' numbers show
+    (`widths`, number_widths: set flush right against the full measure) gives the edge; with
+    no numbers either, the second largest right end, which still reaches near the edge."""
+    by_col = _column_lines(pd, layout)
+    out: list[tuple[float, float] | None] = []
+    for i in range(len(layout.columns)):
+        lines = by_col.get(i, [])
+        if len(lines) < 3:
+            out.append(None)
+            continue
+        x0s = sorted(ln.bbox[0] for ln in lines)
+        x1s = sorted(ln.bbox[2] for ln in lines)
+        left = _shared_edge(x0s, min) or x0s[1]
+        right = _shared_edge(x1s, max)
+        width = widths[i] if widths and i < len(widths) else None
+        if width is not None:
+            right = left + width
+        out.append((round(left, 2), round(right or x1s[-2], 2)))
+    return out
+
+
+def _column_lines(pd: PageData, layout: Layout) -> dict[int, list[Line]]:
+    """The page's lines of running text (long, at body size), by column."""
     tb0, tb1 = layout.columns[0][0], layout.columns[-1][1]
     by_col: dict[int, list[Line]] = {}
     for ln in pd.lines:
@@ -951,15 +974,91 @@ def page_columns(pd: PageData, layout: Layout) -> list[tuple[float, float] | Non
         col = layout.column_of(ln.bbox[0], ln.bbox[2])
         if col is not None:
             by_col.setdefault(col, []).append(ln)
-    out: list[tuple[float, float] | None] = []
+    return by_col
+
+
+# A displayed equation's number: "(3)", "(12a)", "(A.4)", "(2-1)", "(S2)"
+_EQ_NUMBER = re.compile(r"\((?:[A-Z]{1,2}\.?)?\d{1,3}(?:[.\-\u2013]\d{1,3}){0,2}[a-z]?\)")
+
+
+def _equation_number_end(ln: Line) -> float | None:
+    """Where a displayed equation's number ends, for a line that ends in one set apart: the
+    whole line, or a piece after a gap of at least a quad (a citation "(2001)" or a
+    reference "Eq. (3)" inside a sentence follows a word space)."""
+    if not ln.horizontal or not ln.text.endswith(")") or is_mono(ln.font):
+        return None
+    spans = [s for s in ln.spans if s["text"].strip()]
+    tail = ""
+    for k in range(len(spans) - 1, -1, -1):
+        tail = spans[k]["text"].strip() + tail
+        if "(" in tail:
+            break
+    else:
+        return None
+    if not _EQ_NUMBER.fullmatch(tail):
+        return None
+    if k > 0 and spans[k]["bbox"][0] - max(s["bbox"][2] for s in spans[:k]) < ln.size:
+        return None
+    return spans[-1]["bbox"][2]
+
+
+def number_widths(pages: list[PageData], layout: Layout) -> list[float | None]:
+    """Per column of a ragged right text, the width from the column's left edge on its page to
+    where displayed equations' numbers end: set flush right against the full measure, they
+    show the edge the running text does not. A column is ragged when on most pages most of
+    its lines end more than 3 pt from where its full lines do (a justified one, None, shows
+    its edge where its lines end). The width is one at least two numbers share within a
+    point, the one shared on the most pages, then by the most numbers, in the right half of
+    the column (numbers set on the left, leqno, show no right edge); None without one."""
+    found: dict[int, list[tuple[float, int]]] = {}  # column -> (width, page)
+    flush: Counter = Counter()  # column -> pages whose lines mostly end together, less pages whose do not
+    for pd in pages:
+        by_col = _column_lines(pd, layout)
+        for i, lines in by_col.items():
+            x1s = sorted(ln.bbox[2] for ln in lines if not is_mono(ln.font))  # code is set ragged in any layout
+            if len(x1s) >= 8:
+                # most lines end within a few points (microtype's protrusion) of where full lines do
+                full = x1s[int(0.75 * len(x1s))]
+                flush[i] += 1 if sum(abs(x - full) <= 3.0 for x in x1s) >= 0.5 * len(x1s) else -1
+        for ln in pd.lines:
+            if ln.role or not is_body_size(ln.size, layout.body_size):
+                continue
+            end = _equation_number_end(ln)
+            if end is None:
+                continue
+            # the column the number starts in: the ragged lines' median end, the document's
+            # column edge, may lie left of it
+            col = max((i for i, c in enumerate(layout.columns) if c[0] <= ln.bbox[0]), default=None)
+            if col is None:
+                continue
+            lines = by_col.get(col, [])
+            if len(lines) < 3:
+                continue  # no left edge to measure from on this page
+            x0s = sorted(l.bbox[0] for l in lines)
+            left = _shared_edge(x0s, min) or x0s[1]
+            c0, c1 = layout.columns[col]
+            if end - left < 0.5 * (c1 - c0):
+                continue
+            found.setdefault(col, []).append((end - left, pd.index))
+    out: list[float | None] = []
     for i in range(len(layout.columns)):
-        lines = by_col.get(i, [])
-        if len(lines) < 3:
-            out.append(None)
+        if flush[i] >= 0:
+            out.append(None)  # justified: its lines show the edge
             continue
-        x0s = sorted(ln.bbox[0] for ln in lines)
-        x1s = sorted(ln.bbox[2] for ln in lines)
-        out.append((round(_shared_edge(x0s, min) or x0s[1], 2), round(_shared_edge(x1s, max) or x1s[-2], 2)))
+        ws = sorted(found.get(i, []))
+        best, most = None, (1, 1)
+        lo = hi = 0
+        for w, _p in ws:  # the numbers within a point of w: a window sliding with w
+            while w - ws[lo][0] > 1.0:
+                lo += 1
+            hi = max(hi, lo)
+            while hi < len(ws) and ws[hi][0] - w <= 1.0:
+                hi += 1
+            # on the most pages (a table's column of bracketed counts stands on one), then most
+            score = (len({p for _w, p in ws[lo:hi]}), hi - lo)
+            if hi - lo >= 2 and score > most:
+                best, most = statistics.median(v for v, _p in ws[lo:hi]), score
+        out.append(best)
     return out
 
 
