@@ -381,6 +381,7 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphic
     lead = max(0.6 * max(first.size, 6), 1.2 * layout.line_gap * first.size / max(layout.body_size, 1.0))
     row = first.bbox  # the label line's own text: a formula piece beside it is taller
     row_text = first.text
+    row_foot = _foot(first)
     # bottom to bottom of two rows: the body's, scaled to the caption's size, until the
     # caption's own first two rows give it
     ref = first.size  # the size the caption's lines are set in
@@ -397,9 +398,12 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphic
             continue
         if ln.bbox[1] > cur[3] + lead and extent(ln.bbox)[0] > row_bottom + lead:
             # Tall maths (a superscript, a root, a fraction) narrows the white space above a
-            # line, not the caption's rhythm: a line whose bottom keeps the caption's own
-            # pitch continues it (a double-spaced preprint's captions lost their last lines).
-            step = ln.bbox[3] - cur[3]
+            # line, not the caption's rhythm: a line that keeps the caption's own pitch
+            # continues it (a double-spaced preprint's captions lost their last lines). The
+            # pitch is measured from the foot of one row's type to the next's (_foot): a
+            # subscript hanging under either row moves its box's bottom by a point or two.
+            foot = _foot(ln)
+            step = foot - row_foot if foot is not None and row_foot is not None else ln.bbox[3] - cur[3]
             if not (pitch and 0 < step <= 1.15 * pitch and abs(ln.size - first.size) <= 1.3):
                 break
         if rules and any(cur[3] + 0.5 < r[1] and r[3] < ln.bbox[1] + 1 and r[0] < min(x1, ln.bbox[2])
@@ -485,9 +489,11 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphic
             break  # the next caption; "Figure 4" wrapped to a line's start mid-sentence is a mention
         out.append(ln)
         if not same_row:
+            foot = _foot(ln)
             if not own:
-                pitch, own = max(0.0, ln.bbox[3] - row[3]), True
-            row, row_text = ln.bbox, ln.text
+                step = foot - row_foot if foot is not None and row_foot is not None else ln.bbox[3] - row[3]
+                pitch, own = max(0.0, step), True
+            row, row_text, row_foot = ln.bbox, ln.text, foot
             centred_rows = centred_rows and _centred_row(ln.bbox, ccol, size)
         cur = (cur[0], cur[1], cur[2], max(cur[3], ln.bbox[3]))
         row_bottom = max(row_bottom, extent(ln.bbox)[1])
@@ -505,6 +511,18 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphic
         else:
             rows.append([ln])
     return [ln for r in rows for ln in sorted(r, key=lambda l: l.bbox[0])]
+
+
+def _foot(ln: Line) -> float | None:
+    """Where the line's own type ends below: the bottom its spans in the line's size share
+    (one font's boxes all reach its descender, whatever the letters; a formula's scripts, set
+    smaller, hang below it or stand above it), to the nearest half point. It keeps the
+    baseline's distance from row to row. None: no span of that size."""
+    ys = [s["bbox"][3] for s in ln.spans
+          if isinstance(s, dict) and s.get("text", "").strip() and "bbox" in s and abs(s.get("size", 0) - ln.size) <= 0.5]
+    if not ys:
+        return None
+    return Counter(round(2 * y) / 2 for y in ys).most_common(1)[0][0]
 
 
 def _row_right(out: list[Line], row) -> float:
