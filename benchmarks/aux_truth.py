@@ -1400,7 +1400,9 @@ def _in_table(printed: str, pos: int) -> bool:
     return last == "begin"
 
 
-_PANEL_TAIL = re.compile(r"^\(?[a-z]\)?(?:\s*(?:--?|\u2013|,|&)\s*\(?[a-z]\)?)*(?![A-Za-z])")
+# panel letters glued to a reference's number ("\\ref{fig:a}b-c" prints "4b-c", "\\ref{fig:a}AB"
+# "1AB"): printed as one token with it
+_PANEL_TAIL = re.compile(r"^(?:\(?[a-z]\)?|[A-Z]{1,2})(?:\s*(?:--?|\u2013|,|&)\s*\(?[A-Za-z]\)?)*(?![A-Za-z])")
 # an inline formula glued to a word ("N$_2$H", "NH$_2$", "$k$-fold") prints inside that word
 # ("N2H", "NH2", "k-fold"): a reader reads the word whole, so its letters and digits stay;
 # other formulas are left out of the context

@@ -106,3 +106,18 @@ def test_the_words_after_a_display_do_not_include_its_environment_name():
     src = "measures,\n\\begin{align}\n x &= y\n\\end{align}\nand plot $z$ in Figure~\\ref{fig:a}. As before, the end"
     k = src.find("Figure")
     assert at.context_words(src, k, src.find(".", k), at.Context()) == (["and", "plot", "in"], ["as", "before", "the"])
+
+
+def test_panel_letters_glued_to_a_reference_are_the_mention_s_own():
+    """'\\ref{fig:a}b-c' prints '4b-c' and '\\ref{fig:a}AB' prints '1AB': one printed token with
+    the number, so the letters are no context word of the mention (a table cell citing panels
+    had the suffix 'ab' as its only word, which no printed word can match)."""
+    for glued, after in (("b-c", ["shows", "the", "rise"]), ("AB", ["shows", "the", "rise"]),
+                         ("A,B", ["shows", "the", "rise"]), ("", ["shows", "the", "rise"])):
+        src = f"As plotted, Figure~\\ref{{fig:a}}{glued} shows the rise of the counts."
+        k = src.find("Figure")
+        end = src.find("}", k) + 1
+        assert at.context_words(src, k, end, at.Context())[1] == after, glued
+    src = "the cells \\begin{tabular}{ll} dose & Figure~\\ref{fig:a}CD \\\\ \\end{tabular}"
+    k = src.find("Figure")
+    assert at.context_words(src, k, src.find("}", k) + 1, at.Context())[1] == []
