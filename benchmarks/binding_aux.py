@@ -319,11 +319,17 @@ def _window(site: dict) -> str:
 _SCRIPT = re.compile(r"(?<=[A-Za-z0-9])[_^]\{?(\d{1,3})\}?")
 
 
-def _rel(p: Paper, file: str | None) -> str | None:
+def _rel(p: Paper, file: str | None, run_path: str | None = None) -> str | None:
+    """A site's file relative to the paper's root. figlint writes paths relative to the folder
+    it ran in, which is this checkout for its own runs but may be another (a worktree, the
+    field audit's caller): with `run_path`, the main file as that run named it, the site's
+    file is read relative to it, whatever folder the run was in."""
     if not file:
         return None
     path = Path(file)
-    if not path.is_absolute():
+    if not path.is_absolute() and run_path and not Path(run_path).is_absolute():
+        path = p.main.parent / os.path.relpath(file, Path(run_path).parent)
+    elif not path.is_absolute():
         path = ROOT / path
     try:
         return str(path.resolve().relative_to(p.root.resolve()))
@@ -400,7 +406,7 @@ def score_route(p: Paper, route: str, rec: dict, aux: at.AuxRecord, src: at.Sour
         for site in f.get("citing_sites", []):
             loc = site.get("location") or {}
             predicted.setdefault(at.norm_number(f["number"]), []).append(
-                (n, (_window(site), _rel(p, loc.get("file")) if route != "pdf" else None, loc.get("line"))))
+                (n, (_window(site), _rel(p, loc.get("file"), rec.get("path")) if route != "pdf" else None, loc.get("line"))))
             n += 1
     s.predicted_sites = sum(len(v) for v in predicted.values())
     s.sites = len(src.sites)

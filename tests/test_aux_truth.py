@@ -121,3 +121,17 @@ def test_panel_letters_glued_to_a_reference_are_the_mention_s_own():
     src = "the cells \\begin{tabular}{ll} dose & Figure~\\ref{fig:a}CD \\\\ \\end{tabular}"
     k = src.find("Figure")
     assert at.context_words(src, k, src.find("}", k) + 1, at.Context())[1] == []
+
+
+def test_a_site_file_is_read_relative_to_the_run_that_wrote_it(tmp_path):
+    """figlint writes a site's file relative to the folder it ran in: a run from another
+    checkout (a worktree one level deeper) names the same file with one more '..', and the
+    scorer must still find it under the paper's root."""
+    root = tmp_path / "build" / "paper"
+    (root / "sections").mkdir(parents=True)
+    p = ba.Paper(name="p", repo="o/p", commit="c", main_rel="main.tex", template="", root=root,
+                 main=root / "main.tex", pdf=root / "main.pdf")
+    for depth in ("../..", "../../.."):
+        run_main = f"{depth}/build/paper/main.tex"
+        assert ba._rel(p, f"{depth}/build/paper/sections/intro.tex", run_main) == "sections/intro.tex"
+    assert ba._rel(p, str(root / "sections" / "intro.tex")) == "sections/intro.tex"
