@@ -238,7 +238,7 @@ def _build(paper: Paper, pages: list[PageData], names: dict[str, dict], path: st
     _broken_figures(caps, loose, pages)
     figs = [c for c in caps if c.kind == "figure"]
     for c in figs:
-        paper.figures.append(_figure(c, pages[c.page if c.region_page is None else c.region_page], path))
+        paper.figures.append(_figure(c, pages, path))
     for page, box in loose:
         fig = _fill(Figure(number="", page=page + 1, bbox=box, location=Location(file=path, page=page + 1, bbox=box)), pages[page], box)
         fig.extra["uncaptioned"] = True
@@ -456,16 +456,16 @@ def _broken_figures(caps: list[CaptionBlock], loose: list[tuple[int, BBox]], pag
             continue
         x0, y0, x1, _y1 = c.bbox
         pd = pages[c.page]
-        if any(_body_line(ln) and ln.bbox[3] <= y0 + 1 and _x_overlap(ln.bbox, x0, x1) for ln in pd.lines):
-            continue  # text comes before the caption on its page
+        if any(_body_line(ln) and ln.bbox[3] <= y0 + 1 for ln in pd.lines):
+            continue  # text comes before the caption on its page (in any column)
         prev = pages[c.page - 1]
-        boxes = [b for p, b in loose if p == prev.index and _x_overlap(b, x0, x1) > 0.5 * min(b[2] - b[0], x1 - x0)]
+        boxes = [b for p, b in loose if p == prev.index and _hoverlap(b[0], b[2], x0, x1) > 0.5 * min(b[2] - b[0], x1 - x0)]
         if not boxes:
             continue
         box = max(boxes, key=lambda b: b[3])
         if any(b[1] >= box[3] for p, b in loose if p == prev.index and b is not box) or \
-                any(_body_line(ln) and ln.bbox[1] >= box[3] - 1 and _x_overlap(ln.bbox, box[0], box[2]) for ln in prev.lines):
-            continue  # the graphic is not the last thing on its page
+                any(_body_line(ln) and ln.bbox[1] >= box[3] - 1 for ln in prev.lines):
+            continue  # the graphic is not the last thing on its page (in any column)
         loose.remove((prev.index, box))
         c.region, c.region_page, c.side = box, prev.index, "above"
 
@@ -475,16 +475,11 @@ def _body_line(ln) -> bool:
     return not ln.role and ln.horizontal and bool(ln.text.strip())
 
 
-def _x_overlap(b: BBox, x0: float, x1: float) -> float:
-    return min(b[2], x1) - max(b[0], x0)
-
-
-def _figure(c: CaptionBlock, pd: PageData, path: str) -> Figure:
-    """The figure of a caption; `pd` the page its region is on (c.region_page, else its own)."""
-    page = c.page + 1
-    cap = Caption(text=c.text, label=c.label, location=Location(file=path, page=page, bbox=c.bbox))
-    if c.region_page is not None:
-        page = c.region_page + 1
+def _figure(c: CaptionBlock, pages: list[PageData], path: str) -> Figure:
+    """The figure of a caption, on the page its region is on (c.region_page, else its own)."""
+    cap = Caption(text=c.text, label=c.label, location=Location(file=path, page=c.page + 1, bbox=c.bbox))
+    pd = pages[c.page if c.region_page is None else c.region_page]
+    page = pd.index + 1
     fig = Figure(number=c.number, page=page, bbox=c.region, caption=cap,
                  location=Location(file=path, page=page, bbox=c.region or c.bbox))
     fig.extra["caption_side"] = {"above": "below", "below": "above"}.get(c.side, c.side)
@@ -692,7 +687,7 @@ def _supporting_list_start(pages: list[PageData], layout: Layout) -> tuple[int, 
     set as a heading in the running text) is printed; None without one."""
     for pd in pages:
         for ln in pd.lines:
-            if not ln.role and ln.horizontal and _SUPPORTING_HEADING.match(ln.text.strip()) and S.heading_like(ln, layout):
+            if _body_line(ln) and _SUPPORTING_HEADING.match(ln.text.strip()) and S.heading_like(ln, layout):
                 return _place(pd.index, ln.bbox, layout)
     return None
 

@@ -111,7 +111,6 @@ class FormInflater:
         except Exception:  # noqa: BLE001 - an odd document is read as it is
             self.stopped = True
 
-
     @contextmanager
     def text_pass(self, number: int):
         """While the text of page `number` is read, its decoded forms that draw paths only

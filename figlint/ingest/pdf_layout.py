@@ -951,9 +951,8 @@ def page_columns(pd: PageData, layout: Layout, widths: list[float | None] | None
         if len(lines) < 3:
             out.append(None)
             continue
-        x0s = sorted(ln.bbox[0] for ln in lines)
         x1s = sorted(ln.bbox[2] for ln in lines)
-        left = _shared_edge(x0s, min) or x0s[1]
+        left = _left_edge(lines)
         right = _shared_edge(x1s, max)
         width = widths[i] if widths and i < len(widths) else None
         if width is not None:
@@ -975,6 +974,13 @@ def _column_lines(pd: PageData, layout: Layout) -> dict[int, list[Line]]:
         if col is not None:
             by_col.setdefault(col, []).append(ln)
     return by_col
+
+
+def _left_edge(lines: list[Line]) -> float:
+    """A column's left edge on its page, from three or more of its lines: where many start
+    (_shared_edge), else the second leftmost start."""
+    x0s = sorted(ln.bbox[0] for ln in lines)
+    return _shared_edge(x0s, min) or x0s[1]
 
 
 # A displayed equation's number: "(3)", "(12a)", "(A.4)", "(2-1)", "(S2)"
@@ -1034,8 +1040,7 @@ def number_widths(pages: list[PageData], layout: Layout) -> list[float | None]:
             lines = by_col.get(col, [])
             if len(lines) < 3:
                 continue  # no left edge to measure from on this page
-            x0s = sorted(l.bbox[0] for l in lines)
-            left = _shared_edge(x0s, min) or x0s[1]
+            left = _left_edge(lines)
             c0, c1 = layout.columns[col]
             if end - left < 0.5 * (c1 - c0):
                 continue

@@ -687,13 +687,12 @@ class _Scanner:
                     self.mask(i, close + 1)
                     return close + 1
             return pos
-        if name in _TYPED_GRAPHICS and in_body and self.cur_float is None and not self.in_caption_env():
-            _, end = read_args(t, pos, "*[[{" if name == "includegraphics" else "[{")
-            self.typed_figure(i, end)
         if name in MASK_ARG_CMDS:
             spec = {"href": "[{", "url": "{", "includegraphics": "*[[{", "setlength": "{{",
                     "definecolor": "{{{", "hyperlink": "{", "hypertarget": "{"}.get(name, "[{")
             _, end = read_args(t, pos, spec)
+            if name in _TYPED_GRAPHICS and in_body and self.cur_float is None and not self.in_table():
+                self.typed_figure(i, end)
             self.mask(i, end)
             return end
         return pos
@@ -1109,9 +1108,8 @@ class _Scanner:
         else:
             self.res.labels.append(LabelDef(i, lab, tg[0], None, tg[1]))
 
-    def in_caption_env(self) -> bool:
-        """Inside an environment whose caption numbers what it holds (\\captionof in a minipage:
-        the graphic is that figure's) or a table."""
+    def in_table(self) -> bool:
+        """Inside a table environment (a graphic or a caption there is the table's)."""
         return any(e[0] in TABLE_ENVS for e in self.env_stack)
 
     def typed_figure(self, i: int, end: int) -> None:
@@ -1189,7 +1187,7 @@ class _Scanner:
                 self.target = ("table", self.counters.the("table"))
             return pos
         # \caption outside a figure float: a table caption, or nothing LaTeX would number
-        if any(e[0] in TABLE_ENVS for e in self.env_stack) and not star:
+        if self.in_table() and not star:
             self.counters.step("table")
             self.target = ("table", self.counters.the("table"))
         return pos
