@@ -622,12 +622,11 @@ def _single_image(fig: Figure):
 
 
 def _decode(pdf_path: str, im):
-    import pymupdf
-
     from figlint.features.raster import decode_pdf_image
+    from figlint.ingest.mupdf import open_pdf
 
     try:
-        with pymupdf.open(pdf_path) as doc:
+        with open_pdf(pdf_path) as doc:
             return decode_pdf_image(doc, im.xref)
     except Exception:  # noqa: BLE001 - fall back to rendering the region
         return None

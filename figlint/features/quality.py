@@ -530,9 +530,10 @@ def _mosaic_from_pdf(pdf: str, tiles):
         return
     try:
         import numpy as np
-        import pymupdf
 
-        doc = pymupdf.open(pdf)
+        from figlint.ingest.mupdf import open_pdf
+
+        doc = open_pdf(pdf)
     except Exception:  # noqa: BLE001
         return
     canvas = None
@@ -565,9 +566,9 @@ def _from_pdf(pdf: str, imgs):
     from figlint.features.raster import decode_pdf_image
 
     try:
-        import pymupdf
+        from figlint.ingest.mupdf import open_pdf
 
-        doc = pymupdf.open(pdf)
+        doc = open_pdf(pdf)
     except Exception:  # noqa: BLE001
         return
     with doc:

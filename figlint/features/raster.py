@@ -231,6 +231,7 @@ def render_region(pdf_path: str, page: int, bbox, images, turn: int = 0) -> "obj
     the region is in the page turned by that many degrees (figure.extra["turn"], pdf_turn)."""
     import numpy as np
     import pymupdf
+    from figlint.ingest.mupdf import open_pdf
 
     # Rendering decodes the images placed in the region: one declared larger than the decode
     # cap (figlint/budget.py) is a decompression bomb whatever the resolution asked for.
@@ -240,7 +241,7 @@ def render_region(pdf_path: str, page: int, bbox, images, turn: int = 0) -> "obj
                                    f"(at most {budget.MAX_DECODE_PIXELS:,} pixels are decoded)")
     native = max((i.effective_dpi for i in images), default=200.0)  # vector art: 200 DPI reads 6 pt labels
     dpi = max(100.0, min(native, 300.0))
-    with pymupdf.open(pdf_path) as doc:
+    with open_pdf(pdf_path) as doc:
         from figlint.ingest.pdf_turn import upright
 
         pg = upright(doc[page - 1], turn)

@@ -30,6 +30,20 @@ _BENIGN = re.compile(r"^FT_|glyph|\bfont\b|\bhint|^\.\.\. repeated \d+ times"
                      r"|^Circular dependencies! Consider page cleaning|^PDF stream Length incorrect", re.I)
 
 
+class _Document(pymupdf.Document):
+    """A document opened without its outline (bookmarks): PyMuPDF reads the outline on every
+    open, resolving each entry's destination (a tenth of a second of CPU on a long paper for
+    each of the several times figlint opens it), and figlint reads no outline."""
+
+    def _loadOutline(self):  # noqa: N802 - PyMuPDF's name
+        return None
+
+
+def open_pdf(*args, **kwargs) -> pymupdf.Document:
+    """`pymupdf.open`, without reading the document's outline (which figlint never uses)."""
+    return _Document(*args, **kwargs)
+
+
 _held: list[str] = []  # messages taken out of MuPDF's buffer by hold(), in order
 
 

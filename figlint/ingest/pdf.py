@@ -21,6 +21,7 @@ from figlint.bind import bind_sites
 from figlint.errors import InputError
 from figlint.gcpause import paused
 from figlint.ingest import mupdf as _mupdf  # noqa: F401 - keeps MuPDF messages off stdout
+from figlint.ingest.mupdf import open_pdf
 from figlint.ingest import pdf_regions as R
 from figlint.ingest.pdf_turn import point as _turned_point, turn_matrix, turned_size, upright
 from figlint.ingest.pdf_captions import CaptionBlock, _hoverlap, find_captions, next_to, pick_captions
@@ -60,7 +61,7 @@ def _open(path: str) -> pymupdf.Document:
     if b"%%EOF" not in tail:
         raise InputError(f"{path}: truncated PDF (no end-of-file marker)")
     try:
-        doc = pymupdf.open(stream=data, filetype="pdf") if data is not None else pymupdf.open(path, filetype="pdf")
+        doc = open_pdf(stream=data, filetype="pdf") if data is not None else open_pdf(path, filetype="pdf")
     except Exception as exc:  # pymupdf raises several types for damaged files
         raise InputError(f"{path}: corrupt PDF ({str(exc).splitlines()[0] if str(exc) else type(exc).__name__})") from None
     if doc.needs_pass:

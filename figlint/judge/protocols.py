@@ -128,10 +128,11 @@ def figure_image(fig: Figure, paper: Paper, dpi: int = 150) -> bytes | None:
 
 def _png_of(path, dpi: int) -> bytes | None:
     import pymupdf
+    from figlint.ingest.mupdf import open_pdf
 
     try:
         if path.suffix.lower() == ".pdf":
-            with pymupdf.open(str(path)) as doc:
+            with open_pdf(str(path)) as doc:
                 return doc[0].get_pixmap(dpi=dpi).tobytes("png")
         return pymupdf.Pixmap(str(path)).tobytes("png")
     except Exception:  # noqa: BLE001

@@ -132,9 +132,9 @@ class _Pages:
             self.error = "no compiled PDF to draw it from"
             return
         try:
-            import pymupdf
+            from figlint.ingest.mupdf import open_pdf
 
-            self.doc = pymupdf.open(path)
+            self.doc = open_pdf(path)
             if paper is not None and paper.route == "image" and paper.page_size and self.doc.page_count:
                 # A figure file opened as a document: its page may use another unit than the
                 # points the figure's boxes are in (an image's pixels at its own DPI).
