@@ -217,3 +217,109 @@ def test_a_form_that_shows_text_is_read_in_the_text_pass(tmp_path):
     assert not forms.on_page[0]
     with forms.text_pass(0):
         assert "Panel label inside a form" in doc[0].get_text()
+
+
+def _paths(entries):
+    """The paths of a get_cdrawings list, without their nesting level (clips change it)."""
+    return [{k: v for k, v in e.items() if k != "level"} for e in entries if e["type"] not in ("clip", "group")]
+
+
+def test_path_pass_writes_markers_in_place(scatter_paper):
+    """The chart's form paints its markers hundreds of times: for the path pass each marker is
+    written in place, read as its path alone, not as a clip to the marker's box around it. The
+    paths, their boxes, styles and paint numbers are the same; only those clips are gone."""
+    plain = _open(scatter_paper)
+    doc, forms = _inflated(scatter_paper)
+    assert forms.painters_on[0] and all(forms.inline[x] for x in forms.on_page[0])
+    before = plain[0].get_cdrawings(extended=True)
+    with forms.path_pass(0):
+        after = doc[0].get_cdrawings(extended=True)
+    assert _paths(after) == _paths(before)
+    clips = sum(e["type"] == "clip" for e in before) - sum(e["type"] == "clip" for e in after)
+    assert clips >= 280  # one per marker (the fixture's 280 points and the legend's samples)
+    assert doc[0].get_cdrawings(extended=True) == before  # the painter put back after
+
+
+def test_text_pass_leaves_out_the_markers_paints(scatter_paper):
+    plain = _open(scatter_paper)
+    doc, forms = _inflated(scatter_paper)
+    (painter,) = forms.painters_on[0]
+    names = [name.encode() for x, name, parent, _box in plain.get_page_xobjects(0) if parent == painter]
+    assert len(names) >= 2 and all(b"/%s Do" % n in plain.xref_stream(painter) for n in names)
+    with forms.text_pass(0):
+        assert not any(b"/%s Do" % n in doc.xref_stream(painter) for n in names)  # no marker painted
+        text = doc[0].get_text("dict", flags=pymupdf.TEXT_MEDIABOX_CLIP)
+    assert text == plain[0].get_text("dict", flags=pymupdf.TEXT_MEDIABOX_CLIP)
+    assert doc.xref_stream(painter) == plain.xref_stream(painter)
+
+
+def test_same_findings_with_markers_painted_as_forms(scatter_paper, monkeypatch):
+    got = _findings(scatter_paper)
+    monkeypatch.setattr(pdf_forms, "MIN_PAINTS", 10**9)  # no painter rewritten
+    assert got == _findings(scatter_paper)
+
+
+@pytest.mark.parametrize("content, box, ok", [
+    (b"1 j 0 J\n0 -3 m\n2.1 -2.1 3 -0.8 3 0 c\nh\nB\n", (-4, -4, 4, 4), True),
+    (b"0 0 m 4 4 l S", (0, 0, 4, 4), True),
+    (b"[1 2] 0 d 0.5 w 0 0 4 4 re f", (0, 0, 4, 4), True),
+    (b"0 -3 m 5 0 l S", (-4, -4, 4, 4), False),  # a point outside the box: the box clips it
+    (b"-1 -1 6 2 re f", (-4, -4, 4, 4), False),
+    (b"Q 0 0 m 1 1 l S q", (0, 0, 4, 4), False),  # a Q that would pop the painter's state
+    (b"q 0 0 m 1 1 l S", (0, 0, 4, 4), False),
+    (b"/GS0 gs 0 0 m 1 1 l S", (0, 0, 4, 4), False),  # a resource name
+    (b"2 0 0 2 0 0 cm 0 0 m 1 1 l S", (0, 0, 4, 4), False),  # points no longer in the box's frame
+    (b"0 0 m 1 l S", (0, 0, 4, 4), False),  # an operand missing
+    (b"% note\n0 0 m 1 1 l S", (0, 0, 4, 4), False),
+])
+def test_inline_form(content, box, ok):
+    got = pdf_forms.inline_form(content, box)
+    assert (got is not None) == ok
+    if ok:
+        assert b"\n" not in got and got.split() == content.split()
+
+
+def _painted_forms_pdf(path: Path, body: bytes, box: str, label: str = "Figure 1: Many marks.") -> str:
+    """A page whose one form (a chart, as pdfTeX places one) paints a small form 100 times."""
+    doc = pymupdf.open()
+    page = doc.new_page()
+    page.insert_text((72, 700), label, fontsize=10)
+    mark = doc.get_new_xref()
+    doc.update_object(mark, f"<</Type/XObject/Subtype/Form/BBox[{box}]>>")
+    doc.update_stream(mark, body, compress=True)
+    paints = b"".join(b"1 0 0 1 %d %d cm /M0 Do\n" % (3 + (i % 10), 1 + (i % 7)) for i in range(100))
+    chart = doc.get_new_xref()
+    doc.update_object(chart, f"<</Type/XObject/Subtype/Form/BBox[0 0 300 300]/Resources<</XObject<</M0 {mark} 0 R>>>>>>")
+    doc.update_stream(chart, b"BT /F1 1 Tf ET 0 0 1 rg 1 w\n" + paints, compress=True)
+    kind, val = doc.xref_get_key(page.xref, "Resources")
+    target = int(val.split()[0]) if kind == "xref" else page.xref
+    doc.xref_set_key(target, "XObject" if kind == "xref" else "Resources/XObject", f"<</C0 {chart} 0 R>>")
+    xref = page.get_contents()[0]
+    doc.update_stream(xref, doc.xref_stream(xref) + b"\nq 1 0 0 1 100 100 cm /C0 Do Q\n")
+    doc.save(str(path))
+    doc.close()
+    return str(path)
+
+
+def test_a_mark_its_box_clips_is_painted_as_a_form(tmp_path):
+    """A form whose box cuts its path keeps its paint (the box's clip is what prints)."""
+    path = _painted_forms_pdf(tmp_path / "clipped.pdf", b"0 0 8 8 re f " * 4, "0 0 4 4")
+    plain = _open(path)
+    doc, forms = _inflated(path)
+    (mark,) = forms.on_page[0]
+    assert forms.inline[mark] is None and forms.painters_on[0]
+    with forms.path_pass(0):
+        assert doc[0].get_cdrawings(extended=True) == plain[0].get_cdrawings(extended=True)
+
+
+def test_a_painter_whose_text_says_do_is_left_as_it_is(tmp_path):
+    """Paints are found as bytes: a painter with a string holding "Do" is not rewritten."""
+    path = _painted_forms_pdf(tmp_path / "text.pdf", b"0 0 2 2 re f " * 4, "0 0 4 4")
+    doc = pymupdf.open(path)
+    chart = next(x for x, name, *_ in doc.get_page_xobjects(0) if name == "C0")
+    doc.update_stream(chart, b"BT /F1 1 Tf (/M0 Do) Tj ET " + doc.xref_stream(chart))
+    doc.save(str(tmp_path / "text2.pdf"))
+    doc, forms = _inflated(tmp_path / "text2.pdf")
+    assert forms.paths_only and not forms.painters_on[0]
+    doc, forms = _inflated(path)
+    assert forms.painters_on[0]

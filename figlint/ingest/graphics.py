@@ -36,9 +36,9 @@ _MAX_FIGURE_WORDS = 400
 def is_figure_pdf(path: str | Path) -> bool:
     """A one-page PDF that looks like a figure (little running text), not a paper."""
     try:
-        from figlint.ingest.mupdf import pymupdf
+        from figlint.ingest.mupdf import open_pdf
 
-        with pymupdf.open(str(path)) as doc:
+        with open_pdf(str(path)) as doc:
             if doc.page_count != 1:
                 return False
             page = doc[0]
@@ -109,10 +109,10 @@ def _raw_digest(doc, xref) -> bytes | None:
 
 
 def _read_pdf_figure(path: str) -> Paper:
-    from figlint.ingest.mupdf import pymupdf
+    from figlint.ingest.mupdf import open_pdf, pymupdf
 
     try:
-        doc = pymupdf.open(path)
+        doc = open_pdf(path)
     except Exception as exc:  # noqa: BLE001
         raise InputError(f"{path}: cannot open PDF ({exc})") from None
     with doc:
@@ -126,7 +126,8 @@ def _read_pdf_figure(path: str) -> Paper:
         rect = page.rect
         # At most budget.MAX_PAGE_DRAWINGS paths are read (a dict per path: a million-path
         # figure would take gigabytes); a figure with more is reported and not analysed (FL011).
-        paths, total_paths = capped_drawings(page, extended=True)
+        with forms.path_pass(0):  # the markers read as their paths alone, where that is the same
+            paths, total_paths = capped_drawings(page, extended=True)
         with forms.text_pass(0):  # the markers hold no text: not interpreted for it
             text = page.get_text("dict", flags=pymupdf.TEXT_MEDIABOX_CLIP)
         marks = glyph_marks(text)  # a symbol font's glyphs are marks (R's Dingbats points)

@@ -14,6 +14,16 @@ listed and decoded here before the page is read; a message about decoding one (a
 stream) is dropped and that form left as it is, so that reading the page meets the damage
 and reports it where it did before. A message while listing the forms (a damaged object)
 is kept, in order, and the rest of the document is read as it is.
+
+A form that paints the markers many times (the chart's own Form XObject, as pdfTeX places an
+included PDF) is kept decoded too, in three versions of the same paint: as it is; for the text
+pass, without its `/P0 Do` of paths-only forms (what blanking those forms gives, without
+MuPDF looking each one up); and for the path pass, with each paths-only form's content written
+in its place between `q` and `Q` where that is the same paint (`inline_form`): MuPDF then reads
+each marker as its path alone, not as a clip to the form's box around it, one dict and one call
+fewer per marker. Clips take no paint number (`seqno`), and a form is written in place only when
+its box holds every point of its path, so that clip never cut anything: the paths, their boxes
+and their paint numbers are the same.
 """
 
 from __future__ import annotations
@@ -31,11 +41,95 @@ MAX_FORM_BYTES = 4096
 MAX_DECODED_BYTES = 64 * 1024
 MAX_TOTAL_BYTES = 32 * 2**20
 _LENGTH = re.compile(r"/Length (\d+)( \d+ R)?")
+# A form that paints its paths-only forms fewer times than this is left as it is.
+MIN_PAINTS = 64
+# A painting form larger than this, decoded, is left as it is (its versions are kept in memory).
+MAX_PARENT_BYTES = 8 * 2**20
 # The operators by which a content stream can put text or an image on a page (text objects,
 # text shown with ' or ", inline images, XObjects, Type 3 glyph set-up) or mark its content
 # (marked-content sequences). A form with none of them draws paths only.
 _TEXT_OR_IMAGE = re.compile(rb"(?<![A-Za-z0-9*])(BT|ET|Tj|TJ|Tf|Do|BI|ID|EI|d0|d1|BDC|BMC|EMC|MP|DP)"
                             rb"(?![A-Za-z0-9*])|['\"]")
+
+
+# A content stream's tokens as inline_form reads them: numbers, operators, array brackets;
+# anything else (names, strings, dictionaries, comments) is another token.
+_TOKEN = re.compile(rb"[+-]?(?:\d+\.?\d*|\.\d+)|[A-Za-z*'\"]+|[\[\]]|\S")
+_NUMBER = re.compile(rb"[+-]?(?:\d+\.?\d*|\.\d+)")
+# operator -> operands it takes, for the operators a paths-only form may use and keep its
+# meaning when written in place (no names: it may use no resources; no cm: its points stay in
+# the coordinates of its box). None: a number of numbers (a colour in the current space).
+_OPERANDS = {b"m": 2, b"l": 2, b"c": 6, b"v": 4, b"y": 4, b"re": 4, b"h": 0,
+             b"S": 0, b"s": 0, b"f": 0, b"F": 0, b"f*": 0, b"B": 0, b"B*": 0, b"b": 0, b"b*": 0,
+             b"n": 0, b"W": 0, b"W*": 0, b"q": 0, b"Q": 0, b"w": 1, b"J": 1, b"j": 1, b"M": 1,
+             b"i": 1, b"d": -1, b"g": 1, b"G": 1, b"rg": 3, b"RG": 3, b"k": 4, b"K": 4,
+             b"sc": None, b"SC": None, b"scn": None, b"SCN": None}
+# The keys a form may have and be written in place (its filter is gone once decoded here).
+_PLAIN_KEYS = {"Type", "Subtype", "FormType", "BBox", "Matrix", "Length"}
+# A literal string of a content stream (one level of nested parentheses read whole).
+_STRINGS = re.compile(rb"\((?:\\.|[^\\()]|\((?:\\.|[^\\()])*\))*\)", re.S)
+_INLINE_IMAGE = re.compile(rb"(?<![A-Za-z0-9*])BI(?![A-Za-z0-9*])")
+
+
+def inline_form(content: bytes, bbox) -> bytes | None:
+    """A paths-only form's content as one line to write in place of its `Do` (between q and
+    Q), or None where that would not be the same paint: a name, string or operator outside
+    _OPERANDS, an unbalanced q/Q, or a point of its path outside its box `bbox` (x0, y0, x1, y1)
+    (the box clips the form where it is painted; written in place, nothing would). The points
+    of a curve's control polygon hold the curve, so none outside means no point of the path is."""
+    x0, x1 = sorted((bbox[0], bbox[2]))
+    y0, y1 = sorted((bbox[1], bbox[3]))
+    eps = 1e-6 * max(1.0, abs(x0), abs(x1), abs(y0), abs(y1))
+    x0 -= eps
+    y0 -= eps
+    x1 += eps
+    y1 += eps
+    nums: list[float] = []
+    depth = 0  # q/Q nesting
+    in_array = False
+    for tok in _TOKEN.findall(content):
+        if _NUMBER.fullmatch(tok):
+            nums.append(float(tok))
+            continue
+        if tok == b"[" and not in_array:
+            in_array = True
+            continue
+        if tok == b"]" and in_array:
+            in_array = False
+            continue
+        if in_array or tok not in _OPERANDS:
+            return None
+        want = _OPERANDS[tok]
+        if want == -1:  # d: the dash array was read into nums, then its phase
+            nums = []
+            continue
+        if want is not None and len(nums) != want:
+            return None
+        if tok == b"q":
+            depth += 1
+        elif tok == b"Q":
+            depth -= 1
+            if depth < 0:
+                return None
+        elif tok in (b"m", b"l", b"c", b"v", b"y"):
+            xs, ys = nums[0::2], nums[1::2]
+            if min(xs) < x0 or max(xs) > x1 or min(ys) < y0 or max(ys) > y1:
+                return None
+        elif tok == b"re":
+            x, y, w, h = nums
+            if min(x, x + w) < x0 or max(x, x + w) > x1 or min(y, y + h) < y0 or max(y, y + h) > y1:
+                return None
+        nums = []
+    if depth or nums or in_array:
+        return None
+    return b" ".join(content.split())
+
+
+def _identity(matrix: str) -> bool:
+    try:
+        return [float(v) for v in matrix.strip("[] ").split()] == [1, 0, 0, 1, 0, 0]
+    except ValueError:
+        return False
 
 
 def _number(doc, xref: int) -> int:
@@ -60,6 +154,11 @@ class FormInflater:
         self.kept = 0  # their decoded bytes
         self.paths_only: dict[int, bytes] = {}  # decoded forms that draw paths only: their content
         self.on_page: dict[int, list[int]] = {}  # page number -> its forms in paths_only
+        self.inline: dict[int, bytes | None] = {}  # paths-only form -> its content to write in place
+        # a form that paints paths-only forms often -> (as it is, for the text pass, for the path
+        # pass or None), all decoded; None: left as it is
+        self.painters: dict[int, tuple[bytes, bytes, bytes | None] | None] = {}
+        self.painters_on: dict[int, list[int]] = {}  # page number -> its painters
 
     def page(self, number: int) -> None:
         if self.stopped:
@@ -108,8 +207,83 @@ class FormInflater:
                 if not _TEXT_OR_IMAGE.search(data):
                     self.paths_only[xref] = data
                     mine.append(xref)
+            self._painters(number, forms)
         except Exception:  # noqa: BLE001 - an odd document is read as it is
             self.stopped = True
+
+    def _painters(self, number: int, forms) -> None:
+        """The forms of page `number` that paint its paths-only forms, each kept decoded in its
+        three versions (the module's docstring). MuPDF's messages are checked as in page()."""
+        from figlint.ingest import mupdf as _mupdf
+
+        tools = _mupdf.pymupdf.TOOLS
+        doc = self.doc
+        names: dict[int, dict[bytes, int]] = {}  # painter -> resource name -> paths-only form
+        for xref, name, parent, bbox in forms:
+            if parent and xref in self.paths_only:
+                names.setdefault(parent, {})[name.encode("latin-1", "replace")] = xref
+                if xref not in self.inline:
+                    self.inline[xref] = self._inline(xref, bbox)
+        mine = self.painters_on[number] = []
+        for parent, used in names.items():
+            if parent not in self.painters:
+                self.painters[parent] = None
+                if parent in self.paths_only or not used:
+                    continue
+                head = doc.xref_object(parent, compressed=True)
+                m = _LENGTH.search(head)
+                if m is None or m.group(2) or int(m.group(1)) > MAX_PARENT_BYTES:
+                    continue
+                data = doc.xref_stream(parent)
+                if tools.mupdf_warnings(reset=True) or data is None:
+                    continue  # damaged: left as it is, its reading reports it as before
+                if len(data) > MAX_PARENT_BYTES or (b"BI" in data and _INLINE_IMAGE.search(data)):
+                    continue  # an inline image's bytes could hold anything
+                versions = self._versions(data, used)
+                if versions is None:
+                    continue
+                size = sum(len(v) for v in versions if v is not None)
+                if self.kept + size > MAX_TOTAL_BYTES:
+                    continue
+                self.kept += size
+                doc.update_stream(parent, data, compress=False)  # decoded once, not per reading
+                self.painters[parent] = versions
+            if self.painters[parent] is not None:
+                mine.append(parent)
+
+    def _inline(self, xref: int, bbox) -> bytes | None:
+        """The paths-only form `xref` as content to write in place of its paint, or None."""
+        doc = self.doc
+        if not set(doc.xref_get_keys(xref)) <= _PLAIN_KEYS:
+            return None  # its own resources, a group, optional content...
+        kind, matrix = doc.xref_get_key(xref, "Matrix")
+        if kind != "null" and not _identity(matrix):
+            return None
+        return inline_form(self.paths_only[xref], bbox)
+
+    def _versions(self, data: bytes, used: dict[bytes, int]) -> tuple[bytes, bytes, bytes | None] | None:
+        """(as it is, without the paints of the forms `used`, with those that can be written in
+        place written in place or None), or None when it paints them fewer than MIN_PAINTS times
+        or a paint could not be told from text. A paint is `/Name Do` with one space and then a
+        space or a line end (as PDF writers set it; one spelled otherwise is left as it is, which
+        paints the same); it is looked for as bytes, so no string may hold "Do"."""
+        if b"(" in data:
+            strings = _STRINGS.findall(data)
+            if any(b"Do" in t for t in strings) or \
+                    sum(t.count(b"(") - t.count(b"\\(") for t in strings) != data.count(b"(") - data.count(b"\\("):
+                return None  # a string that holds "Do", or one _STRING does not read whole
+        # one pass: the bytes between paints, and the name each paint paints
+        parts = re.split(rb"/(" + b"|".join(re.escape(n) for n in used) + rb") Do(?=[ \r\n])", data)
+        count = len(parts) // 2
+        if count < MIN_PAINTS:
+            return None
+        text = b"".join(parts[0::2])
+        inline = self.inline
+        written = {n: (b"q " + inline[x] + b" Q" if inline.get(x) else b"/" + n + b" Do") for n, x in used.items()}
+        if not any(inline.get(x) for x in used.values()):
+            return data, text, None
+        parts[1::2] = [written[n] for n in parts[1::2]]
+        return data, text, b"".join(parts)
 
     @contextmanager
     def text_pass(self, number: int):
@@ -120,14 +294,43 @@ class FormInflater:
         it is never run inside this."""
         doc = self.doc
         blanked = []
+        with self._version(number, 1):
+            try:
+                for xref in self.on_page.get(number, ()):
+                    try:
+                        doc.update_stream(xref, b"", compress=False)
+                    except Exception:  # noqa: BLE001 - the page is read with its forms as they are
+                        break
+                    blanked.append(xref)
+                yield
+            finally:
+                for xref in blanked:
+                    doc.update_stream(xref, self.paths_only[xref], compress=False)
+
+    @contextmanager
+    def path_pass(self, number: int):
+        """While the paths of page `number` are read, its paths-only forms that a painter paints
+        often are written in place where that is the same paint (the module's docstring)."""
+        with self._version(number, 2):
+            yield
+
+    @contextmanager
+    def _version(self, number: int, which: int):
+        """Page `number`'s painters in their version `which` (1 for the text pass, 2 for the
+        path pass), put back as they are after."""
+        doc = self.doc
+        changed = []
         try:
-            for xref in self.on_page.get(number, ()):
+            for parent in self.painters_on.get(number, ()):
+                version = self.painters[parent][which]
+                if version is None:
+                    continue
                 try:
-                    doc.update_stream(xref, b"", compress=False)
-                except Exception:  # noqa: BLE001 - the page is read with its forms as they are
+                    doc.update_stream(parent, version, compress=False)
+                except Exception:  # noqa: BLE001 - the page is read with it as it is
                     break
-                blanked.append(xref)
+                changed.append(parent)
             yield
         finally:
-            for xref in blanked:
-                doc.update_stream(xref, self.paths_only[xref], compress=False)
+            for parent in changed:
+                doc.update_stream(parent, self.painters[parent][0], compress=False)

@@ -359,7 +359,8 @@ def read_page(page: pymupdf.Page, forms=None) -> PageData:
     _t1_ligatures(d, texts)
     fix_type3_sizes(page.parent, d)
     _seat_displaced_spans(d)
-    data.drawings, data.paths_total, data.frames, fills = read_paths(page, matrix=m)
+    with forms.path_pass(page.number) if forms is not None else nullcontext():
+        data.drawings, data.paths_total, data.frames, fills = read_paths(page, matrix=m)
     # a symbol font's glyphs (R's Dingbats points) are marks, not text: lines of "●●●" would
     # outnumber the prose and move the text columns (paths.glyph_marks). They are a figure's
     # marks where a figure is found, not what finds it (a table's check marks are no figure).

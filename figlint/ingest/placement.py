@@ -1175,11 +1175,11 @@ _MAX_DRAWING_BYTES = 1_000_000
 
 def _pdf_content(path: str, page_no: int) -> _Content | None:
     try:
-        from figlint.ingest.mupdf import pymupdf
+        from figlint.ingest.mupdf import open_pdf, pymupdf
     except ImportError:  # pragma: no cover - pymupdf is a dependency
         return None
     try:
-        doc = pymupdf.open(path, filetype="pdf")
+        doc = open_pdf(path, filetype="pdf")
     except Exception:  # noqa: BLE001 - unreadable graphics are skipped (FL307 covers missing ones)
         return None
     try:
@@ -1201,7 +1201,8 @@ def _pdf_content(path: str, page_no: int) -> _Content | None:
         if len(page.read_contents()) > _MAX_DRAWING_BYTES:
             c.heavy = True  # paths not read: tens of thousands of marks cost seconds, and no rule needs each
         else:
-            paths = page.get_cdrawings(extended=True)
+            with forms.path_pass(page.number):  # the markers read as their paths alone, where that is the same
+                paths = page.get_cdrawings(extended=True)
             drop_hidden_text(page, text, paths)  # text a later opaque fill paints over is not printed
             paths += marks  # (after the hidden-text check: their paint order is not known)
         for block in text["blocks"]:
