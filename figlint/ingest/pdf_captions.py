@@ -385,7 +385,8 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphic
     # bottom to bottom of two rows: the body's, scaled to the caption's size, until the
     # caption's own first two rows give it
     ref = first.size  # the size the caption's lines are set in
-    pitch = (layout.line_gap + layout.body_size) * first.size / layout.body_size if layout.line_gap > 0 and layout.body_size > 0 else 0.0
+    text_pitch = layout.line_gap + layout.body_size if layout.line_gap > 0 and layout.body_size > 0 else 0.0
+    pitch = text_pitch * first.size / layout.body_size if text_pitch else 0.0
     own = False
     # every row so far is set centred (or full, a justified line): the caption is a centred
     # paragraph, whose short last line can tell where it ends (a ragged-right caption's
@@ -402,9 +403,18 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphic
             # continues it (a double-spaced preprint's captions lost their last lines). The
             # pitch is measured from the foot of one row's type to the next's (_foot): a
             # subscript hanging under either row moves its box's bottom by a point or two.
+            # Until the caption's own rows have given its pitch, a row in the caption's own type,
+            # smaller than the text's, may stand as far below as the text's own pitch and a
+            # little more: a class may set its caption size on a wider skip than the text's
+            # (9 pt on 14 under 10 pt on 12), and \linespread or setspace stretches both, so the
+            # text's pitch scaled down to the caption's size falls short of the caption's. The
+            # text after the float, in the text's size, is still judged by the scaled pitch.
             foot = _foot(ln)
             step = foot - row_foot if foot is not None and row_foot is not None else ln.bbox[3] - cur[3]
-            if not (pitch and 0 < step <= 1.15 * pitch and abs(ln.size - first.size) <= 1.3):
+            own_type = not own and text_pitch and abs(ln.size - first.size) <= 0.3 \
+                and min(layout.body_size - first.size, abs(layout.body_size - ln.size)) >= 0.5
+            if not (0 < step and abs(ln.size - first.size) <= 1.3
+                    and (pitch and step <= 1.15 * pitch or own_type and step <= 1.25 * text_pitch)):
                 break
         if rules and any(cur[3] + 0.5 < r[1] and r[3] < ln.bbox[1] + 1 and r[0] < min(x1, ln.bbox[2])
                          and r[2] > max(x0, ln.bbox[0]) for r in rules):
