@@ -388,6 +388,7 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphic
     text_pitch = layout.line_gap + layout.body_size if layout.line_gap > 0 and layout.body_size > 0 else 0.0
     pitch = text_pitch * first.size / layout.body_size if text_pitch else 0.0
     own = False
+    own_white = 0.0  # the white between the caption's first two rows
     # every row so far is set centred (or full, a justified line): the caption is a centred
     # paragraph, whose short last line can tell where it ends (a ragged-right caption's
     # hanging-indented line can stand near the column's middle by chance)
@@ -415,6 +416,18 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphic
                 and min(layout.body_size - first.size, abs(layout.body_size - ln.size)) >= 0.5
             if not (0 < step and abs(ln.size - first.size) <= 1.3
                     and (pitch and step <= 1.15 * pitch or own_type and step <= 1.25 * text_pitch)):
+                break
+        elif own and pitch > 0 and not _same_row(ln.bbox, row):
+            # A gap under the lead allowance, but wider than the caption's own: the text under a
+            # float (a full-width caption over two columns of text, a note set in the float under
+            # its caption) begins a few points further down than the caption's rows stand apart.
+            # Its foot stands well past the caption's pitch, and the white above it is wider
+            # than the caption's own between its rows (tall maths in a row of the caption moves
+            # its foot down as far, but leaves no wider white: TeX sets it \lineskip apart).
+            foot = _foot(ln)
+            step = foot - row_foot if foot is not None and row_foot is not None else ln.bbox[3] - row[3]
+            white = min(ln.bbox[1], extent(ln.bbox)[0]) - max(cur[3], row_bottom)
+            if step > 1.15 * pitch and white > max(own_white, 0.0) + 0.3 * size:
                 break
         if rules and any(cur[3] + 0.5 < r[1] and r[3] < ln.bbox[1] + 1 and r[0] < min(x1, ln.bbox[2])
                          and r[2] > max(x0, ln.bbox[0]) for r in rules):
@@ -503,6 +516,7 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphic
             if not own:
                 step = foot - row_foot if foot is not None and row_foot is not None else ln.bbox[3] - row[3]
                 pitch, own = max(0.0, step), True
+                own_white = min(ln.bbox[1], extent(ln.bbox)[0]) - max(cur[3], row_bottom)
             row, row_text, row_foot = ln.bbox, ln.text, foot
             centred_rows = centred_rows and _centred_row(ln.bbox, ccol, size)
         cur = (cur[0], cur[1], cur[2], max(cur[3], ln.bbox[3]))
@@ -521,6 +535,12 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphic
         else:
             rows.append([ln])
     return [ln for r in rows for ln in sorted(r, key=lambda l: l.bbox[0])]
+
+
+def _same_row(box, row) -> bool:
+    """The box shares the row's height for more than half the lower one (a piece of that row)."""
+    h = min(box[3] - box[1], row[3] - row[1])
+    return h > 0 and min(box[3], row[3]) - max(box[1], row[1]) > 0.5 * h
 
 
 def _foot(ln: Line) -> float | None:
