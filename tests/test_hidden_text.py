@@ -69,3 +69,52 @@ def test_latex_route_without_a_pdf_agrees(cards, tmp_path):
     hidden, shown = ([s.text for s in f.spans] for f in paper.figures)
     assert "Strong yes" not in hidden and "Yes" in hidden
     assert shown.count("Strong yes") == 3
+
+
+def _label_chart(path: Path, angle: float, gap: float) -> Path:
+    """An opaque white card under tick-like labels set at `angle`, each `gap` type sizes across
+    the line from the one before."""
+    import math
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig = plt.figure(figsize=(3, 3))
+    ax = fig.add_axes((0, 0, 1, 1))
+    ax.set_axis_off()
+    ax.add_patch(plt.Rectangle((0.15, 0.15), 0.7, 0.7, color="white", zorder=0))
+    size = 8
+    step = gap * size / 216  # in axes fractions of the 3 in (216 pt) figure
+    nx, ny = -math.sin(math.radians(angle)), math.cos(math.radians(angle))  # across the line
+    for k in range(4):
+        ax.text(0.4 + k * step * nx, 0.3 + k * step * ny, f"label {k}", fontsize=size, rotation=angle, zorder=1)
+    fig.savefig(path)
+    plt.close(fig)
+    return path
+
+
+@pytest.mark.parametrize("angle", [0, 45, 90])
+def test_rows_of_a_label_are_no_suspects(tmp_path, angle, monkeypatch):
+    """Lines of text one above another (a label's rows, tick labels side by side) have boxes
+    that MuPDF draws to the font's full height, so they overlap; their letters do not, and
+    their paint order is not asked (no get_texttrace)."""
+    # across the line, the rows stand 0.76 of a size apart: their letters would share under a
+    # quarter of their height, their full-height boxes over a third (at 45 degrees, 1.1 sizes:
+    # the upright hulls of slanted rows overlap widely)
+    path = _label_chart(tmp_path / "rows.pdf", angle, gap=1.1 if angle == 45 else 0.76)
+    calls = []
+    real = pymupdf.Page.get_texttrace
+    monkeypatch.setattr(pymupdf.Page, "get_texttrace", lambda self: calls.append(1) or real(self))
+    words = _page_words(path)
+    assert sum(w.count("label") for w in words) == 4
+    assert not calls
+
+
+def test_text_printed_twice_on_one_spot_is_still_checked(cards, monkeypatch):
+    calls = []
+    real = pymupdf.Page.get_texttrace
+    monkeypatch.setattr(pymupdf.Page, "get_texttrace", lambda self: calls.append(1) or real(self))
+    _page_words(cards["stacked_cards"])
+    assert calls

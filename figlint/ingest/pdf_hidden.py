@@ -29,9 +29,15 @@ def drop_hidden_text(page, d: dict, drawings: list[dict], matrix=None) -> None:
     the dict and paths are in a turned frame (pdf_turn)."""
     if not any(_opaque_fill(d) for d in drawings):
         return  # nothing paints over text (hidden_span_boxes would find no fills)
-    spans = [s for b in d["blocks"] if b.get("type", 0) == 0 for l in b.get("lines", ()) for s in l["spans"]
-             if s["text"].strip()]
-    hidden = hidden_span_boxes(page, [(s["text"], tuple(s["bbox"])) for s in spans], drawings, matrix)
+    spans, turns = [], []
+    for b in d["blocks"]:
+        if b.get("type", 0) == 0:
+            for l in b.get("lines", ()):
+                for s in l["spans"]:
+                    if s["text"].strip():
+                        spans.append(s)
+                        turns.append((l.get("dir"), s.get("size"), s.get("origin")))
+    hidden = hidden_span_boxes(page, [(s["text"], tuple(s["bbox"])) for s in spans], drawings, matrix, turns)
     if not hidden:
         return
     gone = {id(spans[i]) for i in hidden}
@@ -40,12 +46,14 @@ def drop_hidden_text(page, d: dict, drawings: list[dict], matrix=None) -> None:
             l["spans"] = [s for s in l["spans"] if id(s) not in gone]
 
 
-def hidden_span_boxes(page, spans: list[tuple[str, BBox]], drawings: list[dict], matrix=None) -> set[int]:
-    """Indices of `spans` ((text, bbox) in page order) that a later opaque fill covers."""
+def hidden_span_boxes(page, spans: list[tuple[str, BBox]], drawings: list[dict], matrix=None,
+                      turns: list | None = None) -> set[int]:
+    """Indices of `spans` ((text, bbox) in page order) that a later opaque fill covers.
+    `turns`: each span's line direction, type size and origin (_suspects)."""
     fills = [d for d in drawings if _opaque_fill(d) and d.get("rect") is not None]
     if not fills or len(spans) < 2:
         return set()
-    suspects = _suspects(spans, fills)
+    suspects = _suspects(spans, fills, turns)
     if not suspects:
         return set()
     by_text: dict[str, list[tuple[BBox, int]]] = {}
@@ -70,12 +78,14 @@ def _opaque_fill(d: dict) -> bool:
             and (d.get("fill_opacity") if d.get("fill_opacity") is not None else 1.0) >= 0.99)
 
 
-def _suspects(spans: list[tuple[str, BBox]], fills: list[dict]) -> set[int]:
+def _suspects(spans: list[tuple[str, BBox]], fills: list[dict], turns: list | None = None) -> set[int]:
     """Spans that overlap another span, both inside the box of one opaque fill.
 
     Pairs first, by a sweep down the page (spans rarely overlap), then the fills of those
     few: testing every span against every fill (300 x 600 on a chart's page) cost more
-    than the rest of the check, and numpy's import more still."""
+    than the rest of the check, and numpy's import more still. `turns` (each span's line
+    direction, type size and baseline origin): two spans along one direction whose baselines
+    stand apart by more than their letters' height do not overlap (_lines_apart)."""
     S = [b for _t, b in spans]
     F = [d["rect"] for d in fills]
     if not all(math.isfinite(v) for b in S for v in b) or not all(math.isfinite(v) for r in F for v in r):
@@ -95,7 +105,7 @@ def _suspects(spans: list[tuple[str, BBox]], fills: list[dict]) -> set[int]:
                 break  # this one and all below it start under a's bottom: no overlap
             if b[0] >= a[2] or b[2] <= a[0]:
                 continue  # side by side on one line
-            if _share(a, b, area_a) >= _MIN_OVERLAP:
+            if _share(a, b, area_a) >= _MIN_OVERLAP and (turns is None or not _lines_apart(turns[i], turns[j])):
                 pairs.append((i, j))
     if not pairs:
         return set()
@@ -124,6 +134,21 @@ def _share(a: BBox, b: BBox, area_a: float) -> float:
     if w <= 0 or h <= 0 or small <= 0:
         return 0.0
     return w * h / small
+
+
+def _lines_apart(ta, tb) -> bool:
+    """Whether two spans set along one direction stand on baselines further apart, across that
+    direction, than their letters could overlap by _MIN_OVERLAP: letters (cap height and
+    descenders) take about one type size across the line, so bands of the larger size set more
+    than 0.7 of it apart share less than 0.3 of it. Their boxes, which MuPDF draws to the
+    font's full height, can share more (the rows of a two-line label, slanted tick labels side
+    by side): such pairs are no suspects."""
+    (da, sa, oa), (db, sb, ob) = ta, tb
+    if not da or da != db or not sa or not sb or not oa or not ob:
+        return False
+    ux, uy = da
+    across = (ob[1] - oa[1]) * ux - (ob[0] - oa[0]) * uy
+    return abs(across) > (1.0 - _MIN_OVERLAP) * max(sa, sb)
 
 
 def _suspects_plain(S: list[BBox], F: list) -> set[int]:
