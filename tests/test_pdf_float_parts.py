@@ -131,3 +131,32 @@ def test_bold_panel_titles_between_the_rows_are_not_headings(tmp_path, pdflatex,
            "\n\\caption{Rank correlation of the four sites against the overlap of the two groups.}\\label{fig:g}\n"
            "\\end{figure}\n" + TEXT * 6 + "\n\\end{document}\n")
     assert _figures(_compile(tmp_path, tex)) == [("1", 4)]
+
+
+def test_a_displayed_equation_between_a_floats_panels_does_not_split_it(tmp_path, pdflatex):
+    """A float holding a graphic, then a displayed matrix equation, then a row of two charts and
+    the caption: the equation is the float's text, not running text, and the top graphic is the
+    figure's first panel however far the equation sets it from the charts (field audit: the top
+    panel was read as a figure without a caption, false FL201)."""
+    matrix = ("\\[\\begin{bmatrix} p_1 \\\\ p_2 \\\\ p_3 \\\\ \\vdots \\\\ p_n \\end{bmatrix} = "
+              "\\begin{bmatrix} 1 & 1 & \\cdots & 1 \\\\ k_1 & -h & \\cdots & 0 \\\\ 0 & k_2 & \\cdots & 0 \\\\ "
+              "\\vdots & \\vdots & \\ddots & \\vdots \\\\ 0 & 0 & \\cdots & -h \\end{bmatrix}^{-1}"
+              "\\begin{bmatrix} 1 \\\\ 0 \\\\ 0 \\\\ \\vdots \\\\ 0 \\end{bmatrix}\\]\n")
+    tex = (PREAMBLE.replace("\\usepackage{graphicx}", "\\usepackage{graphicx,amsmath}")
+           + "\\begin{document}\n" + TEXT * 6 + "See Figure~\\ref{fig:g}.\n"
+           "\\begin{figure}[t]\n\\centering\n\\includegraphics[width=0.4\\textwidth]{p1.png}\n\n"
+           "\\vspace*{30pt}\n" + matrix + "\\vspace*{30pt}\n\n"
+           "\\includegraphics[width=0.45\\textwidth]{p2.png}\\hfill\\includegraphics[width=0.45\\textwidth]{p3.png}\n"
+           "\\caption{The populations of the three states against the acidity.}\\label{fig:g}\n\\end{figure}\n"
+           + TEXT * 6 + "\n\\end{document}\n")
+    assert _figures(_compile(tmp_path, tex)) == [("1", 3)]
+
+
+def test_a_picture_and_an_equation_in_the_text_above_a_figure_stay_apart(tmp_path, pdflatex):
+    tex = (PREAMBLE.replace("\\usepackage{graphicx}", "\\usepackage{graphicx,amsmath}")
+           + "\\begin{document}\n" + TEXT * 2 + "\n\n\\noindent\\includegraphics[width=0.45\\textwidth]{p1.png}\n\n"
+           + TEXT * 2 + "\\[ p = \\frac{1}{1 + 10^{\\,h - k}} \\]\n" + TEXT + "See Figure~\\ref{fig:g}.\n"
+           "\\begin{figure}[h]\n\\centering\n\\includegraphics[width=0.45\\textwidth]{p2.png}\n"
+           "\\caption{Run 2 of the campaign.}\\label{fig:g}\n\\end{figure}\n" + TEXT * 4 + "\n\\end{document}\n")
+    figs = _figures(_compile(tmp_path, tex))
+    assert ("1", 1) in figs and len(figs) == 2, figs

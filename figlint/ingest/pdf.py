@@ -190,7 +190,7 @@ def _build(paper: Paper, pages: list[PageData], names: dict[str, dict], path: st
         # pass decides against the regions as the last one left them (the two pictures of a
         # row join together), until no part joins
         while boxes:
-            owners = [_float_part(b, pr, pd) for b in boxes]
+            owners = [_float_part(b, pr, pd, lay) for b in boxes]
             if not any(owners):
                 break
             for box, owner in zip(boxes, owners):
@@ -300,13 +300,25 @@ def _text_beside(pd: PageData, box: BBox, layout: Layout) -> list[list[float]]:
 MAX_FLOAT_GAP = 72.0  # rows of one float's grid are set at most an inch apart
 
 
-def _float_part(box: BBox, pr: R.PageRegions, pd: PageData) -> CaptionBlock | None:
+def _worded(ln, layout: Layout) -> bool:
+    """A line of words, not a float's text between its graphics: half a column wide or more
+    and four words of three letters or more (running text in a size the blockers do not take;
+    a displayed equation, a matrix's row or a panel's label is neither)."""
+    c0, c1 = layout.columns[0][0], layout.columns[-1][1]
+    col = layout.column_of(ln.bbox[0], ln.bbox[2])
+    if col is not None:
+        c0, c1 = layout.columns[col]
+    return ln.bbox[2] - ln.bbox[0] >= 0.5 * (c1 - c0) and len(re.findall(r"[^\W\d_]{3,}", ln.text)) >= 4
+
+
+def _float_part(box: BBox, pr: R.PageRegions, pd: PageData, lay: Layout) -> CaptionBlock | None:
     """The figure whose float a caption-less graphic belongs to: a grid whose rows are set
     further apart than the region walk bridges (NEXT_GAP), the upper row lost to an
     uncaptioned figure. The graphic lies on the far side of a figure's graphics from its
     caption, over the float's width, with nothing printed between the two (no running text,
     no other caption, no other float's graphic) and at most MAX_FLOAT_GAP away."""
     best, best_gap = None, MAX_FLOAT_GAP
+    blocking = {id(ln) for ln in pr.blockers}
     for c in pr.captions:
         r = c.region
         if c.kind != "figure" or r is None or c.side not in ("above", "below"):
@@ -320,12 +332,20 @@ def _float_part(box: BBox, pr: R.PageRegions, pd: PageData) -> CaptionBlock | No
             lo, hi = box[3], r[1]
         else:
             lo, hi = r[3], box[1]
-        gap = hi - lo
-        if gap < -2 or gap > best_gap:
+        if hi - lo < -2:
             continue
         x0, x1 = min(box[0], r[0]), max(box[2], r[2])
         between = lambda b: b[3] > lo + 1 and b[1] < hi - 1 and b[2] > x0 and b[0] < x1  # noqa: E731
-        if any(between(ln.bbox) for ln in pd.lines if ln.role != "figure"):
+        texts = [ln for ln in pd.lines if ln.role != "figure" and between(ln.bbox)]
+        if any(ln.role or id(ln) in blocking or _worded(ln, lay) for ln in texts):
+            continue  # running text, a heading, another caption: the two are not one float
+        # the float's own text between its graphics (a displayed equation, a panel's labels)
+        # fills the space it stands in: the white gaps around it are what sets parts apart
+        gap, y = 0.0, lo
+        for ln in sorted(texts, key=lambda ln: ln.bbox[1]):
+            gap, y = max(gap, ln.bbox[1] - y), max(y, ln.bbox[3])
+        gap = max(gap, hi - y)
+        if gap > best_gap:
             continue
         if any(o is not c and o.region is not None and between(o.region) for o in pr.captions):
             continue

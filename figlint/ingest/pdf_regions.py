@@ -763,6 +763,8 @@ def uncaptioned(pr: PageRegions, pd: PageData, layout: Layout) -> list[BBox]:
             continue  # a shaded box or frame around body text (a note, a theorem, a listing)
         if not images and _set_text(ub, pd.lines):
             continue  # a shaded box or frame around lines of set text in any face (a code listing)
+        if not images and _text_boxes(ub, pd):
+            continue  # framed notes of a line or a few (inline to-do notes stacked under a paragraph)
         if w * h > 0.6 * pd.width * pd.height and len(pd.lines) < 5:
             continue  # a scanned page: the image is the page, not a figure on it
         out.append(_grow(ub, [e for e in pr.elems if e.owner is None and e.kind == "text"]))
@@ -815,6 +817,69 @@ def _set_text(box: BBox, lines: list[Line]) -> bool:
         return False  # labels placed one by one: right-aligned or centred (a chart's categories)
     h = box[3] - box[1]
     return rows[-1][1] - rows[0][0] >= 0.6 * h
+
+
+def _text_boxes(box: BBox, pd: PageData) -> bool:
+    """Every drawing in the box is a framed or shaded box (its fill, its frame, its frame's
+    rules) holding only rows of set text in one size, from its left edge and filling it from top
+    to bottom with no gap wider than a line, and the boxes stand one under another: notes (an
+    inline to-do note, an \\fcolorbox, a tcolorbox) of any number of lines, one included, which
+    give _set_text no line grid. A flow chart's boxes come with arrows (paths that are no box
+    nor a box's rule), a plot's frame with marks and ticks, a legend's box with line samples;
+    boxes side by side are a diagram."""
+    paths = [p.rect for p in pd.drawings if not p.white and inside((p.rect[0], p.rect[1], p.rect[0], p.rect[1]), box, 1)
+             and inside((p.rect[2], p.rect[3], p.rect[2], p.rect[3]), box, 1)]
+    if not paths:
+        return False
+    thin = [r for r in paths if min(r[2] - r[0], r[3] - r[1]) <= 3.5]
+    boxes: list[BBox] = []  # the outer box of each note, a frame's fill and its ground one box
+    for r in sorted((r for r in paths if min(r[2] - r[0], r[3] - r[1]) > 3.5),
+                    key=lambda r: -(r[2] - r[0]) * (r[3] - r[1])):
+        outer = next((b for b in boxes if b[0] - 1 <= r[0] and r[2] <= b[2] + 1 and b[1] - 1 <= r[1] and r[3] <= b[3] + 1), None)
+        if outer is None:
+            boxes.append(r)
+        elif r[0] > outer[0] + 4 or r[2] < outer[2] - 4:
+            return False  # a box inside a box, not across it (a diagram's part, not a note's ground)
+    for r in thin:  # a frame's rules lie along one of the boxes' sides
+        if not any((abs(r[3] - r[1]) <= 3.5 and (abs(r[1] - b[1]) < 2 or abs(r[3] - b[3]) < 2) and b[0] - 1 <= r[0] and r[2] <= b[2] + 1)
+                   or (abs(r[2] - r[0]) <= 3.5 and (abs(r[0] - b[0]) < 2 or abs(r[2] - b[2]) < 2) and b[1] - 1 <= r[1] and r[3] <= b[3] + 1)
+                   for b in boxes):
+            return False
+    if not boxes:
+        return False
+    ordered = sorted(boxes, key=lambda b: b[1])
+    if any(b[1] < a[3] - 2 for a, b in zip(ordered, ordered[1:])):
+        return False  # boxes side by side
+    for b in ordered:
+        rows: list[list[float]] = []  # [y0, y1, x0, size] per baseline
+        for ln in pd.lines:
+            if not inside(ln.bbox, b, 0):
+                continue
+            if not ln.horizontal:
+                return False
+            if not any(ch.isalnum() for ch in ln.text):
+                continue
+            lb = ln.bbox
+            for r in rows:
+                if abs((r[0] + r[1]) - (lb[1] + lb[3])) < 0.5 * ln.size:
+                    r[0], r[1], r[2] = min(r[0], lb[1]), max(r[1], lb[3]), min(r[2], lb[0])
+                    break
+            else:
+                rows.append([lb[1], lb[3], lb[0], ln.size])
+        if not rows:
+            return False  # a box without text: a drawing's part
+        rows.sort()
+        sizes = sorted(r[3] for r in rows)
+        size = sizes[len(sizes) // 2]
+        if sizes[0] < 0.8 * size or sizes[-1] > 1.25 * size:
+            return False
+        if rows[0][0] - b[1] > 1.5 * size or b[3] - rows[-1][1] > 1.5 * size:
+            return False  # room above or below the text: the box holds more than the text
+        if min(r[2] for r in rows) - b[0] > 2 * size:
+            return False  # text set apart from the box's left edge (centred labels)
+        if any(q[0] - p[1] > size for p, q in zip(rows, rows[1:])):
+            return False  # a gap wider than a line between rows
+    return True
 
 
 def _grow(box: BBox, texts: list[Elem], reach: float = 14.0) -> BBox:
