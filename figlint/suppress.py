@@ -25,19 +25,20 @@ import re
 from dataclasses import dataclass, field
 
 from figlint.config import matches
+from figlint.lazyre import lazy
 from figlint.model import Figure, Finding, Location, Paper
 
-_DIRECTIVE = re.compile(
+_DIRECTIVE = lazy(
     r"%+\s*figlint\s*:\s*(disable-next|disable-file|disable)\s*=\s*"
     r"([A-Za-z0-9_\-]+(?:[ \t]*,[ \t]*[A-Za-z0-9_\-]+)*)",
     re.IGNORECASE,
 )
-_LOOSE = re.compile(r"%+\s*figlint\s*:\s*(disable|enable)", re.IGNORECASE)
-_VERB_ENV = re.compile(
+_LOOSE = lazy(r"%+\s*figlint\s*:\s*(disable|enable)", re.IGNORECASE)
+_VERB_ENV = lazy(
     r"\\(begin|end)\s*\{(verbatim\*?|Verbatim\*?|BVerbatim|LVerbatim|lstlisting|minted|comment|"
     r"filecontents\*?|alltt|spverbatim)\}"
 )
-_VERB_INLINE = re.compile(r"\\(?:verb|lstinline|mintinline\{[^}]*\})\*?(.)")
+_VERB_INLINE = lazy(r"\\(?:verb|lstinline|mintinline\{[^}]*\})\*?(.)")
 # families whose rules judge the printed figure: they cannot fire from sources alone
 _PRINTED_FAMILIES = ("FL1", "FL4")
 

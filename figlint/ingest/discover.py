@@ -23,9 +23,11 @@ import os
 import re
 from pathlib import Path
 
-_DOCCLASS = re.compile(r"^[^%\n]*\\documentclass\s*(\[[^\]]*\])?\s*\{([^}]*)\}", re.M)
-_BEGIN_DOC = re.compile(r"^[^%\n]*\\begin\s*\{document\}", re.M)
-_INCLUDE = re.compile(r"^[^%\n]*?\\(?:input|include|subfile|import|subimport|includefrom|subincludefrom)\s*"
+from figlint.lazyre import lazy
+
+_DOCCLASS = lazy(r"^[^%\n]*\\documentclass\s*(\[[^\]]*\])?\s*\{([^}]*)\}", re.M)
+_BEGIN_DOC = lazy(r"^[^%\n]*\\begin\s*\{document\}", re.M)
+_INCLUDE = lazy(r"^[^%\n]*?\\(?:input|include|subfile|import|subimport|includefrom|subincludefrom)\s*"
                       r"(?:\{([^}]*)\}\s*)?\{([^}]*)\}", re.M)
 _MAX_HEAD = 400_000
 _UP_LEVELS = 3
@@ -105,8 +107,8 @@ def _main_including(p: Path, depth: int) -> Path | None:
 # ---------------------------------------------------------------- compiled PDF
 
 _RC_NAMES = (".latexmkrc", "latexmkrc")
-_RC_DIR = re.compile(r"^\s*\$(out_dir|aux_dir)\s*=\s*(['\"])([^'\"\n]+)\2", re.M)
-_RC_FLAG = re.compile(r"-(?:outdir|output-directory|auxdir|aux-directory)\s*=?\s*['\"]?([^\s'\"]+)")
+_RC_DIR = lazy(r"^\s*\$(out_dir|aux_dir)\s*=\s*(['\"])([^'\"\n]+)\2", re.M)
+_RC_FLAG = lazy(r"-(?:outdir|output-directory|auxdir|aux-directory)\s*=?\s*['\"]?([^\s'\"]+)")
 _USUAL_DIRS = ("build", "out", "output")
 
 
@@ -159,7 +161,7 @@ def find_pdf(root: str, main_rel: str) -> tuple[Path | None, list[Path]]:
 # LaTeX prints "??" for a \ref it cannot resolve. Only a "??" where a figure is
 # referenced counts ("Figure ??", "Fig. ??", "Figs. 2 and ??"): "Appendix ??" and
 # natbib's "(??)" for citations are other problems, and do not mislead the figure rules.
-_FIG_QQ = re.compile(r"(?i)\b(?:fig(?:ure)?s?\.?|abb(?:ildung)?\.?)\s*(?:[\w.()]+\s*(?:,|and|&)\s*)*\?\?(?![?\w])")
+_FIG_QQ = lazy(r"(?i)\b(?:fig(?:ure)?s?\.?|abb(?:ildung)?\.?)\s*(?:[\w.()]+\s*(?:,|and|&)\s*)*\?\?(?![?\w])")
 
 
 def unresolved_in_pages(pages) -> tuple[int, list[tuple[int, str]]]:

@@ -25,6 +25,8 @@ from __future__ import annotations
 
 import re
 
+from figlint.lazyre import lazy
+
 # Caps for paper text in reports (documented in README "JSON output").
 MESSAGE_LIMIT = 500  # a finding's message
 TEXT_LIMIT = 2000  # a caption, sentence or paragraph quoted in a report
@@ -32,16 +34,16 @@ ELLIPSIS = "…"
 
 # ESC-introduced sequences, and the same introducers in their 8-bit C1 form
 # (0x9B CSI, 0x9D OSC, 0x90 DCS, 0x98 SOS, 0x9E PM, 0x9F APC).
-_SEQUENCE = re.compile(
+_SEQUENCE = lazy(
     r"(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]?"  # CSI ... final byte
     r"|(?:\x1b[\]PX^_]|[\x9d\x90\x98\x9e\x9f])[^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?"  # OSC/DCS/SOS/PM/APC strings
     r"|\x1b[ -/]*[0-~]?"  # any other ESC sequence (charset selects, ESC c reset, ...)
 )
-_SPACES = re.compile(r"[\t\n\r\v\f\u2028\u2029\x85]")
-_SPACES_KEEP_NL = re.compile(r"[\t\v\f\u2028\u2029\x85]|\r\n?")
+_SPACES = lazy(r"[\t\n\r\v\f\u2028\u2029\x85]")
+_SPACES_KEEP_NL = lazy(r"[\t\v\f\u2028\u2029\x85]|\r\n?")
 # What is left to make visible: C0 (but \n when kept), DEL, C1, bidi controls and marks.
-_CONTROL = re.compile(r"[\x00-\x09\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ufff9-\ufffb]")
-_CONTROL_NO_NL = re.compile(r"[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ufff9-\ufffb]")
+_CONTROL = lazy(r"[\x00-\x09\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ufff9-\ufffb]")
+_CONTROL_NO_NL = lazy(r"[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ufff9-\ufffb]")
 
 
 def _visible(m: re.Match) -> str:

@@ -16,34 +16,35 @@ import re
 
 from figlint.features import FigureAnalysis, analyses
 from figlint.features.axes import Axis
+from figlint.lazyre import lazy
 from figlint.model import Figure
 from figlint.rules.registry import Context, figure_location, rule
 
-_PROB = re.compile(r"\b(?:probabilit(?:y|ies)|proportions?|fractions?|(?:true|false)\s+positive\s+rate|tpr|fpr)\b", re.I)
-_PERCENT = re.compile(r"%|\bpercent(?:age)?s?\b|\bpct\b", re.I)
-_SHARE = re.compile(
+_PROB = lazy(r"\b(?:probabilit(?:y|ies)|proportions?|fractions?|(?:true|false)\s+positive\s+rate|tpr|fpr)\b", re.I)
+_PERCENT = lazy(r"%|\bpercent(?:age)?s?\b|\bpct\b", re.I)
+_SHARE = lazy(
     r"\b(?:acc(?:uracy|\.)?|share|proportion|fraction|coverage|precision|recall|f1|f-score|"
     r"success(?:\s+rate)?|win\s+rate|hit\s+rate|pass\s+rate|positive\s+rate|top-?[15]|correct(?:ly)?|agreement|"
     r"survival)\b", re.I)
-_COUNT = re.compile(
+_COUNT = lazy(
     r"\b(?:counts?|number\s+of|#\s*of|no\.\s+of|duration|run\s?time|running\s+time|latency|"
     r"execution\s+time|wall[- ]clock(?:\s+time)?|training\s+time|inference\s+time|memory|"
     r"file\s+size|model\s+size|population)\b|^#\s*\w", re.I)
 # words that make the quantity unbounded or signed: changes, differences, logs, densities,
 # errors and residuals, effect sizes, rates of change, scores and transforms
-_UNBOUNDED = re.compile(
+_UNBOUNDED = lazy(
     r"\b(?:change[sd]?|growth|improve(?:ment|d)?|increase[sd]?|decrease[sd]?|reduction|gain|drop|"
     r"degradation|difference|diff|delta|relative|rel\.|error|residuals?|deviation|bias|anomal(?:y|ies)|"
     r"log(?:\d+|it|s)?|ln|density|densities|odds|ratio|excess|overhead|speed-?up|slowdown|return|"
     r"z-?score|standardi[sz]ed|normali[sz]ed|centered|centred|effect|versus|vs\.?|minus|net|"
     r"shift|offset|lift|advantage|margin|saved|savings|per|sum|total|cumulative|aggregated?)\b|[Δδ∆±−]|/", re.I)
-_MULTIPLIER = re.compile(r"[×x]\s*10|\b1e[-+−]?\d|10\^|‰|\bppm\b|\bbps?\b", re.I)
-_OFFSET_TEXT = re.compile(r"^(?:[×x]\s*)?10\^?[-+−]?\d+$|^1e[-+−]?\d+$|^[+−-]\s*\d+(?:\.\d+)?(?:e[-+−]?\d+)?$", re.I)
+_MULTIPLIER = lazy(r"[×x]\s*10|\b1e[-+−]?\d|10\^|‰|\bppm\b|\bbps?\b", re.I)
+_OFFSET_TEXT = lazy(r"^(?:[×x]\s*)?10\^?[-+−]?\d+$|^1e[-+−]?\d+$|^[+−-]\s*\d+(?:\.\d+)?(?:e[-+−]?\d+)?$", re.I)
 _EPS = 1e-9
 # what may follow the bounded word when it is the head of the title ("probability of
 # success", "fraction (train)"); any other word makes it a modifier of something unbounded
 # ("probability density", misspelt or not; "probability mass"; "fraction bias")
-_HEAD_AFTER = re.compile(r"^\s*(?:$|of\b|that\b|to\b|in\b|for\b|at\b|with\b|[(\[,:;])", re.I)
+_HEAD_AFTER = lazy(r"^\s*(?:$|of\b|that\b|to\b|in\b|for\b|at\b|with\b|[(\[,:;])", re.I)
 
 
 def _head(title: str) -> bool:

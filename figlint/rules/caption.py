@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from figlint.lazyre import lazy
 from figlint.model import Figure
 from figlint.rules.registry import Context, rule
 from figlint.text import STOPWORDS, content_words, latin_script, normalize
@@ -33,7 +34,7 @@ FORMAL_WORDS = frozenset(
 FORMAL_WITH_NOTATION = frozenset(
     "rule rules interval intervals relation relations order orders transition transitions".split())
 # notation: set and logic symbols, Greek and script letters, super/subscripts, tuples "(0,3)"
-_NOTATION = re.compile(r"[\u2200-\u22ff\u0391-\u03c9\u2100-\u214f\u27e8-\u27e9]|[\w)\]]\^|\\(?:mathcal|emptyset|"
+_NOTATION = lazy(r"[\u2200-\u22ff\u0391-\u03c9\u2100-\u214f\u27e8-\u27e9]|[\w)\]]\^|\\(?:mathcal|emptyset|"
                        r"vdash|to|lambda|Gamma|leq|subseteq)\b|\(\s*\d+\s*,\s*\d+\s*\)")
 
 
@@ -184,9 +185,9 @@ ABBREVIATIONS = {
     "imgs": "image", "sec": "second", "secs": "second", "ms": "millisecond", "exec": "execution",
     "util": "utilization", "utilisation": "utilization", "colour": "color", "behaviour": "behavior",
 }
-_LATEX_CMD_DROP = re.compile(r"\\(?:cite[tp]?|citep|citet|ref|cref|Cref|autoref|eqref|label|url|footnote)\*?\s*(?:\[[^\]]*\])?\{[^}]*\}")
-_LATEX_CMD = re.compile(r"\\[A-Za-z]+\*?\s*")
-_UNITS_PAREN = re.compile(r"[\(\[][^\)\]]{0,20}[\)\]]")
+_LATEX_CMD_DROP = lazy(r"\\(?:cite[tp]?|citep|citet|ref|cref|Cref|autoref|eqref|label|url|footnote)\*?\s*(?:\[[^\]]*\])?\{[^}]*\}")
+_LATEX_CMD = lazy(r"\\[A-Za-z]+\*?\s*")
+_UNITS_PAREN = lazy(r"[\(\[][^\)\]]{0,20}[\)\]]")
 
 
 def _strip_latex(text: str) -> str:
@@ -367,9 +368,9 @@ def caption_omits_content(fig: Figure, ctx: Context):
 
 
 # Panel letters in a caption, lower or upper case in parentheses ("(a)", "(A) ...", "(A-C)").
-_CAP_PANEL = re.compile(r"\(\s*([a-hA-H])\s*\)|\(\s*([a-hA-H])\s*[-\u2013,]\s*([a-hA-H])\s*\)|(?<![A-Za-z(])([a-hA-H])\)"
+_CAP_PANEL = lazy(r"\(\s*([a-hA-H])\s*\)|\(\s*([a-hA-H])\s*[-\u2013,]\s*([a-hA-H])\s*\)|(?<![A-Za-z(])([a-hA-H])\)"
                         r"|\b[Pp]anels?\s+\(?([a-hA-H])\b(?:\)?\s*(?:and|,|-|\u2013|to)\s*\(?([a-hA-H])\b)?")
-_CAP_POSITION = re.compile(
+_CAP_POSITION = lazy(
     r"\b(left|right|top|bottom|middle|upper|lower|center|centre|row|rows|column|columns|panel|panels|"
     r"inset|subfigure|subfigures|subplot|subplots|first|second|third)\b", re.IGNORECASE)
 
@@ -378,7 +379,7 @@ _CAP_POSITION = re.compile(
 # (Nature style), or a bare capital before a capitalised word ("A Compilation time. B Kernel
 # time."), which counts only when the caption has at least keys A and B that way (a lone "A"
 # opening a sentence is the article).
-_KEY_START = re.compile(r"(?:^|(?<=[.;!?])\s+)([A-Ha-h])(?:\s*(?:[-\u2013,&]|and|to)\s*([A-Ha-h]))?"
+_KEY_START = lazy(r"(?:^|(?<=[.;!?])\s+)([A-Ha-h])(?:\s*(?:[-\u2013,&]|and|to)\s*([A-Ha-h]))?"
                         r"(?:\s*([:,])\s|\s+(?=[A-Z]))")
 
 
@@ -545,13 +546,13 @@ def caption_panel_mismatch(fig: Figure, ctx: Context):
             figure=fig, location=_caption_location(fig), evidence=evidence, origin="figure")
 
 
-_NUM_IN_TEXT = re.compile(r"(?<![\w.\-/])(\d+(?:\.\d+)?)(\s*%)?")
-_CAP_NUMBER = re.compile(r"(?<![\w.])([-+±]?)(\d+(?:,\d{3})*(?:\.\d+)?)(\s*(?:%|\\%|percent\b|×|x\b|times\b))?")
-_REF_WORDS = re.compile(
+_NUM_IN_TEXT = lazy(r"(?<![\w.\-/])(\d+(?:\.\d+)?)(\s*%)?")
+_CAP_NUMBER = lazy(r"(?<![\w.])([-+±]?)(\d+(?:,\d{3})*(?:\.\d+)?)(\s*(?:%|\\%|percent\b|×|x\b|times\b))?")
+_REF_WORDS = lazy(
     r"(?:fig(?:ure)?s?|tables?|tab|sec(?:tion)?s?|eqs?|equations?|appendix|algorithms?|alg|chapters?|lines?|"
     r"theorems?|lemmas?|definitions?|corollary|propositions?|steps?|layers?|stages?|v|ver|version|rows?|columns?|"
     r"panels?|seeds?|runs?|blocks?|§§?|¶)\.?\s*$", re.IGNORECASE)
-_SETTING_WORDS = re.compile(
+_SETTING_WORDS = lazy(
     r"(?:rate|lr|threshold|dropout|temperature|decay|momentum|weight|alpha|beta|gamma|lambda|epsilon|sigma|"
     r"coefficient|margin|p|p-value|significance|level|budget|ratio of|size|of size|top|k|n|=|<|>|≤|≥|~|≈|±)\s*$",
     re.IGNORECASE)
@@ -561,14 +562,14 @@ _SETTING_WORDS = re.compile(
 # the level of an error, interval or region drawn in the figure ("68% errors", "95% HPD bounds",
 # "68 % highest-density interval", "68% (95%) errors"): a setting of how the spread is drawn.
 _LEVELS = {50.0, 68.0, 68.3, 68.27, 80.0, 90.0, 95.0, 95.4, 95.45, 99.0, 99.7, 99.73}
-_SPREAD_WORDS = re.compile(
+_SPREAD_WORDS = lazy(
     r"\b(?:errors?|uncertaint(?:y|ies)|dispersions?|scatter|spreads?|intervals?|HPDs?|HDIs?|highest|credib\w*|"
     r"confiden\w*|percentiles?|quantiles?|regions?|contours?|bands?|bounds?|limits?|levels?|envelopes?|"
     r"C\.?L\.?|CI|CrI)\b", re.IGNORECASE)
 # Units of measure: a number with one is a physical quantity of the object or setup shown (a
 # 9.6 M_sun progenitor, the 1.4 um band, a period of 4.02 hr), read off an axis if at all, not a
 # value label the figure prints.
-_UNIT = re.compile(
+_UNIT = lazy(
     r"(?:\s|\\[,;: ])*(?:\^?\{?(?:\\circ|[°◦∘])\}?|[LMR]_?⊙|(?:(?:[kMGTmμµnp]?(?:m|s|Hz|eV|K|g|W|V|J|Pa|bar|pc|yr)|hrs?|h|"
     r"min|days?|AU|au|[LMR]_?\{?\\?odot\}?|Msun|Lsun|mag|dex|deg|arcsec|arcmin|mas|Jy|mJy|erg|"
     r"\\?mu\s*m|\\micron|μm|µm)(?![A-Za-z])))")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from figlint.lazyre import lazy
 from figlint.model import Figure
 from figlint.rules.registry import Context, rule
 
@@ -15,12 +16,12 @@ _MARK_NOUNS = (r"lines?|curves?|bars?|columns?|dots?|points?|markers?|circles?|s
                r"outlines?|borders?|fills?|patches|highlights?")
 _COLOUR = "|".join(_COLOUR_WORDS)
 # "red bars", "the dashed blue line", "blue and red curves", "shown in red", "(red)", "coloured green"
-_COLOUR_MARK = re.compile(
+_COLOUR_MARK = lazy(
     rf"\b({_COLOUR})(?:ish)?(?:\s*(?:/|,|and|or)\s*(?:{_COLOUR}))*(?:\s+(?:dashed|dotted|solid|thick|thin|"
     rf"shaded|filled|vertical|horizontal|dash-dotted))*\s+(?:{_MARK_NOUNS})\b"
     rf"|\b(?:in|with|by|colou?red)\s+({_COLOUR})\b|\(\s*({_COLOUR})\s*\)",
     re.I)
-_STYLE = re.compile(r"\b(dashed|dotted|dash-dotted|dash-dot|broken)\b(?:\s+\w+){0,2}?\s+(?:" + _MARK_NOUNS + r")\b"
+_STYLE = lazy(r"\b(dashed|dotted|dash-dotted|dash-dot|broken)\b(?:\s+\w+){0,2}?\s+(?:" + _MARK_NOUNS + r")\b"
                     r"|\b(dashed|dotted)\b", re.I)
 
 

@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass
 from typing import Iterator
 
+from figlint.lazyre import lazy
 from figlint.model import CitingSite, Figure, Location
 from figlint.rules.registry import Context, figure_location, rule
 
@@ -36,7 +37,7 @@ class Claim:
     site: CitingSite | None = None
 
 
-_SENT_SPLIT = re.compile(r"(?<=[.!?])\s+(?=[A-Z(])")
+_SENT_SPLIT = lazy(r"(?<=[.!?])\s+(?=[A-Z(])")
 
 
 def claims_of(fig: Figure) -> Iterator[Claim]:
@@ -64,7 +65,7 @@ def _quote(sentence: str, limit: int = 160) -> str:
 
 
 # Statistical support named in the text: a test, a p-value, an interval, a spread.
-STATS_TEXT = re.compile(
+STATS_TEXT = lazy(
     r"\bp\s*[<=≤>]|\bp-?values?\b|\bt-?tests?\b|\bwilcoxon|\bmann[- ]whitney|\banova\b|\bchi[- ]?squared?|χ\s*2|"
     r"\bbootstrap\w*|\bpermutation tests?|\bbonferroni|\bmcnemar|\bfisher'?s? exact|\bkolmogorov|\bz-?tests?\b|"
     r"\btukey|\bholm\b|\bsignificance (?:tests?|level)|\b(?:α|alpha)\s*=|\bci\b|\bconfidence intervals?|"
@@ -74,12 +75,12 @@ STATS_TEXT = re.compile(
     re.IGNORECASE,
 )
 
-_HEDGE = re.compile(
+_HEDGE = lazy(
     r"\b(?:may|might|could|can|possibly|potentially|perhaps|likely|unlikely|suggests?|suggesting|hypothes\w*|"
     r"speculate\w*|whether|if|would|should|expect\w*|presumably|plausibl\w*|cannot|can't)\b",
     re.IGNORECASE,
 )
-_NEGATION = re.compile(r"\b(?:not|no|never|neither|nor|without|hardly|barely|n't|fails? to|none)\b|n't\b", re.IGNORECASE)
+_NEGATION = lazy(r"\b(?:not|no|never|neither|nor|without|hardly|barely|n't|fails? to|none)\b|n't\b", re.IGNORECASE)
 
 
 # ---------------------------------------------------------------- the figure side
@@ -123,7 +124,7 @@ def _fmt_range(a: float, b: float) -> str:
     return f"{_fmt(a)}–{_fmt(b)}"
 
 
-_LOWER_BETTER = re.compile(
+_LOWER_BETTER = lazy(
     r"\b(?:loss|error|err|latency|time|delay|perplexity|ppl|cost|mse|rmse|mae|fct|slowdown|runtime|"
     r"wer|cer|fid|regret|distance|overhead|energy|memory|seconds|ms|miss rate|fpr|eer)\b", re.IGNORECASE)
 
@@ -160,7 +161,7 @@ def relative_gap(values: list[float], title: str) -> tuple[float, float, float] 
 
 # ---------------------------------------------------------------- FL408
 
-_SUPERIORITY = re.compile(
+_SUPERIORITY = lazy(
     r"\b(?:significantly|statistically significant|outperform\w*|better than|superior to|beats?|beating|"
     r"surpass\w*|improves? (?:up)?on|exceeds?|clearly (?:better|higher|lower|ahead)|more accurate than|"
     r"state[- ]of[- ]the[- ]art)\b",
@@ -243,14 +244,14 @@ def missing_uncertainty(fig: Figure, ctx: Context):
 
 # ---------------------------------------------------------------- FL501
 
-_CAUSAL = re.compile(
+_CAUSAL = lazy(
     r"\b(?:causes|caused|causing|cause|leads? to|led to|drives|drove|driven by|results? in|resulted in|"
     r"(?:is|are|was|were) responsible for|gives? rise to|gave rise to|(?:is|are) the cause of)\b",
     re.IGNORECASE,
 )
-_NOT_CAUSAL_AFTER = re.compile(r"^\s*(?:fig\w*|table|tab\.|section|sec\.|appendix|§|the (?:appendix|table|figure))",
+_NOT_CAUSAL_AFTER = lazy(r"^\s*(?:fig\w*|table|tab\.|section|sec\.|appendix|§|the (?:appendix|table|figure))",
                                re.IGNORECASE)
-_EXPERIMENT = re.compile(
+_EXPERIMENT = lazy(
     r"\b(?:experiment\w*|intervention\w*|interven\w*|ablat\w*|randomi[sz]\w*|controlled|control group|manipulat\w*|"
     r"treatment|we (?:vary|varied|increase|decrease|change|changed|set|fix|fixed|inject\w*|add|remove|perturb\w*)|"
     r"varying|by (?:increasing|decreasing|adding|removing|changing)|simulat\w*|a/b test\w*|causal|instrumental)\b",
@@ -364,13 +365,13 @@ def _year_axis(a) -> bool:
 
 # ---------------------------------------------------------------- FL502
 
-_SIGNIFICANT = re.compile(
+_SIGNIFICANT = lazy(
     r"\b(?:statistically significant(?:ly)?|significantly|significant (?:improvements?|gains?|differences?|"
     r"increases?|decreases?|reductions?|drops?|boosts?|advantages?|margins?|effects?|correlations?|"
     r"speed-?ups?|degradations?|benefits?))\b",
     re.IGNORECASE,
 )
-_COMPARATIVE = re.compile(
+_COMPARATIVE = lazy(
     r"\b(?:better|worse|higher|lower|more|less|fewer|faster|slower|larger|smaller|greater|outperform\w*|"
     r"improv\w*|reduc\w*|increas\w*|decreas\w*|boost\w*|differ\w*|exceed\w*|surpass\w*|beat\w*|enhanc\w*|"
     r"degrad\w*|drops?|dropped|lift\w*|rais\w*|lower\w*|affect\w*|impact\w*|alter\w*|chang\w*|gains?|"
@@ -450,23 +451,23 @@ _UP = r"increases|increased|increasing|increase|rises|rose|rising|rise|grows|gre
 _DOWN = (r"decreases|decreased|decreasing|decrease|drops|dropped|dropping|drop|falls|fell|falling|fall|declines|declined|"
          r"declining|decline|goes down|went down|shrinks|shrank|shrinking|shrink|diminishes|diminished|diminishing|"
          r"decays|decayed|decaying|decay")
-_TREND = re.compile(rf"\b(?:(?P<up>{_UP})|(?P<down>{_DOWN}))\b", re.IGNORECASE)
+_TREND = lazy(rf"\b(?:(?P<up>{_UP})|(?P<down>{_DOWN}))\b", re.IGNORECASE)
 # "as N increases", "with increasing N", "with more N": the variable the trend runs along
-_ALONG_VERB = re.compile(
+_ALONG_VERB = lazy(
     rf"\b(?:as|when|with)\s+(?:the\s+)?(?P<var>(?:[\w-]+\s+){{0,3}}?[\w-]+)\s+(?P<verb>{_UP}|{_DOWN})\b", re.IGNORECASE)
-_ALONG_PRE = re.compile(
+_ALONG_PRE = lazy(
     r"\b(?:as|when|with)\s+(?P<pre>increasing|growing|larger|more|higher|decreasing|fewer|smaller|lower)\s+"
     r"(?P<var>[\w-]+(?:\s+[\w-]+){0,3})", re.IGNORECASE)
-_ALONG_PLAIN = re.compile(r"\b(?:as|when|with)\s+(?:the\s+)?(?P<var>[\w-]+(?:\s+[\w-]+){0,4})", re.IGNORECASE)
-_CLAUSE = re.compile(r"[;:,]|\b(?:while|whereas|but|although|though|and then)\b", re.IGNORECASE)
-_PARTIAL = re.compile(
+_ALONG_PLAIN = lazy(r"\b(?:as|when|with)\s+(?:the\s+)?(?P<var>[\w-]+(?:\s+[\w-]+){0,4})", re.IGNORECASE)
+_CLAUSE = lazy(r"[;:,]|\b(?:while|whereas|but|although|though|and then)\b", re.IGNORECASE)
+_PARTIAL = lazy(
     r"\b(?:then|until|initially|at first|first|before|after|eventually|later|beyond|up to|plateau\w*|saturat\w*|"
     r"stabili[sz]\w*|remains?|stays?|slightly|marginally|briefly|temporarily|early|late|beginning|end|"
     r"peak\w*|gap|difference|relative|ratio|compared|than|variance|std|spread|noise|fluctuat\w*|oscillat\w*|"
     r"respectively)\b",
     re.IGNORECASE,
 )
-_UP_WORDS = re.compile(rf"^(?:{_UP})$", re.IGNORECASE)
+_UP_WORDS = lazy(rf"^(?:{_UP})$", re.IGNORECASE)
 
 
 @dataclass
@@ -626,13 +627,13 @@ def trend_contradiction(fig: Figure, ctx: Context):
 _UNITS = (r"epochs?|steps?|iterations?|iters?|rounds?|updates?|layers?|tokens?|samples?|examples?|episodes?|"
           r"seconds?|minutes?|hours?|days?|generations?|frames?|queries|nodes?|users?|clients?|gpus?|"
           r"labels?|shots?|trials?|batches|turns?")
-_RANGE = re.compile(
+_RANGE = lazy(
     rf"\b(?P<prep>up to|until|till|after|beyond|past|over|for|within|across|through|at|to|by)\s+"
     rf"(?:the\s+(?:first|last|initial|final)\s+)?(?:about|around|roughly|approximately|~|nearly|almost)?\s*"
     rf"(?P<num>\d[\d,]*(?:\.\d+)?)\s*(?P<mult>[kKmM]\b|k(?=\s)|thousand|million)?\s*(?P<unit>{_UNITS})\b",
     re.IGNORECASE,
 )
-_CLAIMING = re.compile(
+_CLAIMING = lazy(
     r"\b(?:outperform\w*|better|worse|higher|lower|exceed\w*|surpass\w*|beat\w*|converg\w*|stable|stabl\w*|"
     r"remain\w*|stays?|keeps?|continu\w*|consistent\w*|always|improv\w*|increas\w*|decreas\w*|ris\w*|drops?|"
     r"falls?|reach\w*|achiev\w*|match\w*|maintain\w*|still|ahead|behind|overtak\w*|saturat\w*|plateau\w*)\b",

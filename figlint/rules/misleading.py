@@ -22,6 +22,7 @@ from figlint.features.axes import Axis, oblique
 from figlint.features.numbers import parse_number
 from figlint.features.shapes import Circle, circles, oblique_faces, size_classes
 from figlint.features.titles import rotated_title
+from figlint.lazyre import lazy
 from figlint.model import Figure, Location
 from figlint.rules.registry import Context, figure_location, rule
 
@@ -359,7 +360,7 @@ def dual_value_axes(fig: Figure, ctx: Context):
 # rank (1 = best, at the top), astronomical magnitude (brighter is up), atmospheric pressure
 # (altitude up), and time before present (ages falling toward today). A reader of such a chart
 # expects the reversed scale; an axis whose title names one follows the convention.
-_CONVENTION_WORDS = re.compile(
+_CONVENTION_WORDS = lazy(
     r"\bdepths?\b|\brank(?:s|ed|ing)?\b|\bmagnitudes?\b|\bmag\b|\bpressure\b|\bhPa\b|\bmbar\b"
     r"|\bago\b|before present", re.I)
 
@@ -469,7 +470,7 @@ def inverted_value_axis(fig: Figure, ctx: Context):
 
 # FL404-FL407 --------------------------------------------------------------------------------------
 
-_LOG_WORDS = re.compile(r"\blog(?:10|2|e)?\b|\blog[- ]?scale|logarithm|\bln\b|\blog[- ]?(?:axis|transformed|\()", re.I)
+_LOG_WORDS = lazy(r"\blog(?:10|2|e)?\b|\blog[- ]?scale|logarithm|\bln\b|\blog[- ]?(?:axis|transformed|\()", re.I)
 
 
 def _caption(fig: Figure) -> str:
@@ -661,7 +662,7 @@ def inconsistent_tick_intervals(fig: Figure, ctx: Context):
 
 
 # text that names what the axes measure: in the caption, or in the chart's own heading
-_AXIS_NAMED = re.compile(r"\b(?:y[- ]?axis|axes|axis|ordinate|versus|vs\.?|against|as a function of|per|number of"
+_AXIS_NAMED = lazy(r"\b(?:y[- ]?axis|axes|axis|ordinate|versus|vs\.?|against|as a function of|per|number of"
                          r"|in (?:thousands|millions|billions|percent))\b|%|\([^)]*[A-Za-z%$][^)]*\)", re.I)
 _CHARTS = ("bar", "line", "scatter", "area")
 
@@ -758,7 +759,7 @@ def missing_axis_title(fig: Figure, ctx: Context):
         return
 
 
-_SIZE_WORDS = re.compile(r"\b(?:size[sd]?|area|radius|radii|diameter|proportional|bubble)\b", re.I)
+_SIZE_WORDS = lazy(r"\b(?:size[sd]?|area|radius|radii|diameter|proportional|bubble)\b", re.I)
 
 
 def _size_legend(an: FigureAnalysis, circles: list[Circle]) -> bool:

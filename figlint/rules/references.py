@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import re
 
+from figlint.lazyre import lazy
 from figlint.model import CitingSite, Figure, Paper
 from figlint.rules.registry import Context, rule
 from figlint.mentions import sentence_spans
 from figlint.text import POINTER_WORDS, content_words, latin_script
 
-_MENTION_RE = re.compile(
+_MENTION_RE = lazy(
     r"\b(?:fig(?:ure)?s?\.?|panels?)\s*~?\s*[A-Z]?\d+(?:[.\u00b7\u22c5]\d+)?(?:\s*\(?[a-z]\)?)?"
     r"(?:\s*(?:,|and|&|-|–|to)\s*[A-Z]?\d+(?:\s*\(?[a-z]\)?)?)*",
     re.IGNORECASE,
@@ -34,7 +35,7 @@ def site_order(site: CitingSite, paper: Paper) -> tuple:
 # What a sentence that reads a figure says: a comparison or a trend, an agreement, or the
 # marks it points at. A sentence after a pointer that says one of these is the reading the
 # pointer introduced ("... is shown in Fig. 2. The ratio stays below unity on all scales").
-_READING_RE = re.compile(
+_READING_RE = lazy(
     r"\b(?:\w+er than|more than|less than|fewer than|higher|lower|larger|smaller|greater|"
     r"highest|lowest|largest|smallest|best|worst|"
     r"increas\w*|decreas\w*|declin\w*|grow\w*|drops?|dropp\w*|rises?|rising|falls?|falling|peaks?|peaked|"
@@ -83,7 +84,7 @@ def _keys(text: str) -> set[str]:
 
 # a sentence that cites a figure, printed ("Fig. 3") or in LaTeX ("Figure~\ref{...}", \cref{fig:...});
 # a \ref to a table or an equation is not one
-_FIGURE_CITE = re.compile(r"\bfig(?:ure)?s?\.?\s*~?\s*(?:\(?\s*\\[a-z]*ref|\(?\d)|\\[a-zA-Z]*ref\*?\{[^}]*fig", re.I)
+_FIGURE_CITE = lazy(r"\bfig(?:ure)?s?\.?\s*~?\s*(?:\(?\s*\\[a-z]*ref|\(?\d)|\\[a-zA-Z]*ref\*?\{[^}]*fig", re.I)
 EXPLAINED_SENTENCES = 2  # sentences of the paragraph before a closing pointer that explain the figure
 
 
