@@ -16,7 +16,6 @@ from __future__ import annotations
 import fnmatch
 import os
 import re
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -211,6 +210,8 @@ def find_config_file(start: Path) -> tuple[Path, dict] | None:
 
 
 def _read_toml(path: Path) -> dict:
+    import tomllib  # only where a configuration file is found
+
     try:
         return tomllib.loads(path.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:

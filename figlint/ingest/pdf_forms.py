@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import re
 from contextlib import contextmanager
+from functools import lru_cache
 
 # Forms up to this many bytes of compressed data are decoded once. A marker is about 130
 # bytes; a whole included graphic (a form of megabytes, painted once) is left compressed.
@@ -54,8 +55,7 @@ _TEXT_OR_IMAGE = re.compile(rb"(?<![A-Za-z0-9*])(BT|ET|Tj|TJ|Tf|Do|BI|ID|EI|d0|d
 
 # A content stream's tokens as inline_form reads them: numbers, operators, array brackets;
 # anything else (names, strings, dictionaries, comments) is another token.
-_TOKEN = re.compile(rb"[+-]?(?:\d+\.?\d*|\.\d+)|[A-Za-z*'\"]+|[\[\]]|\S")
-_NUMBER = re.compile(rb"[+-]?(?:\d+\.?\d*|\.\d+)")
+_TOKEN = re.compile(rb"([+-]?(?:\d+\.?\d*|\.\d+))|([A-Za-z*'\"]+|[\[\]]|\S)")
 # operator -> operands it takes, for the operators a paths-only form may use and keep its
 # meaning when written in place (no names: it may use no resources; no cm: its points stay in
 # the coordinates of its box). None: a number of numbers (a colour in the current space).
@@ -68,10 +68,14 @@ _OPERANDS = {b"m": 2, b"l": 2, b"c": 6, b"v": 4, b"y": 4, b"re": 4, b"h": 0,
 _PLAIN_KEYS = {"Type", "Subtype", "FormType", "BBox", "Matrix", "Length"}
 # A literal string of a content stream (one level of nested parentheses read whole).
 _STRINGS = re.compile(rb"\((?:\\.|[^\\()]|\((?:\\.|[^\\()])*\))*\)", re.S)
+# A paint of a named XObject as PDF writers set it: its name, one space, Do, then a space or a
+# line end (one spelled otherwise is left as it is).
+_PAINT = re.compile(rb"/([^\s/\[\]()<>{}%]+) Do(?=[ \r\n])")
 _INLINE_IMAGE = re.compile(rb"(?<![A-Za-z0-9*])BI(?![A-Za-z0-9*])")
 
 
-def inline_form(content: bytes, bbox) -> bytes | None:
+@lru_cache(maxsize=1024)  # a chart's marker shapes are few: the same content recurs form after form
+def inline_form(content: bytes, bbox: tuple) -> bytes | None:
     """A paths-only form's content as one line to write in place of its `Do` (between q and
     Q), or None where that would not be the same paint: a name, string or operator outside
     _OPERANDS, an unbalanced q/Q, or a point of its path outside its box `bbox` (x0, y0, x1, y1)
@@ -87,9 +91,9 @@ def inline_form(content: bytes, bbox) -> bytes | None:
     nums: list[float] = []
     depth = 0  # q/Q nesting
     in_array = False
-    for tok in _TOKEN.findall(content):
-        if _NUMBER.fullmatch(tok):
-            nums.append(float(tok))
+    for number, tok in _TOKEN.findall(content):
+        if number:
+            nums.append(float(number))
             continue
         if tok == b"[" and not in_array:
             in_array = True
@@ -259,7 +263,7 @@ class FormInflater:
         kind, matrix = doc.xref_get_key(xref, "Matrix")
         if kind != "null" and not _identity(matrix):
             return None
-        return inline_form(self.paths_only[xref], bbox)
+        return inline_form(self.paths_only[xref], tuple(bbox))
 
     def _versions(self, data: bytes, used: dict[bytes, int]) -> tuple[bytes, bytes, bytes | None] | None:
         """(as it is, without the paints of the forms `used`, with those that can be written in
@@ -273,16 +277,19 @@ class FormInflater:
                     sum(t.count(b"(") - t.count(b"\\(") for t in strings) != data.count(b"(") - data.count(b"\\("):
                 return None  # a string that holds "Do", or one _STRING does not read whole
         # one pass: the bytes between paints, and the name each paint paints
-        parts = re.split(rb"/(" + b"|".join(re.escape(n) for n in used) + rb") Do(?=[ \r\n])", data)
-        count = len(parts) // 2
-        if count < MIN_PAINTS:
+        parts = _PAINT.split(data)
+        names = parts[1::2]
+        if sum(map(used.__contains__, names)) < MIN_PAINTS:
             return None
-        text = b"".join(parts[0::2])
         inline = self.inline
-        written = {n: (b"q " + inline[x] + b" Q" if inline.get(x) else b"/" + n + b" Do") for n, x in used.items()}
+        kept = {n: b"/" + n + b" Do" for n in set(names)}  # another XObject's paint, as it was
+        left_out = {**kept, **dict.fromkeys(used, b"")}
+        parts[1::2] = map(left_out.__getitem__, names)
+        text = b"".join(parts)
         if not any(inline.get(x) for x in used.values()):
             return data, text, None
-        parts[1::2] = [written[n] for n in parts[1::2]]
+        written = {**kept, **{n: b"q " + inline[x] + b" Q" for n, x in used.items() if inline.get(x)}}
+        parts[1::2] = map(written.__getitem__, names)
         return data, text, b"".join(parts)
 
     @contextmanager

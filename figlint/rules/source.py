@@ -10,8 +10,6 @@ on a PDF they do not run (routes=("latex",)).
 
 from __future__ import annotations
 
-import difflib
-
 from figlint.model import Figure, Location, Paper
 from figlint.rules.registry import Context, rule
 
@@ -23,6 +21,8 @@ def _loc(entry: dict) -> Location:
 
 
 def _suggest_label(label: str, paper: Paper) -> str | None:
+    import difflib  # the LaTeX route's unknown labels only
+
     known = list(paper.extra.get("labels", {}))
     close = difflib.get_close_matches(label, known, n=1, cutoff=0.75)
     return close[0] if close else None
