@@ -373,7 +373,7 @@ def read_page(page: pymupdf.Page, forms=None) -> PageData:
     _seat_raised_signs(data.lines)
     data.images = _images(page, m)
     data.matrix = tuple(page.transformation_matrix * m) if m is not None else tuple(page.transformation_matrix)
-    every = page.get_links()
+    every = _links(page)
     data.links = [l for l in every if l.get("kind") in (pymupdf.LINK_GOTO, pymupdf.LINK_NAMED) and not _other_dest(l)]
     notes = [l for l in every if (l.get("nameddest") or "").startswith("Hfootnote.")]
     if m is not None:
@@ -387,6 +387,29 @@ def read_page(page: pymupdf.Page, forms=None) -> PageData:
             r = link["from"]
             link["text"] = " ".join(w[4] for w in words if r.x0 - 1 <= (w[0] + w[2]) / 2 <= r.x1 + 1 and r.y0 - 1 <= (w[1] + w[3]) / 2 <= r.y1 + 1)
     return data
+
+
+def _links(page: pymupdf.Page) -> list[dict]:
+    """The page's links as `page.get_links()` gives those figlint reads (kind, "from" and, for
+    a named destination, "nameddest"), read from MuPDF's list directly where every internal
+    link names its destination, as hyperref's do. get_links resolves each destination to its
+    page and point (loading the target page, a look-up in the name tree), which figlint does
+    once for all names (pdf._dest_names): 0.13 ms a link, 47 ms on a paper of 360 links. A page
+    with another kind of internal link (a page number and view) is read by get_links."""
+    mu = pymupdf.mupdf
+    out = []
+    link = mu.fz_load_links(page.this)
+    while link.m_internal:
+        uri = link.uri()
+        if uri:
+            if uri.startswith("#nameddest=") and "%" not in uri:  # an escaped name: get_links unescapes it
+                r = link.rect()
+                out.append({"kind": pymupdf.LINK_NAMED, "from": pymupdf.Rect(r.x0, r.y0, r.x1, r.y1),
+                            "nameddest": uri[len("#nameddest="):]})
+            elif not mu.fz_is_external_link(uri):
+                return page.get_links()
+        link = link.next()
+    return out
 
 
 NONFIG_DESTS = {
