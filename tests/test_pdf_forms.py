@@ -323,3 +323,16 @@ def test_a_painter_whose_text_says_do_is_left_as_it_is(tmp_path):
     assert forms.paths_only and not forms.painters_on[0]
     doc, forms = _inflated(path)
     assert forms.painters_on[0]
+
+
+def test_the_byte_precheck_covers_every_operator():
+    """_paths_only skips the token search where no operator's bytes occur: every operator the
+    search looks for must hold one of those bytes."""
+    import re
+
+    group = re.search(rb"\((BT\|[^)]*)\)", pdf_forms._TEXT_OR_IMAGE.pattern).group(1)
+    operators = group.split(b"|") + [b"'", b'"']
+    assert len(operators) >= 16
+    assert all(any(b in op for b in pdf_forms._OPERATOR_BYTES) for op in operators)
+    assert pdf_forms._paths_only(b"0 0 m 1 1 l S") and not pdf_forms._paths_only(b"BT /F1 9 Tf (a) Tj ET")
+    assert not pdf_forms._paths_only(b"/OC /MC0 BDC 0 0 m 1 1 l S EMC")

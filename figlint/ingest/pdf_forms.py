@@ -49,6 +49,8 @@ MAX_PARENT_BYTES = 8 * 2**20
 # The operators by which a content stream can put text or an image on a page (text objects,
 # text shown with ' or ", inline images, XObjects, Type 3 glyph set-up) or mark its content
 # (marked-content sequences). A form with none of them draws paths only.
+_OPERATOR_BYTES = (b"BT", b"ET", b"Tj", b"TJ", b"Tf", b"Do", b"BI", b"ID", b"EI", b"d0", b"d1", b"BDC", b"MC", b"MP",
+                   b"DP", b"'", b'"')  # each operator of _TEXT_OR_IMAGE holds one of these
 _TEXT_OR_IMAGE = re.compile(rb"(?<![A-Za-z0-9*])(BT|ET|Tj|TJ|Tf|Do|BI|ID|EI|d0|d1|BDC|BMC|EMC|MP|DP)"
                             rb"(?![A-Za-z0-9*])|['\"]")
 
@@ -72,6 +74,12 @@ _STRINGS = re.compile(rb"\((?:\\.|[^\\()]|\((?:\\.|[^\\()])*\))*\)", re.S)
 # line end (one spelled otherwise is left as it is).
 _PAINT = re.compile(rb"/([^\s/\[\]()<>{}%]+) Do(?=[ \r\n])")
 _INLINE_IMAGE = re.compile(rb"(?<![A-Za-z0-9*])BI(?![A-Za-z0-9*])")
+
+
+def _paths_only(data: bytes) -> bool:
+    """Whether a content stream has none of _TEXT_OR_IMAGE's operators (as tokens). Where none of
+    them occurs even as bytes, as in a marker's path, the token search is not needed."""
+    return not any(op in data for op in _OPERATOR_BYTES) or not _TEXT_OR_IMAGE.search(data)
 
 
 @lru_cache(maxsize=1024)  # a chart's marker shapes are few: the same content recurs form after form
@@ -208,7 +216,7 @@ class FormInflater:
                     return
                 doc.update_stream(xref, data, compress=False)
                 self.count += 1
-                if not _TEXT_OR_IMAGE.search(data):
+                if _paths_only(data):
                     self.paths_only[xref] = data
                     mine.append(xref)
             self._painters(number, forms)
