@@ -771,6 +771,16 @@ def uncaptioned(pr: PageRegions, pd: PageData, layout: Layout) -> list[BBox]:
     return out
 
 
+def _add_to_row(rows: list[list[float]], b: BBox, size: float) -> None:
+    """Put a line's box `b` into the row ([y0, y1, x0, size]) whose middle is within half a
+    size of its own, widening that row, or open a row for it."""
+    for r in rows:
+        if abs((r[0] + r[1]) - (b[1] + b[3])) < 0.5 * size:
+            r[0], r[1], r[2] = min(r[0], b[1]), max(r[1], b[3]), min(r[2], b[0])
+            return
+    rows.append([b[1], b[3], b[0], size])
+
+
 def _set_text(box: BBox, lines: list[Line]) -> bool:
     """The box holds lines of set text: at least three rows on one line grid (the nearest two
     0.8 to 1.6 times their size apart, every other pair a whole number of such steps, at most
@@ -788,12 +798,7 @@ def _set_text(box: BBox, lines: list[Line]) -> bool:
             # one glyph of another font with a box far taller than the row (a listing's
             # line-break arrow): the row is where the line's letters stand, at its bottom
             b = (b[0], b[3] - 1.2 * ln.size, b[2], b[3])
-        for r in rows:
-            if abs((r[0] + r[1]) - (b[1] + b[3])) < 0.5 * ln.size:
-                r[0], r[1], r[2] = min(r[0], b[1]), max(r[1], b[3]), min(r[2], b[0])
-                break
-        else:
-            rows.append([b[1], b[3], b[0], ln.size])
+        _add_to_row(rows, b, ln.size)
     if len(rows) < 3:
         return False
     rows.sort()
@@ -859,13 +864,7 @@ def _text_boxes(box: BBox, pd: PageData) -> bool:
                 return False
             if not any(ch.isalnum() for ch in ln.text):
                 continue
-            lb = ln.bbox
-            for r in rows:
-                if abs((r[0] + r[1]) - (lb[1] + lb[3])) < 0.5 * ln.size:
-                    r[0], r[1], r[2] = min(r[0], lb[1]), max(r[1], lb[3]), min(r[2], lb[0])
-                    break
-            else:
-                rows.append([lb[1], lb[3], lb[0], ln.size])
+            _add_to_row(rows, ln.bbox, ln.size)
         if not rows:
             return False  # a box without text: a drawing's part
         rows.sort()
