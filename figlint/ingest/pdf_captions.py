@@ -369,6 +369,10 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphic
         # own text (glyphs drawn as paths in a figure of the other column are not in this row)
         return _row_extent(box, marks, max(x0, box[0] - 2 * size), min(max(x1, min(right, 1e9)), box[2] + 2 * size))
 
+    def white_above(ln: Line) -> float:
+        # the white between the caption so far (its rows with their marks) and the line's top
+        return min(ln.bbox[1], extent(ln.bbox)[0]) - max(cur[3], row_bottom)
+
     row_bottom = extent(row_box)[1]
     if col is not None and bare:
         x0, x1 = min(x0, layout.columns[col][0]), max(x1, layout.columns[col][1])
@@ -410,8 +414,7 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphic
             # (9 pt on 14 under 10 pt on 12), and \linespread or setspace stretches both, so the
             # text's pitch scaled down to the caption's size falls short of the caption's. The
             # text after the float, in the text's size, is still judged by the scaled pitch.
-            foot = _foot(ln)
-            step = foot - row_foot if foot is not None and row_foot is not None else ln.bbox[3] - cur[3]
+            step = _step(ln, row_foot, cur[3])
             own_type = not own and text_pitch and abs(ln.size - first.size) <= 0.3 \
                 and min(layout.body_size - first.size, abs(layout.body_size - ln.size)) >= 0.5
             if not (0 < step and abs(ln.size - first.size) <= 1.3
@@ -424,9 +427,8 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphic
             # Its foot stands well past the caption's pitch, and the white above it is wider
             # than the caption's own between its rows (tall maths in a row of the caption moves
             # its foot down as far, but leaves no wider white: TeX sets it \lineskip apart).
-            foot = _foot(ln)
-            step = foot - row_foot if foot is not None and row_foot is not None else ln.bbox[3] - row[3]
-            white = min(ln.bbox[1], extent(ln.bbox)[0]) - max(cur[3], row_bottom)
+            step = _step(ln, row_foot, row[3])
+            white = white_above(ln)
             if step > 1.15 * pitch and white > max(own_white, 0.0) + 0.3 * size:
                 break
         if rules and any(cur[3] + 0.5 < r[1] and r[3] < ln.bbox[1] + 1 and r[0] < min(x1, ln.bbox[2])
@@ -442,8 +444,7 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphic
             continue
         # a piece of the row already taken (a formula's sub- and superscripts are set
         # smaller and come as lines of their own) is part of the caption whatever its size
-        h = min(ln.bbox[3] - ln.bbox[1], row[3] - row[1])
-        same_row = h > 0 and min(ln.bbox[3], row[3]) - max(ln.bbox[1], row[1]) > 0.5 * h
+        same_row = _same_row(ln.bbox, row)
         # (a label alone on its line over a caption in small capitals, IEEEtran's older
         # compsoc style "Fig. 1" / "SHIP INPUTS AND ACTIONS.": the capitals are set smaller)
         small_caps = bare and not out and _capitals(ln.text)
@@ -512,12 +513,10 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphic
             break  # the next caption; "Figure 4" wrapped to a line's start mid-sentence is a mention
         out.append(ln)
         if not same_row:
-            foot = _foot(ln)
             if not own:
-                step = foot - row_foot if foot is not None and row_foot is not None else ln.bbox[3] - row[3]
-                pitch, own = max(0.0, step), True
-                own_white = min(ln.bbox[1], extent(ln.bbox)[0]) - max(cur[3], row_bottom)
-            row, row_text, row_foot = ln.bbox, ln.text, foot
+                pitch, own = max(0.0, _step(ln, row_foot, row[3])), True
+                own_white = white_above(ln)
+            row, row_text, row_foot = ln.bbox, ln.text, _foot(ln)
             centred_rows = centred_rows and _centred_row(ln.bbox, ccol, size)
         cur = (cur[0], cur[1], cur[2], max(cur[3], ln.bbox[3]))
         row_bottom = max(row_bottom, extent(ln.bbox)[1])
@@ -541,6 +540,13 @@ def _same_row(box, row) -> bool:
     """The box shares the row's height for more than half the lower one (a piece of that row)."""
     h = min(box[3] - box[1], row[3] - row[1])
     return h > 0 and min(box[3], row[3]) - max(box[1], row[1]) > 0.5 * h
+
+
+def _step(ln: Line, row_foot: float | None, row_bottom: float) -> float:
+    """How far the line's type stands below the row's: foot to foot (_foot), or, where either
+    foot is unknown, the line's box bottom below `row_bottom`."""
+    foot = _foot(ln)
+    return foot - row_foot if foot is not None and row_foot is not None else ln.bbox[3] - row_bottom
 
 
 def _foot(ln: Line) -> float | None:
