@@ -26,7 +26,7 @@ from figlint.ingest import pdf_regions as R
 from figlint.ingest.pdf_turn import point as _turned_point, turn_matrix, turned_size, upright
 from figlint.ingest.pdf_captions import CaptionBlock, _hoverlap, find_captions, next_to, pick_captions
 from figlint.ingest import pdf_sites as S
-from figlint.ingest.pdf_layout import (NONFIG_DESTS, BBox, cut_from, Layout, Line, PageData, body_stats, find_layout, is_body_size, margin_text,
+from figlint.ingest.pdf_layout import (NONFIG_DESTS, BBox, column_lines, cut_from, Layout, Line, PageData, body_stats, find_layout, is_body_size, margin_text,
                                       mark_margins, number_widths, page_columns, page_layout, read_page)
 from figlint.model import Caption, Drawing, Figure, Location, Paper, Problem, RasterImage, Subpanel, TextSpan, union
 from figlint.ingest.paths import merge_paths
@@ -268,10 +268,11 @@ def _build(paper: Paper, pages: list[PageData], names: dict[str, dict], path: st
 
     paper.extra["unresolved_marks"] = unresolved_in_pages(pages)  # "Figure ??": FL012 (ingest/__init__.py)
     paper.extra["columns"] = len(layout.columns)
-    widths = number_widths(pages, layout)
+    by_page = [column_lines(pd, layout) for pd in pages]  # each page's lines of running text, by column
+    widths = number_widths(pages, layout, by_page)
     paper.extra["layout"] = {"columns": layout.columns, "body_font": font, "text_top": layout.text_top, "text_bottom": layout.text_bottom,
                              # where each page's text block and margins are, for a figure's fit (FL111)
-                             "page_columns": [page_columns(pd, layout, widths) for pd in pages],
+                             "page_columns": [page_columns(by_col, layout, widths) for by_col in by_page],
                              "page_widths": [round(pd.width, 2) for pd in pages],
                              "margin_text": margin_text(pages, layout)}
     for pr in regions.values():

@@ -957,8 +957,10 @@ def _shape(text: str) -> str:
 
 
 # ---- page geometry for a figure's fit (FL111) -------------------------------------------------
-def page_columns(pd: PageData, layout: Layout, widths: list[float | None] | None = None) -> list[tuple[float, float] | None]:
-    """Each column's extent on this page, from its own lines of running text: a two-sided
+def page_columns(by_col: dict[int, list[Line]], layout: Layout,
+                 widths: list[float | None] | None = None) -> list[tuple[float, float] | None]:
+    """Each column's extent on a page, from its own lines of running text (`by_col`, the page's
+    column_lines): a two-sided
     document shifts the text block between odd and even pages, which the document-wide
     columns merge. None for a column with fewer than three such lines on the page. Each edge
     is where many lines end (a fifth of them, three or more, within a point: flush-left and
@@ -968,7 +970,6 @@ def page_columns(pd: PageData, layout: Layout, widths: list[float | None] | None
     indent): in a column set ragged right the width its displayed equations' numbers show
     (`widths`, number_widths: set flush right against the full measure) gives the edge; with
     no numbers either, the second largest right end, which still reaches near the edge."""
-    by_col = _column_lines(pd, layout)
     out: list[tuple[float, float] | None] = []
     for i in range(len(layout.columns)):
         lines = by_col.get(i, [])
@@ -985,7 +986,7 @@ def page_columns(pd: PageData, layout: Layout, widths: list[float | None] | None
     return out
 
 
-def _column_lines(pd: PageData, layout: Layout) -> dict[int, list[Line]]:
+def column_lines(pd: PageData, layout: Layout) -> dict[int, list[Line]]:
     """The page's lines of running text (long, at body size), by column."""
     tb0, tb1 = layout.columns[0][0], layout.columns[-1][1]
     by_col: dict[int, list[Line]] = {}
@@ -1032,18 +1033,18 @@ def _equation_number_end(ln: Line) -> float | None:
     return spans[-1]["bbox"][2]
 
 
-def number_widths(pages: list[PageData], layout: Layout) -> list[float | None]:
+def number_widths(pages: list[PageData], layout: Layout, by_page: list[dict[int, list[Line]]]) -> list[float | None]:
     """Per column of a ragged right text, the width from the column's left edge on its page to
     where displayed equations' numbers end: set flush right against the full measure, they
     show the edge the running text does not. A column is ragged when on most pages most of
     its lines end more than 3 pt from where its full lines do (a justified one, None, shows
     its edge where its lines end). The width is one at least two numbers share within a
     point, the one shared on the most pages, then by the most numbers, in the right half of
-    the column (numbers set on the left, leqno, show no right edge); None without one."""
+    the column (numbers set on the left, leqno, show no right edge); None without one.
+    `by_page`: each page's column_lines."""
     found: dict[int, list[tuple[float, int]]] = {}  # column -> (width, page)
     flush: Counter = Counter()  # column -> pages whose lines mostly end together, less pages whose do not
-    for pd in pages:
-        by_col = _column_lines(pd, layout)
+    for pd, by_col in zip(pages, by_page):
         for i, lines in by_col.items():
             x1s = sorted(ln.bbox[2] for ln in lines if not is_mono(ln.font))  # code is set ragged in any layout
             if len(x1s) >= 8:
