@@ -240,7 +240,7 @@ class FormInflater:
         for parent, used in names.items():
             if parent not in self.painters:
                 self.painters[parent] = None
-                if parent in self.paths_only or not used:
+                if parent in self.paths_only:
                     continue
                 head = doc.xref_object(parent, compressed=True)
                 m = _LENGTH.search(head)

@@ -824,6 +824,11 @@ def _set_text(box: BBox, lines: list[Line]) -> bool:
     return rows[-1][1] - rows[0][0] >= 0.6 * h
 
 
+def _holds(outer: BBox, b: BBox, tol: float = 1.0) -> bool:
+    """The box `b` lies within `outer` grown by `tol`."""
+    return outer[0] - tol <= b[0] and b[2] <= outer[2] + tol and outer[1] - tol <= b[1] and b[3] <= outer[3] + tol
+
+
 def _text_boxes(box: BBox, pd: PageData) -> bool:
     """Every drawing in the box is a framed or shaded box (its fill, its frame, its frame's
     rules) holding only rows of set text in one size, from its left edge and filling it from top
@@ -832,15 +837,14 @@ def _text_boxes(box: BBox, pd: PageData) -> bool:
     give _set_text no line grid. A flow chart's boxes come with arrows (paths that are no box
     nor a box's rule), a plot's frame with marks and ticks, a legend's box with line samples;
     boxes side by side are a diagram."""
-    paths = [p.rect for p in pd.drawings if not p.white and inside((p.rect[0], p.rect[1], p.rect[0], p.rect[1]), box, 1)
-             and inside((p.rect[2], p.rect[3], p.rect[2], p.rect[3]), box, 1)]
+    paths = [p.rect for p in pd.drawings if not p.white and _holds(box, p.rect)]
     if not paths:
         return False
     thin = [r for r in paths if min(r[2] - r[0], r[3] - r[1]) <= 3.5]
     boxes: list[BBox] = []  # the outer box of each note, a frame's fill and its ground one box
     for r in sorted((r for r in paths if min(r[2] - r[0], r[3] - r[1]) > 3.5),
                     key=lambda r: -(r[2] - r[0]) * (r[3] - r[1])):
-        outer = next((b for b in boxes if b[0] - 1 <= r[0] and r[2] <= b[2] + 1 and b[1] - 1 <= r[1] and r[3] <= b[3] + 1), None)
+        outer = next((b for b in boxes if _holds(b, r)), None)
         if outer is None:
             boxes.append(r)
         elif r[0] > outer[0] + 4 or r[2] < outer[2] - 4:
