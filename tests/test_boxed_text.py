@@ -12,13 +12,7 @@ Compiled with pdflatex.
 
 from __future__ import annotations
 
-from figlint.config import Config
-from figlint.engine import lint_path
-from figlint.ingest.pdf import read_pdf
-from fixtures.pdf_build import compile_tex
-
-PARA = ("The solver was run with the same settings on every mesh, and the residual of each run "
-        "was written to a separate file so that the runs could be compared afterwards. ") * 3
+from fixtures.boxed_paper import PARA, assert_only_the_captioned_figure, assert_two_uncaptioned_figures, compile_boxed_paper
 
 LISTING = "\n".join([
     "using Statistics",
@@ -55,40 +49,23 @@ CHART = ("\\begin{center}\\begin{tikzpicture}[font=\\tiny]\n"
          + "\\end{tikzpicture}\\end{center}\n")
 
 
-def _paper(loose_graphics: bool) -> str:
-    return ("\\documentclass{article}\n\\usepackage{graphicx,xcolor,listings,tikz,tcolorbox}\n"
-            "\\lstset{basicstyle=\\ttfamily\\scriptsize, backgroundcolor=\\color{gray!12}, frame=none}\n"
-            "\\begin{document}\n\\section{Method}\n" + PARA + "\n\n"
-            "\\begin{lstlisting}\n" + LISTING + "\n\\end{lstlisting}\n\n" + PARA + "\n\n"
-            "\\noindent\\fcolorbox{black}{yellow!10}{\\begin{minipage}{0.6\\textwidth}\\small\n"
-            + ALGORITHM + "\n\\end{minipage}}\n\n" + PARA + "\n\n"
-            "\\begin{tcolorbox}\\ttfamily\\footnotesize " + "\\\\\n".join(
-                f"solver.tolerance[{k}] = 1e-{k + 3}" for k in range(6)) + "\n\\end{tcolorbox}\n\n"
-            + PARA + "\n\n"
-            + (CHART + "\n" + PARA + "\n\n\\begin{center}\\includegraphics[width=6cm]{plot.png}\\end{center}\n\n"
-               if loose_graphics else "")
-            + "\\begin{figure}[h]\\centering\\includegraphics[width=5cm]{plot.png}"
-            "\\caption{The residual of every run.}\\label{fig:res}\\end{figure}\n"
-            "Figure~\\ref{fig:res} shows the residuals. " + PARA + "\n\\end{document}\n")
-
-
 def _compile(folder, loose_graphics: bool) -> str:
-    return compile_tex(folder, _paper(loose_graphics), {"plot.png": ((400, 300), (200, 120, 60))})
+    return compile_boxed_paper(
+        folder, "\\usepackage{graphicx,xcolor,listings,tikz,tcolorbox}\n"
+        "\\lstset{basicstyle=\\ttfamily\\scriptsize, backgroundcolor=\\color{gray!12}, frame=none}\n",
+        "\\begin{lstlisting}\n" + LISTING + "\n\\end{lstlisting}\n\n" + PARA + "\n\n"
+        "\\noindent\\fcolorbox{black}{yellow!10}{\\begin{minipage}{0.6\\textwidth}\\small\n"
+        + ALGORITHM + "\n\\end{minipage}}\n\n" + PARA + "\n\n"
+        "\\begin{tcolorbox}\\ttfamily\\footnotesize " + "\\\\\n".join(
+            f"solver.tolerance[{k}] = 1e-{k + 3}" for k in range(6)) + "\n\\end{tcolorbox}\n\n"
+        + PARA + "\n\n"
+        + (CHART + "\n" + PARA + "\n\n\\begin{center}\\includegraphics[width=6cm]{plot.png}\\end{center}\n\n"
+           if loose_graphics else ""))
 
 
 def test_listings_and_boxed_text_are_not_figures(tmp_path, pdflatex):
-    pdf = _compile(tmp_path, loose_graphics=False)
-    paper = read_pdf(pdf)
-    assert [f.number for f in paper.figures] == ["1"]
-    for path in (pdf, str(tmp_path / "main.tex")):  # the PDF route and the sources with it
-        codes = [f.code for f in lint_path(path, Config()).findings]
-        assert "FL201" not in codes and "FL008" not in codes, (path, codes)
+    assert_only_the_captioned_figure(_compile(tmp_path, loose_graphics=False), str(tmp_path / "main.tex"))
 
 
 def test_uncaptioned_charts_are_still_figures(tmp_path, pdflatex):
-    pdf = _compile(tmp_path, loose_graphics=True)
-    paper = read_pdf(pdf)
-    loose = [f for f in paper.figures if not f.number]
-    assert len(loose) == 2, [(f.page, f.bbox) for f in loose]
-    assert [f.number for f in paper.figures if f.number] == ["1"]
-    assert [f.code for f in lint_path(pdf, Config()).findings].count("FL201") == 2
+    assert_two_uncaptioned_figures(_compile(tmp_path, loose_graphics=True))

@@ -12,13 +12,7 @@ one-line boxes are joined by arrows, and an uncaptioned plot, are still figures 
 
 from __future__ import annotations
 
-from figlint.config import Config
-from figlint.engine import lint_path
-from figlint.ingest.pdf import read_pdf
-from fixtures.pdf_build import compile_tex
-
-PARA = ("The solver was run with the same settings on every mesh, and the residual of each run "
-        "was written to a separate file so that the runs could be compared afterwards. ") * 3
+from fixtures.boxed_paper import PARA, assert_only_the_captioned_figure, assert_two_uncaptioned_figures, compile_boxed_paper
 
 NOTES = ("\\todo[inline]{AB: describe how the meshes were refined}\n"
          "\\todo[inline]{CD: say which tolerance was used in every run}\n"
@@ -40,36 +34,18 @@ FLOW = ("\\begin{center}\\begin{tikzpicture}[box/.style={draw, fill=green!20, ro
         "\\end{tikzpicture}\\end{center}\n")
 
 
-def _paper(loose_graphics: bool) -> str:
-    return ("\\documentclass{article}\n\\usepackage{graphicx,xcolor,tikz}\n"
-            "\\usepackage[color=green!30, textsize=small]{todonotes}\n"
-            "\\begin{document}\n\\section{Method}\n" + PARA + "\n\n"
-            + ("\\begin{center}\\includegraphics[width=6cm]{plot.png}\\end{center}\n\n" + PARA + "\n\n"
-               + FLOW + "\n" + PARA + "\n\n" if loose_graphics else "")
-            + NOTES + "\n" + PARA + "\n\n"
-            + LONG_NOTE + "\n" + PARA + "\n\n" + BOXED + "\n" + PARA + "\n\n"
-            + "\\begin{figure}[h]\\centering\\includegraphics[width=5cm]{plot.png}"
-            "\\caption{The residual of every run.}\\label{fig:res}\\end{figure}\n"
-            "Figure~\\ref{fig:res} shows the residuals. " + PARA + "\n\\end{document}\n")
-
-
 def _compile(folder, loose_graphics: bool) -> str:
-    return compile_tex(folder, _paper(loose_graphics), {"plot.png": ((400, 300), (200, 120, 60))})
+    loose = ("\\begin{center}\\includegraphics[width=6cm]{plot.png}\\end{center}\n\n" + PARA + "\n\n"
+             + FLOW + "\n" + PARA + "\n\n" if loose_graphics else "")
+    return compile_boxed_paper(folder, "\\usepackage{graphicx,xcolor,tikz}\n"
+                               "\\usepackage[color=green!30, textsize=small]{todonotes}\n",
+                               loose + NOTES + "\n" + PARA + "\n\n" + LONG_NOTE + "\n" + PARA + "\n\n"
+                               + BOXED + "\n" + PARA + "\n\n")
 
 
 def test_one_line_note_boxes_are_not_figures(tmp_path, pdflatex):
-    pdf = _compile(tmp_path, loose_graphics=False)
-    paper = read_pdf(pdf)
-    assert [f.number for f in paper.figures] == ["1"], [(f.number, f.page, f.bbox) for f in paper.figures]
-    for path in (pdf, str(tmp_path / "main.tex")):  # the PDF route and the sources with it
-        codes = [f.code for f in lint_path(path, Config()).findings]
-        assert "FL201" not in codes and "FL008" not in codes, (path, codes)
+    assert_only_the_captioned_figure(_compile(tmp_path, loose_graphics=False), str(tmp_path / "main.tex"))
 
 
 def test_a_flow_chart_of_one_line_boxes_is_still_a_figure(tmp_path, pdflatex):
-    pdf = _compile(tmp_path, loose_graphics=True)
-    paper = read_pdf(pdf)
-    loose = [f for f in paper.figures if not f.number]
-    assert len(loose) == 2, [(f.page, f.bbox) for f in loose]
-    assert [f.number for f in paper.figures if f.number] == ["1"]
-    assert [f.code for f in lint_path(pdf, Config()).findings].count("FL201") == 2
+    assert_two_uncaptioned_figures(_compile(tmp_path, loose_graphics=True))
