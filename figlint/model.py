@@ -125,6 +125,7 @@ class Drawing:
     paths: int = 1  # PDF paths merged into this one (consecutive paths of one style: markers, a grid)
     shape: str = ""  # segment kinds of its (first) path: "cccc" a circle, "lll" a triangle, "re" a box
     unit: float = 0.0  # the larger side of its (first) path's box, pt: a marker's size
+    fill_alpha: float = 1.0  # the fill's opacity: a translucent band tints what lies under it
 
 
 @dataclass

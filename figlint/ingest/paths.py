@@ -176,7 +176,7 @@ class PathRecord:
     is kept by nobody: a page of 29,000 scatter markers held 440 MB of them, and allocating
     and freeing that memory cost more than reading the page's text."""
 
-    __slots__ = ("rect", "style", "n", "shape", "box", "lines", "white")
+    __slots__ = ("rect", "style", "n", "shape", "box", "lines", "white", "alpha")
 
     def __init__(self, p: dict, rect: tuple, ox: float = 0.0, oy: float = 0.0):
         get = p.get
@@ -209,6 +209,10 @@ class PathRecord:
         self.lines = polylines(items, ox, oy, kinds=kinds)
         # a white filled background (pdf_regions.drawing_groups leaves it out)
         self.white = bool(kind == "f" and fill and min(fill) > 0.97)
+        # the fill's opacity: a confidence band at 5 % is a faint tint, not an opaque ground
+        # (not part of the style: paths merge as they always did)
+        fo = get("fill_opacity")
+        self.alpha = fo if fo is not None and fo < 0.99 and fill is not None else 1.0
 
 
 def merge_paths(paths) -> list:
@@ -268,7 +272,7 @@ def merge_paths(paths) -> list:
         lines = thin(list(rec.lines))
         d = Drawing(bbox=r, stroke=tuple(st[1]) if st[1] else None, fill=tuple(st[2]) if st[2] else None,
                     width=st[3], items=rec.n, dash=st[4], lines=lines, shape=rec.shape,
-                    unit=max(r[2] - r[0], r[3] - r[1]))
+                    unit=max(r[2] - r[0], r[3] - r[1]), fill_alpha=rec.alpha)
         out.append(d)
         bx0, by0, bx1, by1 = r
         nitems, npaths = rec.n, 1

@@ -1664,7 +1664,7 @@ def _emit(fig: Figure, c: _Content, p: Placed, rel: str, x: float, y: float) -> 
         fig.drawings.append(Drawing(bbox=box(d.bbox), stroke=d.stroke, fill=d.fill,
                                     width=(d.width * ky) if d.width is not None else None, items=d.items,
                                     dash=d.dash, lines=lines, paths=d.paths, shape=d.shape,
-                                    unit=d.unit * max(abs(kx), abs(ky))))
+                                    unit=d.unit * max(abs(kx), abs(ky)), fill_alpha=d.fill_alpha))
 
 
 def _color(c) -> tuple[float, ...] | None:

@@ -592,22 +592,33 @@ def _analyses(fig: Figure, ctx: Context):
         return []
 
 
-def _line_background(drawings, index: int, box, exclude):
-    """The fill painted last before path `index` that contains its box (paths keep their paint order).
+def _over(rgb, alpha: float, ground):
+    """The colour a fill of `rgb` at opacity `alpha` prints over `ground` (source-over)."""
+    if alpha >= 0.99:
+        return rgb
+    return tuple(alpha * c + (1.0 - alpha) * g for c, g in zip(rgb, ground))
 
-    One filled shape only: a merged group of paths (the markers of a scatter plot) does
+
+def _line_background(drawings, index: int, box, exclude):
+    """The ground a path `index` is drawn on: the filled shapes painted before it that contain
+    its box, laid over the white page in paint order (a band at 5 % opacity is a faint tint
+    of the colour under it, not an opaque grey).
+
+    One filled shape at a time: a merged group of paths (the markers of a scatter plot) does
     not fill the box around it, so a fitted line drawn across the markers is not "on" them.
+    A fill of the line's own colour (its marker, its band drawn opaque) is not its ground.
     """
     from figlint.features import colours as C
 
     x0, y0, x1, y1 = box
-    for d in reversed(drawings[:index]):
+    ground = (1.0, 1.0, 1.0)
+    for d in drawings[:index]:
         a = d.bbox
         if d.fill is not None and d.paths == 1 and a[0] <= x0 + 0.5 and a[1] <= y0 + 0.5 and a[2] >= x1 - 0.5 and a[3] >= y1 - 0.5:
             rgb = tuple(float(v) for v in d.fill[:3])
             if C.delta_e(rgb, exclude) >= 3:
-                return rgb
-    return (1.0, 1.0, 1.0)
+                ground = _over(rgb, d.fill_alpha, ground)
+    return ground
 
 
 class _Fills:
@@ -619,14 +630,22 @@ class _Fills:
 
         filled = [d for d in drawings if d.fill is not None]
         self.rgb = [tuple(float(v) for v in d.fill[:3]) for d in filled]
+        self.alpha = [d.fill_alpha for d in filled]
         self.boxes = np.array([d.bbox for d in filled], dtype=float).reshape(-1, 4)
 
     def containing(self, cx: float, cy: float) -> list[tuple[float, float, float]]:
+        """The colours of the fills that contain the point, each as it prints over the fills
+        under it (in paint order) and the white page: an opaque fill is its own colour."""
         import numpy as np
 
         b = self.boxes
         hit = np.flatnonzero((b[:, 0] <= cx) & (cx <= b[:, 2]) & (b[:, 1] <= cy) & (cy <= b[:, 3]))
-        return [self.rgb[i] for i in hit]
+        out = []
+        ground = (1.0, 1.0, 1.0)
+        for i in hit:
+            ground = _over(self.rgb[i], self.alpha[i], ground)
+            out.append(ground)
+        return out
 
 
 def _backgrounds(drawings, images, box, exclude=None):
