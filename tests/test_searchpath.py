@@ -264,3 +264,25 @@ def test_files_the_tex_distribution_provides_are_no_missing_inputs(tmp_path, pdf
     assert [p.message for p in fl005(read_latex(str(tmp_path / "main.tex")))] == ["\\input{random}: file not found"]
     (tmp_path / "main.tex").write_text(doc("Hello.", pre="\\input{glyphtounicode}\n\\input{mytables}\n"))
     assert [p.message for p in fl005(read_latex(str(tmp_path / "main.tex")))] == ["\\input{mytables}: file not found"]
+
+
+def test_a_file_name_written_with_string_or_detokenize_is_the_name_tex_reads(tmp_path, pdflatex):
+    """Underscores in graphics names written as `\\string_` (knitr and hand-written papers) or
+    inside `\\detokenize{...}` are the file's own underscores: pdflatex reads the files, and
+    the sources route finds them too (no FL307); a name that is really missing is reported."""
+    import subprocess
+
+    (tmp_path / ".git").mkdir()
+    body = (FIG % ("plots/pre\\string_test\\string_main.png", "a", "a", "a")
+            + FIG % ("\\detokenize{plots/post_test}.png", "b", "b", "b"))
+    (tmp_path / "main.tex").write_text(doc(body))
+    _png(tmp_path / "plots" / "pre_test_main.png")
+    _png(tmp_path / "plots" / "post_test.png")
+    run = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "main.tex"], cwd=tmp_path,
+                         capture_output=True, timeout=120)
+    assert run.returncode == 0, run.stdout[-800:]
+    paper = read_latex(str(tmp_path / "main.tex"))
+    assert [f.graphics for f in paper.figures] == [["plots/pre_test_main.png"], ["plots/post_test.png"]]
+    assert _fl307(tmp_path / "main.tex") == []
+    (tmp_path / "plots" / "post_test.png").unlink()
+    assert [f.figure for f in _fl307(tmp_path / "main.tex")] == ["2"]

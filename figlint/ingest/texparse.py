@@ -275,9 +275,15 @@ class MacroTable:
         return out
 
     def expand_simple(self, text: str, pos: int, depth: int = 0) -> str:
-        """Expand argument-less user macros in a short string (graphics paths)."""
+        """Expand argument-less user macros in a short string (graphics paths).
+
+        TeX's own ways of writing a special character into a file name are read as that
+        character: `\\string_` (and `\\string~`, `\\string#`...) is the character itself, and
+        `\\detokenize{a_b}` its argument as written."""
         if "\\" not in text or depth > 4:
             return text
+        if "\\string" in text or "\\detokenize" in text:
+            text = _TEX_CHARS.sub(lambda m: m.group(1) if m.group(1) is not None else m.group(2), text)
 
         def sub(m: re.Match) -> str:
             d = self.at(m.group(1), pos)
@@ -286,6 +292,10 @@ class MacroTable:
             return self.expand_simple(d.body, pos, depth + 1)
 
         return re.sub(r"\\([A-Za-z@]+)\s*", sub, text)
+
+
+# `\\string<char>` and `\\detokenize{...}` in a file name (expand_simple)
+_TEX_CHARS = re.compile(r"\\string\s*([^\sA-Za-z\\])|\\detokenize\s*\{([^{}]*)\}")
 
 
 def xparse_kinds(spec: str) -> list[str]:
