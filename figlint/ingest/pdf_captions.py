@@ -432,7 +432,8 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphic
             if step > 1.15 * pitch and white > max(own_white, 0.0) + 0.3 * size:
                 break
         if rules and any(cur[3] + 0.5 < r[1] and r[3] < ln.bbox[1] + 1 and r[0] < min(x1, ln.bbox[2])
-                         and r[2] > max(x0, ln.bbox[0]) for r in rules):
+                         and r[2] > max(x0, ln.bbox[0]) and not _set_in_row(r, ln, cands, x1 - x0, size)
+                         for r in rules):
             break  # a rule between the caption's last row and this line: what follows is not the caption's
         w = ln.bbox[2] - ln.bbox[0]
         aligned = abs(ln.bbox[0] - first.bbox[0]) <= 3 and ln.bbox[2] <= right
@@ -534,6 +535,35 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphic
         else:
             rows.append([ln])
     return [ln for r in rows for ln in sorted(r, key=lambda l: l.bbox[0])]
+
+
+def _set_in_row(rule, ln: Line, lines: list[Line], measure: float, size: float) -> bool:
+    """The rule is part of the typesetting of `ln`'s row, not a separator under the caption: a
+    radical's overbar, an \\overline or a fraction's bar that a formula in that row sets. It
+    lies within the row's own boxes, the row's glyphs run under it from end to end with no gap
+    wider than a word space (one formula, not a table's cells), and it spans well short of the
+    measure. A table's rule reaches past its cells' text by the column padding, and a footnote
+    rule starts at the column's edge over a note's indented mark; a frame round a float and a
+    rule of the measure span most of it."""
+    if rule[2] - rule[0] > 0.6 * measure:
+        return False
+    row = [l for l in lines if l is ln or _same_row(l.bbox, ln.bbox)]
+    boxes = sorted(tuple(s["bbox"]) for l in row for s in l.spans
+                   if isinstance(s, dict) and s.get("text", "").strip() and "bbox" in s)
+    # the glyphs under the rule (a radical's sign, which ends where its bar starts, included)
+    under = [b for b in boxes if b[2] > rule[0] - 1 and b[0] < rule[2] + 1]
+    if not under:
+        return False
+    if min(b[0] for b in under) > rule[0] + 0.3 * size or max(b[2] for b in under) < rule[2] - 0.3 * size:
+        return False
+    reach = under[0][2]
+    for b in under[1:]:
+        if b[0] - reach > 0.5 * size:
+            return False
+        reach = max(reach, b[2])
+    # within the row's height: its glyphs (the radical sign's top, a capital's) reach up to it
+    top = min(b[1] for b in under)
+    return top - 0.3 * size <= rule[1] and rule[3] <= max(b[3] for b in under)
 
 
 def _same_row(box, row) -> bool:
