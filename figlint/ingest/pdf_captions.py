@@ -221,6 +221,35 @@ def _bare_label_by_graphic(ln: Line, pd: PageData) -> tuple[str, str, str, str] 
     return None
 
 
+def _set_size(ln: Line) -> float:
+    """The size the line's words are set in, by characters, with faked small capitals counted
+    at their words' size. A font with no small capitals of its own (Times as the `times`
+    package and most conference styles load it) prints \\textsc as each word's first capital
+    at the text's size and its other letters as capitals about a fifth smaller: a line of
+    such words holds more characters of the smaller size, yet is a line of the text's type.
+    A line with no such capitals keeps its own size (Line.size)."""
+    sizes: dict = {}
+    faked = False
+    prev = None
+    for s in ln.spans:
+        t = s["text"]
+        n = len(t.strip())
+        if not n:
+            prev = None
+            continue
+        k = round(s["size"], 1)
+        if prev is not None and s["font"] == prev["font"] and 0.6 * prev["size"] <= s["size"] <= 0.9 * prev["size"] \
+                and not t[:1].isspace() and prev["text"][-1:].isupper() and not any(c.islower() for c in t) \
+                and any(c.isupper() for c in t) and abs(s["bbox"][0] - prev["bbox"][2]) <= 0.1 * prev["size"]:
+            k, faked = round(prev["size"], 1), True  # the rest of a word its capital opened
+        else:
+            prev = s
+        sizes[k] = sizes.get(k, 0) + n
+    if not faked:
+        return ln.size
+    return max(sizes.items(), key=lambda kv: kv[1])[0]
+
+
 def _capitals(text: str) -> bool:
     """Set in capitals (small caps): no lower-case Latin letter and a few capitals."""
     return not any("a" <= c <= "z" for c in text) and sum(1 for c in text if "A" <= c <= "Z") >= 3
@@ -388,7 +417,7 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphic
     row_foot = _foot(first)
     # bottom to bottom of two rows: the body's, scaled to the caption's size, until the
     # caption's own first two rows give it
-    ref = first.size  # the size the caption's lines are set in
+    ref = _set_size(first)  # the size the caption's lines are set in
     text_pitch = layout.line_gap + layout.body_size if layout.line_gap > 0 and layout.body_size > 0 else 0.0
     pitch = text_pitch * first.size / layout.body_size if text_pitch else 0.0
     own = False
@@ -398,6 +427,7 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphic
     # hanging-indented line can stand near the column's middle by chance)
     centred_rows = _centred_row(row_box, ccol, size)
     for k, ln in enumerate(cands):
+        lsize = _set_size(ln)  # faked small capitals at their words' size
         if any(_inside(ln.bbox, b) for b in graphics):
             if _hoverlap(ln.bbox[0], ln.bbox[2], x0, x1) > 0:
                 break  # a graphic below the caption, in its column: the caption is over
@@ -415,9 +445,9 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphic
             # text's pitch scaled down to the caption's size falls short of the caption's. The
             # text after the float, in the text's size, is still judged by the scaled pitch.
             step = _step(ln, row_foot, cur[3])
-            own_type = not own and text_pitch and abs(ln.size - first.size) <= 0.3 \
-                and min(layout.body_size - first.size, abs(layout.body_size - ln.size)) >= 0.5
-            if not (0 < step and abs(ln.size - first.size) <= 1.3
+            own_type = not own and text_pitch and abs(lsize - first.size) <= 0.3 \
+                and min(layout.body_size - first.size, abs(layout.body_size - lsize)) >= 0.5
+            if not (0 < step and abs(lsize - first.size) <= 1.3
                     and (pitch and step <= 1.15 * pitch or own_type and step <= 1.25 * text_pitch)):
                 break
         elif own and pitch > 0 and not _same_row(ln.bbox, row):
@@ -449,16 +479,16 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphic
         # (a label alone on its line over a caption in small capitals, IEEEtran's older
         # compsoc style "Fig. 1" / "SHIP INPUTS AND ACTIONS.": the capitals are set smaller)
         small_caps = bare and not out and _capitals(ln.text)
-        if not same_row and abs(ln.size - ref) > 1.3 and len(ln.text) > 12 and not small_caps:
+        if not same_row and abs(lsize - ref) > 1.3 and len(ln.text) > 12 and not small_caps:
             break
-        if not same_row and ln.size >= 1.5 * ref and ln.size - ref > 2 and not small_caps:
+        if not same_row and lsize >= 1.5 * ref and lsize - ref > 2 and not small_caps:
             # a display formula of the text under a small caption ("H(p) = 1"): however short, not
             # the caption's, and nor are the formula's scripts read before it (a sum's limits):
             # the lines off the caption's size taken after its last line in its own size
-            while out and abs(out[-1].size - ref) > 1.0:
+            while out and abs(_set_size(out[-1]) - ref) > 1.0:
                 out.pop()
             break
-        if not same_row and ln.size < ref - 0.9 and len(ln.text) > 12 and not small_caps \
+        if not same_row and lsize < ref - 0.9 and len(ln.text) > 12 and not small_caps \
                 and (re.search(r"[.!?]\s*$", (out[-1] if out else first).text) and ln.text[:1].isupper()
                      or _NOTE_LEAD.match(ln.text)):
             # a note set a point smaller under the caption, after the caption's sentence ended
@@ -466,14 +496,14 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphic
             # "Notes:" / "Source:" under a title-style caption that ends with no stop (the
             # economics and social-science convention): not the caption's
             break
-        if own and not same_row and pitch > 0 and abs(ln.size - ref) > 0.6 and ln.bbox[3] - cur[3] > 1.6 * pitch \
+        if own and not same_row and pitch > 0 and abs(lsize - ref) > 0.6 and ln.bbox[3] - cur[3] > 1.6 * pitch \
                 and _ENDS.search((out[-1] if out else first).text):
             # a caption set single-spaced in a double-spaced paper (a referee layout): the text
             # below it, a size larger, is no more than one of the text's line gaps away, which the
             # allowance for double-spaced captions (`lead`) takes in; the caption's own rows,
             # measured, tell that a row this far down after its sentence ended is not its own
             break
-        if not same_row and ln.size < ref - 0.9 and _typewriter(ln) and not _typewriter(first):
+        if not same_row and lsize < ref - 0.9 and _typewriter(ln) and not _typewriter(first):
             # file names set smaller in a typewriter face under a margin caption (the scripts
             # that made the figure, tufte-style theses): a note beside it, not its text
             break
@@ -485,7 +515,7 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphic
             # sets a caption with no paragraph indent), however close under the float it stands.
             break
         if small_caps:
-            ref = ln.size  # the caption's text goes on at its own size
+            ref = lsize  # the caption's text goes on at its own size
         if not same_row and (out or not bare) and sum(c.isalpha() for c in row_text) >= 3 \
                 and centred_rows and _centred(row, ccol, size) and ln.bbox[2] - ln.bbox[0] > row[2] - row[0] \
                 and not _same_measure(ln.bbox, row, size) and not PANEL_OPEN.match(ln.text) \
@@ -584,8 +614,9 @@ def _foot(ln: Line) -> float | None:
     (one font's boxes all reach its descender, whatever the letters; a formula's scripts, set
     smaller, hang below it or stand above it), to the nearest half point. It keeps the
     baseline's distance from row to row. None: no span of that size."""
+    size = _set_size(ln)
     ys = [s["bbox"][3] for s in ln.spans
-          if isinstance(s, dict) and s.get("text", "").strip() and "bbox" in s and abs(s.get("size", 0) - ln.size) <= 0.5]
+          if isinstance(s, dict) and s.get("text", "").strip() and "bbox" in s and abs(s.get("size", 0) - size) <= 0.5]
     if not ys:
         return None
     return Counter(round(2 * y) / 2 for y in ys).most_common(1)[0][0]
