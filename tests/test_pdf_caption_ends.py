@@ -27,7 +27,7 @@ Each case is compiled with pdflatex; the negative cases keep what is not the cap
 from __future__ import annotations
 
 from figlint.ingest.pdf import read_pdf
-from fixtures.pdf_build import compile_tex
+from fixtures.pdf_build import caption_read, compile_tex
 
 IMAGES = {"p.png": ((300, 200), (90, 140, 200)), "t.png": ((300, 600), (90, 140, 200))}
 BAND = "The shaded band marks the spread of the ensemble around its mean for every month of the record. "
@@ -45,10 +45,7 @@ def _float(body: str, caption: str, where: str = "h") -> str:
 
 
 def _caption(folder, tex: str) -> str:
-    folder.mkdir()
-    figs = [f for f in read_pdf(compile_tex(folder, tex, IMAGES)).figures if f.number == "1"]
-    assert len(figs) == 1
-    return figs[0].caption.text
+    return caption_read(folder, tex, IMAGES)
 
 
 def test_a_caption_run_past_the_page_foot_keeps_its_last_lines(tmp_path, pdflatex):

@@ -13,8 +13,7 @@ white above it stays narrow and the caption reads on.
 
 from __future__ import annotations
 
-from figlint.ingest.pdf import read_pdf
-from fixtures.pdf_build import compile_tex
+from fixtures.pdf_build import caption_read
 
 IMAGES = {"p.png": ((300, 120), (90, 140, 200))}
 BAND = "The shaded band marks the spread of the ensemble around its mean for every month of the record. "
@@ -23,10 +22,7 @@ END = "Last words here."
 
 
 def _caption(folder, tex: str) -> str:
-    folder.mkdir()
-    figs = [f for f in read_pdf(compile_tex(folder, tex, IMAGES)).figures if f.number == "1"]
-    assert len(figs) == 1
-    return figs[0].caption.text
+    return caption_read(folder, tex, IMAGES)
 
 
 def _wide(caption: str, after_caption: str = "", gap: str = "3pt") -> str:

@@ -12,8 +12,7 @@ still ends the caption.
 
 from __future__ import annotations
 
-from figlint.ingest.pdf import read_pdf
-from fixtures.pdf_build import compile_tex
+from fixtures.pdf_build import caption_read
 
 IMAGES = {"p.png": ((300, 200), (90, 140, 200))}
 AFTER = "More text after the figure closes the section on the ensemble. "
@@ -32,10 +31,7 @@ def _paper(caption: str, under: str = "") -> str:
 
 
 def _caption(folder, tex: str) -> str:
-    folder.mkdir()
-    figs = [f for f in read_pdf(compile_tex(folder, tex, IMAGES)).figures if f.number == "1"]
-    assert len(figs) == 1
-    return figs[0].caption.text
+    return caption_read(folder, tex, IMAGES)
 
 
 def _text(formula: str, shift: int) -> str:

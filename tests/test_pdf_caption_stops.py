@@ -17,9 +17,8 @@ The compiled cases keep what is not the caption out and the caption whole.
 
 from __future__ import annotations
 
-from figlint.ingest.pdf import read_pdf
 from figlint.ingest.pdf_layout import Line, _line_gap, _seat_displaced_spans
-from fixtures.pdf_build import compile_tex
+from fixtures.pdf_build import caption_read
 
 IMAGES = {"p.png": ((300, 200), (90, 140, 200))}
 BAND = "The shaded band marks the spread of the ensemble around its mean for every month of the record. "
@@ -34,10 +33,7 @@ def _paper(fig: str, preamble: str = "", after: str = "") -> str:
 
 
 def _caption(folder, tex: str) -> str:
-    folder.mkdir()
-    figs = [f for f in read_pdf(compile_tex(folder, tex, IMAGES)).figures if f.number == "1"]
-    assert len(figs) == 1
-    return figs[0].caption.text
+    return caption_read(folder, tex, IMAGES)
 
 
 def _with_table(spec: str, rule: str) -> str:
