@@ -647,12 +647,19 @@ def _link_targets(pages: list[PageData], names: dict[str, dict], caps: list[Capt
                 if not 0 <= tp < len(pages):
                     continue
                 x, y = link["to"].x, link["to"].y
-                if pages[tp].turn:  # a point on a page read turned (pdf_turn)
-                    t = pages[tp]
-                    x, y = _turned_point((x, y), turn_matrix(t.turn, *turned_size(t.turn, t.width, t.height)))
             else:
                 continue
-            out.append((pd.index, link, _float_at(floats, tp, x, y, strict)))
+            numbers = []
+            if pages[tp].turn:  # a point on a page read turned (pdf_turn), named or not
+                t = pages[tp]
+                x, y = _turned_point((x, y), turn_matrix(t.turn, *turned_size(t.turn, t.width, t.height)))
+                if not strict:
+                    # a sideways float (rotating's sidewaysfigure) on its page: hyperref set its
+                    # anchor where the unturned page's text begins, far from the float as read
+                    # turned; a figure's anchor there is the page's one figure's
+                    on_page = [c.number for c in floats if c.page == tp and c.kind == "figure"]
+                    numbers = on_page if len(on_page) == 1 else []
+            out.append((pd.index, link, numbers or _float_at(floats, tp, x, y, strict)))
     return out
 
 
