@@ -11,6 +11,9 @@ binding must not be made with figlint's own parser.
 * Printed caption: the entry's text, made plain (below). With `\\caption[short]{long}` the entry
   holds the short one: when a source `\\caption[..]` has an optional argument equal to it, the
   long argument is taken instead (`caption_from` = "source-long").
+* Unprinted numbers: a float holding only sub-captions steps the figure counter but writes no
+  entry and prints no "Figure N"; where the list's numbers skip and exactly so many such floats
+  stand between the two listed figures in the source, the skipped numbers are theirs.
 * Physical page: the anchor's named destination in the PDF; else the PDF page whose label is
   the folio; else the folio itself.
 * Labels: a `\\newlabel` is a figure label when its anchor is `figure.*` / `subfigure.*`, its
@@ -302,9 +305,60 @@ def expand_macros(s: str, ctx: Context, depth: int = 3) -> str:
     return s
 
 
+# What a formula's control words print, as the Unicode a PDF's text holds for them: Greek
+# letters, the names of log-like operators (\\exp, \\log, \\max: upright words), letter-like
+# symbols and arrows or relations (words() folds the letters, e.g. U+2133 to M, and splits at the
+# symbols). Dropping them lost printed letters: "exp_p" read "p", "\\theta^\\varepsilon" nothing.
+_GREEK = dict(zip(
+    "alpha beta gamma delta epsilon varepsilon zeta eta theta vartheta iota kappa varkappa lambda mu nu xi "
+    "omicron pi varpi rho varrho sigma varsigma tau upsilon phi varphi chi psi omega digamma "
+    "Gamma Delta Theta Lambda Xi Pi Sigma Upsilon Phi Psi Omega".split(),
+    "\u03b1\u03b2\u03b3\u03b4\u03f5\u03b5\u03b6\u03b7\u03b8\u03d1\u03b9\u03ba\u03f0\u03bb\u03bc\u03bd\u03be"
+    "\u03bf\u03c0\u03d6\u03c1\u03f1\u03c3\u03c2\u03c4\u03c5\u03d5\u03c6\u03c7\u03c8\u03c9\u03dd"
+    "\u0393\u0394\u0398\u039b\u039e\u03a0\u03a3\u03a5\u03a6\u03a8\u03a9"))
+_GREEK.update({"var" + k: v for k, v in list(_GREEK.items()) if k[0].isupper()})   # amsmath's italic capitals
+_GREEK.update({"up" + k: v for k, v in list(_GREEK.items()) if not k.startswith("var")})  # upgreek
+_MATH_OPERATORS = {"exp", "log", "ln", "lg", "sin", "cos", "tan", "cot", "sec", "csc", "arcsin", "arccos", "arctan",
+                   "sinh", "cosh", "tanh", "coth", "max", "min", "sup", "inf", "lim", "arg", "det", "dim", "gcd",
+                   "hom", "ker", "deg", "Pr", "liminf", "limsup", "injlim", "projlim", "argmax", "argmin"}
+_MATH_SYMBOLS = {"ell": "\u2113", "hbar": "\u210f", "imath": "\u0131", "jmath": "\u0237", "wp": "\u2118",
+                 "Re": "\u211c", "Im": "\u2111", "aleph": "\u2135",
+                 "to": "\u2192", "rightarrow": "\u2192", "longrightarrow": "\u27f6", "Rightarrow": "\u21d2",
+                 "leftarrow": "\u2190", "gets": "\u2190", "Leftarrow": "\u21d0", "leftrightarrow": "\u2194",
+                 "mapsto": "\u21a6", "times": "\u00d7", "cdot": "\u22c5", "pm": "\u00b1", "mp": "\u2213",
+                 "le": "\u2264", "leq": "\u2264", "ge": "\u2265", "geq": "\u2265", "neq": "\u2260", "ne": "\u2260",
+                 "approx": "\u2248", "sim": "\u223c", "simeq": "\u2243", "equiv": "\u2261", "propto": "\u221d",
+                 "ll": "\u226a", "gg": "\u226b", "infty": "\u221e", "partial": "\u2202", "nabla": "\u2207",
+                 "in": "\u2208", "notin": "\u2209", "subset": "\u2282", "subseteq": "\u2286", "cup": "\u222a",
+                 "cap": "\u2229", "sum": "\u2211", "prod": "\u220f", "int": "\u222b", "circ": "\u2218",
+                 "forall": "\u2200", "exists": "\u2203", "emptyset": "\u2205", "varnothing": "\u2205"}
+# a letter in another alphabet prints that letter (its Unicode math form folds to it)
+_MATH_ALPHABET = re.compile(r"\\(?:mathcal|mathscr|mathbb|mathfrak|mathbf|mathbfit|boldsymbol|bm|mathsf|mathtt|"
+                            r"mathit|mathrm|mathnormal|mathbold|pmb)(?![A-Za-z])\s*(?:\{([^{}]*)\}|([A-Za-z0-9]))")
+
+
+def math_symbols(text: str) -> str:
+    """A formula's control words as what they print (letters, operator names, symbols); others
+    are left for the caller to drop."""
+    text = _MATH_ALPHABET.sub(lambda m: m.group(1) if m.group(1) is not None else m.group(2), text)
+
+    def one(m: re.Match) -> str:
+        name = m.group(1)
+        if name in _GREEK:
+            return _GREEK[name]
+        if name in _MATH_OPERATORS:
+            # an operator keeps the space TeX sets after it, not before its limits or index
+            return name + ("" if m.end() < len(m.string) and m.string[m.end()] in "_^" else m.group(2))
+        if name in _MATH_SYMBOLS:
+            return _MATH_SYMBOLS[name]
+        return m.group(0)
+    return re.sub(r"\\([A-Za-z]+)(?![A-Za-z])(\s*)", one, text)
+
+
 def tex_plain(s: str, ctx: Context | None = None, math: str = "keep") -> str:
-    """Plain printed text of a LaTeX fragment. math: "keep" (letters and digits of formulas
-    stay, command names go) or "strip" (formulas removed)."""
+    """Plain printed text of a LaTeX fragment. math: "keep" (formulas as printed: letters,
+    digits, Greek letters, operator names and symbols stay, other command names go) or "strip"
+    (formulas removed)."""
     ctx = ctx or Context()
     s = s.replace("\\protect", " ").replace("\\relax", " ").replace("\\ignorespaces", " ")
     s = re.sub(r"\\unhbox\s*\\voidb@x\s*", "", s)
@@ -324,6 +378,7 @@ def tex_plain(s: str, ctx: Context | None = None, math: str = "keep") -> str:
                 continue
             text = re.sub(r"\\(?:text|mathrm|mathit|mathbf|operatorname|mbox|textrm|mathsf|mathtt)\s*\{([^{}]*)\}",
                           r" \1 ", text)
+            text = math_symbols(text).replace("-", "\u2212")  # a formula's hyphen prints a minus sign
             text = re.sub(r"\\[A-Za-z@]+", " ", text)
             text = re.sub(r"\\.", " ", text)
             text = re.sub(r"[_^{}]", "", text)  # sub/superscripts print glued to their base
@@ -367,6 +422,21 @@ def _text_part(s: str, ctx: Context) -> str:
                     args, e, _o = groups(s, j, 1)
                     labels = args[0].split(",") if args else []
                     out.append(" " + ", ".join(_ref_text(lb, name, ctx) for lb in labels) + " ")
+                i = e
+                continue
+            if name == "autonum@processReference":
+                # autonum's patched \\ref/\\cref as a list of figures records it:
+                # \\autonum@processReference {autonum@reference<command>Old}{forcsvlist}[*]{labels}
+                # prints what <command> prints for the labels
+                args, e, _o = groups(s, j, 2, optional=False)
+                e = skip_ws(s, e)
+                if e < n and s[e] == "*":
+                    e += 1
+                lab, e, _o = groups(s, e, 1, optional=False)
+                cm = re.fullmatch(r"\s*autonum@reference([A-Za-z]+?)Old\s*", args[0] if args else "")
+                cmd = cm.group(1) if cm else "ref"
+                labels = lab[0].split(",") if lab else []
+                out.append(" " + ", ".join(_ref_text(lb, cmd, ctx) for lb in labels) + " ")
                 i = e
                 continue
             if name in ("crefrange", "Crefrange"):
@@ -451,9 +521,19 @@ _REF_NAMES = {"fig", "figs", "figure", "figures", "eq", "eqs", "equation", "equa
               "sections", "tab", "table", "tables", "chap", "chapter", "app", "appendix", "alg", "algorithm"}
 
 
+# a linear rendering of a formula marks an index or exponent ("T_p", "L^{2}"); the page sets it
+# glued to its base, as tex_plain does ("Tp", "L2")
+_SCRIPT = re.compile(r"(?<=[^\W_])[_^](?:\{([^{}]*)\}|(?=[^\W_]))")
+
+
+def _glue_scripts(text: str) -> str:
+    return _SCRIPT.sub(lambda m: m.group(1) or "", text)
+
+
 def similarity(a: str, b: str) -> float:
     """Best of three views of two renderings of one caption (word sequence; its prose words;
     its letters alone, which spacing, digits and formula symbols cannot disturb)."""
+    a, b = _glue_scripts(a), _glue_scripts(b)
     wa = [w for w in words(a) if w not in _REF_NAMES]
     wb = [w for w in words(b) if w not in _REF_NAMES]
     if not wa and not wb:
@@ -850,6 +930,7 @@ class SourceRecord:
     undecided: list[str]
     files: list[str]
     macros: dict = field(default_factory=dict)   # simple user macros, to render source captions
+    unprinted: list = field(default_factory=list)  # numbers LaTeX gave floats that print no caption
 
 
 def _macro_defs(text: str):
@@ -985,6 +1066,7 @@ def scan_sources(main: Path, aux: AuxRecord, root: Path | None = None) -> Source
         figs = sorted({label_fig[" ".join(lb.split())] for lb in inside if " ".join(lb.split()) in label_fig})
         env_figs.append([a, z, figs])
     captions, short_long = _source_captions(printed, envs, env_figs, aux, ctx)
+    unprinted = _unprinted_numbers(printed, envs, aux)
     # sites
     raw: list[Site] = []
     body = _short_captions_blanked(printed)
@@ -999,7 +1081,7 @@ def scan_sources(main: Path, aux: AuxRecord, root: Path | None = None) -> Source
     for s in sites:
         s.before, s.after = context_words(printed, s.start, s.end, ctx)
         s.context = s.before + s.after
-    return SourceRecord(sites, env_figs, captions, short_long, undecided, list(flat.files), simple)
+    return SourceRecord(sites, env_figs, captions, short_long, undecided, list(flat.files), simple, unprinted)
 
 
 def _mask_conditionals(text: str, switches: dict, undecided: list, flat: Flat) -> str:
@@ -1182,6 +1264,62 @@ def _source_captions(printed: str, envs: list, env_figs: list, aux: AuxRecord, c
             if f.number not in env_figs[env][2]:
                 env_figs[env][2].append(f.number)
     return caps_by_fig, short_long
+
+
+_SUBCAPTION = re.compile(r"\\(?:subcaption|subcaptionbox|subfloat|subfigure|sidesubfloat)(?![A-Za-z])")
+
+
+def _main_captions(printed: str, envs: list) -> list[int]:
+    """Offsets of the numbered main captions of figure floats, in source order (a \\caption in a
+    sub-figure environment is a sub-caption; \\caption* numbers nothing)."""
+    out = []
+    for m in re.finditer(r"\\(caption|captionof)(?![A-Za-z])", printed):
+        j = m.end()
+        if m.group(1) == "captionof":
+            gs, j, _o = groups(printed, j, 1, optional=False)
+            if not gs or gs[0].strip() != "figure":
+                continue
+        if printed[skip_ws(printed, j):skip_ws(printed, j) + 1] == "*":
+            continue
+        env = next(((a, z) for a, z in envs if a <= m.start() < z), None)
+        if env is None:
+            continue
+        before = printed[env[0]:m.start()]
+        if before.count("\\begin{subfigure}") > before.count("\\end{subfigure}"):
+            continue
+        out.append(m.start())
+    return out
+
+
+def _unprinted_numbers(printed: str, envs: list, aux: AuxRecord) -> list[str]:
+    """Numbers LaTeX gave to floats that print no caption: a float holding only sub-captions
+    steps the figure counter (subcaption does, so its panels can print "4a") but writes no
+    list-of-figures entry and prints no "Figure 4". Known where the list's numbers skip: the
+    skipped numbers are these floats' when exactly so many caption-less floats with sub-captions
+    stand between the two listed figures in the source."""
+    listed = [f for f in aux.figures if f.caption_tex != ""]  # those with a main caption
+    if any(f.caption_tex is None for f in listed):  # labelled figures with no entry come last: sort
+        listed.sort(key=lambda f: [int(x) if x.isdigit() else x for x in re.findall(r"\d+|\D+", f.number)])
+    caps = _main_captions(printed, envs)
+    if not listed or len(caps) != len(listed):
+        return []
+    sub_only = [a for a, z in envs if not any(a <= c < z for c in caps) and
+                (_SUBCAPTION.search(printed[a:z]) or re.search(r"\\begin\{subfigure\}.*?\\caption\b",
+                                                                printed[a:z], re.S))]
+    out = []
+    prev_key, prev_pos = None, -1
+    for f, pos in zip(listed, caps):
+        key = number_key(f.number)
+        if key is None:
+            prev_key, prev_pos = None, pos
+            continue
+        first = prev_key[1] + 1 if prev_key and prev_key[0] == key[0] else 1
+        if key[1] > first:
+            between = [a for a in sub_only if prev_pos < a < pos]
+            if len(between) == key[1] - first:
+                out += [f"{key[0]}{k}" for k in range(first, key[1])]
+        prev_key, prev_pos = key, pos
+    return out
 
 
 def _lof_order(aux: AuxRecord, f: AuxFigure) -> int:
@@ -1584,6 +1722,7 @@ def truth(main: Path, pdf: Path, root: Path | None = None, aux_path: Path | None
     aux = read_aux(aux_path or main.with_suffix(".aux"))
     typed_labels(aux, main)
     src = scan_sources(main, aux, root)
+    aux.notes += [f"Figure {n}: numbered, no caption printed (sub-captions only)" for n in src.unprinted]
     ctxs = [Context(labels={k: (v[0], v[3]) for k, v in aux.labels.items()}, bibcite=aux.bibcite, cite_mode=m,
                     macros=src.macros) for m in (0, 1)]
     pairs = list(src.short_long)

@@ -16,7 +16,8 @@ circular):
 Matching figlint's JSON (`figlint check X --format json --preview --no-cache`) to truth:
 * figure: same normalised number and same physical page (recall over truth figures; precision
   over figlint's numbered figures, a number reported twice counting once; uncaptioned regions
-  are counted apart: LaTeX lists no such figure, some are real graphics outside floats);
+  are counted apart: LaTeX lists no such figure, some are real graphics outside floats; a number
+  LaTeX gave a float of sub-captions only, printed nowhere, is neither required nor an extra);
 * caption: >= 0.95 similar to the printed caption, the best of three views (difflib ratio on
   lower-case ASCII words, one-letter words and the names a \\cref prints dropped; on the words
   of three characters or more; on the letters alone, which formula spacing cannot disturb) and
@@ -348,10 +349,16 @@ def score_route(p: Paper, route: str, rec: dict, aux: at.AuxRecord, src: at.Sour
     for f in figs:
         if f.get("number"):
             got.setdefault(at.norm_number(f["number"]), []).append(f)
+    # a number LaTeX gave a float that prints no caption (sub-captions only, no entry, no label):
+    # the page shows it nowhere, so neither reporting it (as LaTeX counts) nor not is scored
+    unprinted = set(src.unprinted) - set(tnum_parts)
     # one per number LaTeX printed, plus each report beyond the parts it printed (duplicates)
-    s.predicted = sum(1 + max(0, len(v) - tnum_parts[k]) if k in tnum_parts else len(v) for k, v in got.items())
+    s.predicted = sum(1 + max(0, len(v) - tnum_parts[k]) if k in tnum_parts else len(v) for k, v in got.items()
+                      if k not in unprinted)
     tnum = {f.number: f for f in tfigs}
     for num, lst in got.items():
+        if num in unprinted:
+            continue
         t = tnum.get(num)
         if t is not None and any(t.pdf_page is None or f.get("page") == t.pdf_page for f in lst):
             s.correct += 1

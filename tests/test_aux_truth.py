@@ -6,7 +6,13 @@ Each case is a convention that once made the truth, not figlint, wrong on a fiel
 - a range of two references ("Figs.~\\ref{a}--\\ref{d}", printed "Figs. 1-4") cites every
   figure between its ends, as a typed range does;
 - the side run for classes that write no list of figures recorded a caption that begins with
-  `\\label{..}` (iopart's habit) as the label's expanded internals, read back as the page number.
+  `\\label{..}` (iopart's habit) as the label's expanded internals, read back as the page number;
+- a formula in a caption printed Greek letters, operator names (exp, log) and calligraphic letters
+  that the truth's plain text dropped, so a caption read exactly as printed scored below the bar;
+- autonum's patched \\cref records itself in the list of figures as
+  `\\autonum@processReference {..}{..}{label}`, which the truth kept instead of the number printed;
+- a float holding only sub-captions takes a figure number (the next captioned figure skips it)
+  but prints no "Figure N": a report of that number, as LaTeX counts, was scored as an extra.
 """
 
 from __future__ import annotations
@@ -135,3 +141,69 @@ def test_a_site_file_is_read_relative_to_the_run_that_wrote_it(tmp_path):
         run_main = f"{depth}/build/paper/main.tex"
         assert ba._rel(p, f"{depth}/build/paper/sections/intro.tex", run_main) == "sections/intro.tex"
     assert ba._rel(p, str(root / "sections" / "intro.tex")) == "sections/intro.tex"
+
+
+def _page_words(pdf: Path) -> list[str]:
+    import pymupdf
+    with pymupdf.open(str(pdf)) as doc:
+        return at.words(" ".join(page.get_text() for page in doc))
+
+
+def test_a_caption_formula_reads_as_printed(tmp_path, pdflatex):
+    tex = ("\\documentclass{article}\n\\usepackage{graphicx}\n\\usepackage{amsmath,amssymb}\n\\begin{document}\n"
+           "\\begin{figure}[p]\\centering\\includegraphics[width=0.3\\textwidth]{p.png}"
+           "\\caption{Exponential map $\\exp_p : T_p(\\mathcal{M}) \\to \\mathcal{M}$ and logarithmic map "
+           "$\\log_p$; the error $\\|\\theta^\\varepsilon - \\theta\\|_{L^2(\\Omega)}$ of $\\alpha\\beta$.}"
+           "\\label{fig:1}\\end{figure}\n\\end{document}\n")
+    aux, _src = _truth(tmp_path / "a", tex)
+    cap = aux.figures[0].caption
+    for printed in ("exp", "log", "\u03b8", "\u03b5", "\u03a9", "\u03b1\u03b2"):
+        assert printed in cap, printed
+    assert "M" in cap.replace("Map", "")
+    # every word of the truth's caption stands on the printed page (PDF text, as a reader copies it)
+    page = set(_page_words(tmp_path / "a" / "main.pdf"))
+    assert [w for w in at.words(cap) if w not in page] == []
+
+
+def test_a_linear_formula_rendering_matches_the_printed_one():
+    """A caption text that writes indices and exponents as T_p / L^2 (a linear rendering) is the
+    same caption as the page's Tp / L2."""
+    truth = at.tex_plain("Error $\\|\\theta^\\varepsilon - \\theta\\|_{L^2(\\Omega)}$")
+    assert at.similarity("Error ||\u03b8^\u03b5 - \u03b8||_L^2(\u03a9)", truth) >= 0.95
+    assert at.similarity("Error ||\u03b8\u03b5\u2212\u03b8||L2(\u03a9)", truth) >= 0.95
+    assert at._glue_scripts("file my_name and a _ b") == "file myname and a _ b"
+
+
+def test_an_autonum_reference_in_a_caption_prints_its_number(tmp_path, pdflatex):
+    tex = ("\\documentclass{article}\n\\usepackage{graphicx}\n\\usepackage{amsmath}\n\\usepackage{hyperref}\n"
+           "\\usepackage{cleveref}\n\\usepackage{autonum}\n\\begin{document}\n"
+           "See \\cref{fig:1} and \\cref{fig:2}.\n\n" + _figs(1)
+           + "\\begin{figure}[p]\\centering\\includegraphics[width=0.3\\textwidth]{p.png}"
+           "\\caption{The same sets as in \\cref{fig:1} and \\ref{fig:1}, rescaled.}\\label{fig:2}\\end{figure}\n"
+           "\\end{document}\n")
+    aux, _src = _truth(tmp_path / "a", tex)
+    assert "autonum@processReference" in (tmp_path / "a" / "main.aux").read_text()  # the convention is exercised
+    cap = aux.figures[1].caption
+    assert "autonum" not in cap and "forcsvlist" not in cap
+    assert cap.replace(" ", "") in ("Thesamesetsasinfig.1and1,rescaled.", "Thesamesetsasinfigure1and1,rescaled.")
+
+
+def test_a_float_of_sub_captions_only_takes_a_number_printed_nowhere(tmp_path, pdflatex):
+    sub = ("\\begin{figure}[p]" + "".join(
+        f"\\begin{{subfigure}}{{0.3\\textwidth}}\\includegraphics[width=\\linewidth]{{p.png}}"
+        f"\\caption{{Panel {k}}}\\end{{subfigure}}" for k in (1, 2)) + "\\end{figure}\n")
+    tex = ("\\documentclass{article}\n\\usepackage{graphicx}\n\\usepackage{subcaption}\n\\begin{document}\n"
+           "Figure~\\ref{fig:1} and Figure~\\ref{fig:2}.\n\n" + _figs(1) + sub + sub
+           + _figs(1).replace("fig:1", "fig:2").replace("number 1", "number 2") + "\\end{document}\n")
+    aux, src = _truth(tmp_path / "a", tex)
+    assert [f.number for f in aux.figures] == ["1", "4"]  # the two floats took 2 and 3
+    assert src.unprinted == ["2", "3"]
+    assert "Figure 2" not in " ".join(_page_words(tmp_path / "a" / "main.pdf"))
+    # a report of those numbers (as LaTeX counts) is no extra; a number LaTeX never gave is
+    p = ba.Paper(name="p", repo="o/p", commit="c", main_rel="main.tex", template="", root=tmp_path / "a",
+                 main=tmp_path / "a" / "main.tex", pdf=tmp_path / "a" / "main.pdf")
+    rec = {"figures": [{"number": n, "page": aux.figures[0].pdf_page if n == "1" else
+                        (aux.figures[1].pdf_page if n == "4" else None), "caption": {"text": ""}}
+                       for n in ("1", "2", "3", "4", "5")]}
+    s = ba.score_route(p, "pdf", rec, aux, src)
+    assert (s.figures, s.found, s.predicted, s.correct) == (2, 2, 3, 2)
