@@ -252,14 +252,19 @@ WILD_ACRONYM = "\x01"
 WILD_LETTERS = {WILD: 250, WILD_ACRONYM: 80}
 
 
-def _cite_text(keys: str, name: str, ctx: Context) -> str:
+def _cite_text(keys: str, name: str, ctx: Context, notes: list[str] | tuple = ()) -> str:
+    """What a citation prints, as words: its works' labels, with the notes natbib and biblatex
+    print beside them (`\\citet[open squares]{k}` prints "Author (2014, open squares)"; with two
+    optional arguments the first is a prenote)."""
     if ctx.wild and any(k.strip() not in ctx.bibcite for k in keys.split(",")):
         return " " + WILD * len([k for k in keys.split(",") if k.strip()]) + " "
     parts = []
     for key in keys.split(","):
         key = key.strip()
         parts.append(ctx.bibcite.get(key, ("?", "?"))[ctx.cite_mode])
-    return " (" + "; ".join(parts) + ") "
+    notes = [n.strip() for n in notes]
+    pre, post = (notes[0], notes[1]) if len(notes) >= 2 else ("", notes[0] if notes else "")
+    return " (" + (pre + " " if pre else "") + "; ".join(parts) + (", " + post if post else "") + ") "
 
 
 def _ref_text(label: str, name: str, ctx: Context) -> str:
@@ -410,8 +415,8 @@ def _text_part(s: str, ctx: Context) -> str:
                 i = j
                 continue
             if _CITE.match(s, i):
-                args, e, _o = groups(s, j, 1)
-                out.append(_cite_text(args[0], name, ctx) if args else " ")
+                args, e, notes = groups(s, j, 1)
+                out.append(_cite_text(args[0], name, ctx, notes) if args else " ")
                 i = e
                 continue
             if _REFCMD.match(s, i) or name == "hyperref":

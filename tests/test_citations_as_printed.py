@@ -62,6 +62,23 @@ def test_author_year_citations_read_as_printed(tmp_path, pdflatex):
     assert _words(tex) == _words(pdf)
 
 
+def test_citation_notes_print_with_the_labels(tmp_path, pdflatex):
+    # natbib prints a postnote inside the parentheses ("Lee (2020, open squares)"), a prenote
+    # before the first label, and a numeric style's note inside the brackets: the sources
+    # route reads the caption with the same words as the page
+    _paper(tmp_path, natbib=True, caption="Stars of \\citet[open squares]{lee2020} and "
+                                          "\\citep[see][ch.~2]{smith2019} over the disk sample.")
+    tex = read_latex(str(tmp_path / "main.tex")).figures[0].caption.text
+    pdf = read_pdf(str(tmp_path / "main.pdf")).figures[0].caption.text
+    assert "Lee (2020, open squares)" in tex and "(see Smith et al., 2019, ch" in tex
+    assert _words(tex) == _words(pdf)
+    num = tmp_path / "num"
+    num.mkdir()
+    _paper(num, natbib=False, caption="Growth of the stored data \\cite[p.~5]{smith2019}.")
+    tex = read_latex(str(num / "main.tex")).figures[0].caption.text
+    assert "[1, p" in tex and _words(tex) == _words(read_pdf(str(num / "main.pdf")).figures[0].caption.text)
+
+
 def test_without_an_aux_a_citation_prints_a_question_mark(tmp_path, pdflatex):
     _paper(tmp_path, natbib=True, caption="Growth of the stored data \\citep{smith2019}.")
     src = tmp_path / "src"

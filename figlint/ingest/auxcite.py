@@ -154,25 +154,33 @@ def read_cites(main_tex: str, root: str) -> tuple[dict[str, Cite], list[str]]:
     return rec.cites, rec.files
 
 
-def render(macro: str, keys: list[str], cites: dict[str, Cite]) -> str:
+def render(macro: str, keys: list[str], cites: dict[str, Cite], notes: list[str] | tuple = ()) -> str:
     """A citation command as printed (natbib/standard semantics): "[3, 7]" for numbers,
     "(Smith et al., 2019; Lee, 2020)" for \\citep in author-year styles, "Smith et al. (2019)"
-    for \\citet (and \\cite there), "?" for a key the build did not resolve."""
+    for \\citet (and \\cite there), "?" for a key the build did not resolve. The optional
+    arguments are notes printed with the labels: one is a postnote ("Lee (2020, Fig. 3)",
+    "[1, p. 5]"), two are a prenote and a postnote ("(see Lee, 2020, ch. 2)")."""
     got = [cites.get(k) for k in keys]
     base = macro.lower()
+    notes = [" ".join(n.split()) for n in notes]
+    pre, post = (notes[0], notes[1]) if len(notes) >= 2 else ("", notes[0] if notes else "")
+    pre, post = (pre + " " if pre else ""), (", " + post if post else "")
     if not got or any(c is None for c in got):
         return "[?]" if base not in ("citeauthor", "citeyear", "citeyearpar") else "?"
     author_year = all(c.year and c.authors for c in got)
     if not author_year:
-        return "[" + ", ".join(c.number for c in got) + "]"
+        return "[" + pre + ", ".join(c.number for c in got) + post + "]"
     if base == "citeauthor":
         return "; ".join(c.authors for c in got)
     if base == "citeyear":
         return ", ".join(c.year for c in got)
     if base == "citeyearpar":
-        return "(" + ", ".join(c.year for c in got) + ")"
+        return "(" + pre + ", ".join(c.year for c in got) + post + ")"
     if base in ("citealp", "citealt"):
-        return "; ".join(f"{c.authors}, {c.year}" for c in got)
+        return pre + "; ".join(f"{c.authors}, {c.year}" for c in got) + post
     if base in ("citep", "parencite", "autocite"):
-        return "(" + "; ".join(f"{c.authors}, {c.year}" for c in got) + ")"
-    return ", ".join(f"{c.authors} ({c.year})" for c in got)  # \citet, \cite, \textcite
+        return "(" + pre + "; ".join(f"{c.authors}, {c.year}" for c in got) + post + ")"
+    # \citet, \cite, \textcite: the notes go inside the last work's parentheses
+    head = [f"{c.authors} ({c.year})" for c in got[:-1]]
+    last = got[-1]
+    return ", ".join(head + [f"{last.authors} ({pre}{last.year}{post})"])

@@ -1196,7 +1196,9 @@ class TextRenderer:
         keys = split_labels(arg_text(a[-1])) if a else []
         if node.macroname == "nocite":
             return ""
-        return render(node.macroname, keys, self.cites)
+        # the [pre][post] notes print beside the labels ("Lee (2020, open squares)")
+        notes = [obj._groupnodecontents_to_text(x) for x in a[:-1] if (getattr(x, "delimiters", None) or "{")[0] == "["]
+        return render(node.macroname, keys, self.cites, notes)
 
     def _ref(self, node, obj) -> str:
         args = margs(node)
