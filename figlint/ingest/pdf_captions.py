@@ -414,10 +414,10 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphic
     lead = max(0.6 * max(first.size, 6), 1.2 * layout.line_gap * first.size / max(layout.body_size, 1.0))
     row = first.bbox  # the label line's own text: a formula piece beside it is taller
     row_text = first.text
-    row_foot = _foot(first)
+    ref = _set_size(first)  # the size the caption's lines are set in
+    row_foot = _foot(first, ref)
     # bottom to bottom of two rows: the body's, scaled to the caption's size, until the
     # caption's own first two rows give it
-    ref = _set_size(first)  # the size the caption's lines are set in
     text_pitch = layout.line_gap + layout.body_size if layout.line_gap > 0 and layout.body_size > 0 else 0.0
     pitch = text_pitch * first.size / layout.body_size if text_pitch else 0.0
     own = False
@@ -428,6 +428,7 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphic
     centred_rows = _centred_row(row_box, ccol, size)
     for k, ln in enumerate(cands):
         lsize = _set_size(ln)  # faked small capitals at their words' size
+        foot = _foot(ln, lsize)
         if any(_inside(ln.bbox, b) for b in graphics):
             if _hoverlap(ln.bbox[0], ln.bbox[2], x0, x1) > 0:
                 break  # a graphic below the caption, in its column: the caption is over
@@ -444,7 +445,7 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphic
             # (9 pt on 14 under 10 pt on 12), and \linespread or setspace stretches both, so the
             # text's pitch scaled down to the caption's size falls short of the caption's. The
             # text after the float, in the text's size, is still judged by the scaled pitch.
-            step = _step(ln, row_foot, cur[3])
+            step = _step(ln, foot, row_foot, cur[3])
             own_type = not own and text_pitch and abs(lsize - first.size) <= 0.3 \
                 and min(layout.body_size - first.size, abs(layout.body_size - lsize)) >= 0.5
             if not (0 < step and abs(lsize - first.size) <= 1.3
@@ -457,7 +458,7 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphic
             # Its foot stands well past the caption's pitch, and the white above it is wider
             # than the caption's own between its rows (tall maths in a row of the caption moves
             # its foot down as far, but leaves no wider white: TeX sets it \lineskip apart).
-            step = _step(ln, row_foot, row[3])
+            step = _step(ln, foot, row_foot, row[3])
             white = white_above(ln)
             if step > 1.15 * pitch and white > max(own_white, 0.0) + 0.3 * size:
                 break
@@ -545,9 +546,9 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphic
         out.append(ln)
         if not same_row:
             if not own:
-                pitch, own = max(0.0, _step(ln, row_foot, row[3])), True
+                pitch, own = max(0.0, _step(ln, foot, row_foot, row[3])), True
                 own_white = white_above(ln)
-            row, row_text, row_foot = ln.bbox, ln.text, _foot(ln)
+            row, row_text, row_foot = ln.bbox, ln.text, foot
             centred_rows = centred_rows and _centred_row(ln.bbox, ccol, size)
         cur = (cur[0], cur[1], cur[2], max(cur[3], ln.bbox[3]))
         row_bottom = max(row_bottom, extent(ln.bbox)[1])
@@ -602,19 +603,17 @@ def _same_row(box, row) -> bool:
     return h > 0 and min(box[3], row[3]) - max(box[1], row[1]) > 0.5 * h
 
 
-def _step(ln: Line, row_foot: float | None, row_bottom: float) -> float:
-    """How far the line's type stands below the row's: foot to foot (_foot), or, where either
-    foot is unknown, the line's box bottom below `row_bottom`."""
-    foot = _foot(ln)
+def _step(ln: Line, foot: float | None, row_foot: float | None, row_bottom: float) -> float:
+    """How far the line's type stands below the row's: foot to foot (`foot`, the line's _foot),
+    or, where either foot is unknown, the line's box bottom below `row_bottom`."""
     return foot - row_foot if foot is not None and row_foot is not None else ln.bbox[3] - row_bottom
 
 
-def _foot(ln: Line) -> float | None:
-    """Where the line's own type ends below: the bottom its spans in the line's size share
-    (one font's boxes all reach its descender, whatever the letters; a formula's scripts, set
-    smaller, hang below it or stand above it), to the nearest half point. It keeps the
-    baseline's distance from row to row. None: no span of that size."""
-    size = _set_size(ln)
+def _foot(ln: Line, size: float) -> float | None:
+    """Where the line's own type ends below: the bottom its spans in the line's size (`size`,
+    its _set_size) share (one font's boxes all reach its descender, whatever the letters; a
+    formula's scripts, set smaller, hang below it or stand above it), to the nearest half
+    point. It keeps the baseline's distance from row to row. None: no span of that size."""
     ys = [s["bbox"][3] for s in ln.spans
           if isinstance(s, dict) and s.get("text", "").strip() and "bbox" in s and abs(s.get("size", 0) - size) <= 0.5]
     if not ys:
