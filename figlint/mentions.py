@@ -416,10 +416,21 @@ _EXT_BEFORE = [
     re.compile(r"(?:(?<![A-Za-z])(?i:supp|suppl|(?:supplementary|supplemental)(?:\s+(?:information|materials?|data|notes?))?"
                r"|supporting(?:\s+information)?|extended\s+data)"
                r"|\bSI)\.?\s+$"),
-    # an author-year citation in parentheses just before: "(Kratter & Perets 2012, Fig. 7)", "(see
-    # Smith et al. 2019, Figure 3)", "(Jones 2018; Smith 2019, Fig. 2)": the cited work's figure
-    re.compile(r"\((?:[^()]{0,60}?\s)?[A-Z][^\s(),;]*\s+(?:et\s+al\.?\s+|(?:&|and)\s+[A-Z][^\s(),;]*\s+)?"
-               r"(?:19|20)\d{2}[a-z]?\s*,\s*$"),
+    # a pinpoint into a cited work, inside the citation's own brackets (natbib's and biblatex's
+    # `\citep[Fig. 7]{x}` as printed): after an author-year citation in parentheses or square
+    # brackets, "(Kratter & Perets 2012, Fig. 7)", "(see Smith et al., 2019, Figure 3)", "(Jones
+    # 2018; Smith 2019, Fig. 2)", "[Smith and Lee, 2020, Fig. 2]"; after a year in parentheses
+    # that follow an author, "Smith et al. (2020, Fig. 7)" (\citet); after a numeric citation in
+    # its brackets, "[12, Fig. 7]", "[12, see Fig. 7]"; and in the source, inside a citation command's optional
+    # argument, "\citep[Fig.~7]{x}", "\cite[see][Fig. 2]{x}"
+    re.compile(r"[(\[](?:[^()\[\]]{0,60}?\s)?(?!(?:In|On|By|For|From|Since|Until|After|Before|During|Through|As|At)\s)"
+               r"[A-Z][^\s(),;\[\]]*\s+(?:et\s+al\.?,?\s+|(?:&|and)\s+[A-Z][^\s(),;\[\]]*,?\s+)?"
+               r"(?:19|20)\d{2}[a-z]?\s*,\s*(?:their\s+)?$"
+               r"|(?:\bet\s+al\.?|[A-Z][a-z]+)[ \u00a0~]*\(\s*(?:19|20)\d{2}[a-z]?\s*,\s*(?:their\s+)?$"
+               r"|\[\s*\d+(?:\s*[,\u2013-]\s*\d+)*\s*,\s*(?:their\s+|see\s+|cf\.\s+)?$"
+               # a citation LaTeX could not resolve prints "?": "(?, ?, Fig. 7)", "[?, Fig. 7]"
+               r"|[(\[]\s*\?(?:\s*[,;]\s*\?)*\s*,\s*(?:their\s+|see\s+|cf\.\s+)?$"
+               r"|\\[A-Za-z]*cite[A-Za-z]*\*?(?:\[[^\]\[{}]*\])?\[[^\]\[{}]*$"),
 ]
 _EXT_WORDS = ("their", "its", "his", "her", "whose")
 _SUPP_WORDS = ("supp", "supporting", "extended data", "si ")
@@ -459,7 +470,9 @@ def external_mention(text: str, start: int, end: int, numbers=(), known=None) ->
         return True
     if ("\\cite" in before or "]" in before) and _EXT_BEFORE[2].search(before):
         return True
-    if "(" in before and before.rstrip().endswith(",") and _EXT_BEFORE[4].search(before):
+    tail = before.rstrip()
+    if (("(" in before or "[" in before) and (tail.endswith(",") or tail.lower().endswith(("their", "see", "cf.")))
+            or "cite" in before) and _EXT_BEFORE[4].search(before):
         return True
     after = text[end:end + 120]
     if (any(w in low[-30:] + " " for w in _SUPP_WORDS) and _EXT_BEFORE[3].search(before)) or _SUPP_AFTER.match(after):

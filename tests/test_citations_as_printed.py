@@ -97,3 +97,44 @@ def test_labels_of_included_aux_files_and_unknown_keys(tmp_path):
     assert render("cite", ["a"], cites) == "[3]"
     assert render("citep", ["b"], cites) == "(Doe, 2021)"
     assert render("cite", ["a", "zzz"], cites) == "[?]"
+
+
+def _pinpoint_paper(folder, natbib: bool) -> None:
+    """Two figures; before Figure 1 is cited, the text points into a cited work's Figure 2 with
+    the citation's own note (natbib's `\\citep[Fig.~2]{k}`, `\\citet[Fig.~2]{k}`, a numeric
+    `\\cite[Fig.~2]{k}`), as printed "(Smith et al., 2019, Fig. 2)", "Lee (2020, Fig. 2)", "[1, Fig. 2]"."""
+    from PIL import Image
+
+    for name, colour in (("a.png", (90, 140, 200)), ("b.png", (200, 120, 60))):
+        Image.new("RGB", (300, 200), colour).save(folder / name)
+    pre = "\\usepackage[round]{natbib}\n" if natbib else ""
+    cites = ("The disk was modelled before \\citep[Fig.~2]{smith2019}, and \\citet[Fig.~2]{lee2020} "
+             "measured its edge." if natbib else
+             "The disk was modelled before \\cite[Fig.~2]{smith2019} and its edge measured \\cite[see Fig.~2]{lee2020}.")
+    (folder / "main.tex").write_text(
+        "\\documentclass{article}\n\\usepackage{graphicx}\n\\usepackage{hyperref}\n" + pre + "\\begin{document}\n"
+        + cites + "\n\nFigure~\\ref{fig:a} shows the growth of the disk over the whole run.\n"
+        "\\begin{figure}[h]\\centering\\includegraphics[width=3cm]{a.png}\n"
+        "\\caption{Growth of the disk.}\\label{fig:a}\\end{figure}\n"
+        "Figure~\\ref{fig:b} shows the edge of the disk against its radius.\n"
+        "\\begin{figure}[h]\\centering\\includegraphics[width=3cm]{b.png}\n"
+        "\\caption{Edge of the disk.}\\label{fig:b}\\end{figure}\n" + (BIB if natbib else BIB_NUM) + "\\end{document}\n")
+    for _ in range(2):
+        subprocess.run(["pdflatex", "-interaction=batchmode", "main.tex"], cwd=folder, capture_output=True, timeout=120)
+
+
+def test_a_pinpoint_into_a_cited_work_is_not_a_citation_of_this_papers_figure(tmp_path, pdflatex):
+    # "(Smith et al., 2019, Fig. 2)", "Lee (2020, Fig. 2)", "[1, Fig. 2]": the cited work's
+    # Figure 2, set inside the citation's own brackets; read as this paper's it made Figure 2
+    # "cited before Figure 1" (FL303) on the PDF route of a field paper
+    from figlint.ingest import load
+
+    for natbib in (True, False):
+        folder = tmp_path / ("natbib" if natbib else "numeric")
+        folder.mkdir()
+        _pinpoint_paper(folder, natbib)
+        for paper in (load(str(folder / "main.pdf")), load(str(folder / "main.tex"), pdf=str(folder / "main.pdf"))):
+            assert [f.number for f in paper.figures] == ["1", "2"]
+            one, two = paper.figures
+            assert len(one.sites) == 1 and len(two.sites) == 1, (natbib, [s.sentence for s in two.sites])
+            assert "edge of the disk against" in two.sites[0].sentence

@@ -220,6 +220,22 @@ def test_abbreviations_joined_to_a_word_do_not_break_sentences():
     ("of colliding with it (Kratter & Perets 2012, Fig. 7), although", True),
     ("as modelled before (see Smith et al. 2019, Figure 3) for the disc", True),
     ("as modelled before (Jones 2018; Smith 2019, Fig. 2) for the disc", True),
+    # a pinpoint in the citation's own brackets, as natbib and numeric styles print a note
+    ("as modelled before (Smith et al., 2019, Fig. 2) for the disc", True),
+    ("as modelled before (Smith and Lee, 2019, Fig. 2) for the disc", True),
+    ("as Smith et al. (2019, Fig. 2) showed for the disc", True),
+    ("as modelled before [Smith et al., 2019, Fig. 2] for the disc", True),
+    ("as modelled before [12, Fig. 2] for the disc", True),
+    ("as modelled before [12, 14, see Fig. 2] for the disc", True),
+    ("as modelled before \\citep[Fig.~2]{smith} for the disc", True),  # source
+    ("as modelled before \\citet[see][Fig.~2]{smith} for the disc", True),
+    ("as modelled before (?, ?, Fig. 2) for the disc", True),  # unresolved citations print "?"
+    ("as modelled before [?, Fig. 2] for the disc", True),
+    # this paper's figure beside a citation, not inside its note
+    ("as modelled before (Smith et al., 2019; Fig. 2) for the disc", False),
+    ("as modelled before (Smith et al., 2019, see Fig. 2) for the disc", False),
+    ("as modelled before (Fig. 2; Smith et al., 2019) for the disc", False),
+    ("(In 2019, Fig. 2 was redrawn)", False),
     ("In 2019, Figure 3 was redrawn", False),
     ("the loss (measured in 2019, Figure 3) falls", False),
     # a figure in its own parentheses after a citation: where this paper compares with the work
