@@ -26,7 +26,10 @@ _NUM = r"(?:(?:[A-Z]{1,2}-|[A-Z]" + _CHAPTER_DOT + r"?)?\d+(?:" + _CHAPTER_DOT +
 # \arabic{figure}) and a prefix set off by a thin space ("SI 3", SI\,\arabic{figure}). In
 # running text "Figs. 4-6" is a range, so mentions read such a number only where the paper
 # has a figure of that number (find_mentions' `known`).
-_LABEL_NUM = r"(?:[A-Z]{1,2}-|[A-Z]{2,3}[ \u00a0\u2009\u202f]|[A-Z]" + _CHAPTER_DOT + r"?)?\d+(?:(?:" + _CHAPTER_DOT + r"|-|\u2013)\d+)?"
+# One capital set off by a thin space ("A 1", an appendix's `\thesection\,\arabic{figure}`) only
+# before a delimiter: "Figure A 1." opens a caption.
+_LABEL_NUM = (r"(?:[A-Z]{1,2}-|[A-Z]{2,3}[ \u00a0\u2009\u202f]|[A-Z][ \u00a0\u2009\u202f](?=\d+[ \u00a0\u2009\u202f]*[.:|\u2013\u2014])"
+              r"|[A-Z]" + _CHAPTER_DOT + r"?)?\d+(?:(?:" + _CHAPTER_DOT + r"|-|\u2013)\d+)?")
 _SP = r"[ \t\u00a0\u2009\u202f~]*"  # ~ survives in LaTeX text, nbsp in PDF text
 _DASH = r"(?:-{1,3}|\u2013|\u2014|\u2212)"
 
@@ -66,7 +69,7 @@ _GLUED_PANELS_RE = re.compile(r"([a-z])(?:" + _DASH + r"(?:\d+)?([a-z]))?(?![A-Z
 # by 300,000 spaces backtracked quadratically. Same matches: a run that ends in whitespace
 # before "to" is exactly what the lookbehind asks for (_SP then \s+ before).
 _SP_RUN = r"[ \t\u00a0\u2009\u202f~]*+"
-_PREFIXED_NUM_RE = re.compile(_SP + r"([A-Z]{2,3}[ \u00a0\u2009\u202f]\d+)(?![\d])")
+_PREFIXED_NUM_RE = re.compile(_SP + r"([A-Z]{1,3}[ \u00a0\u2009\u202f]\d+)(?![\d])")
 _RANGE_RE = re.compile(_SP_RUN + r"(?:" + _DASH + r"|\s*(?<=\s)(?:to|through)\s+)" + _SP)
 # the figure word repeated at a range's end after a dash: "Fig. 10 \u2013 Fig. 15" ("Figure 3 to
 # Figure 7" may compare two figures: not a range)
@@ -134,7 +137,7 @@ class Mention:
 
 
 # a number as its series' prefix and its serial: "A2" (an appendix), "3.7" (chapter 3),
-# "SI 4" (a prefix set off by a space), "OA-2"
+# "SI 4", "A 1" (a prefix set off by a space), "OA-2"
 _SERIAL = re.compile(r"((?:[A-Z]{1,3}[ \u00a0\u2009\u202f.-]?)?(?:\d+" + _CHAPTER_DOT + r")?)(\d+)")
 
 

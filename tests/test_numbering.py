@@ -280,6 +280,38 @@ def test_a_chapter_joined_by_a_centred_dot_reads_alike_on_both_routes(tmp_path, 
     assert [c for c in codes if c[0] in ("FL008", "FL201", "FL301", "FL305")] == [("FL305", "2\u00b71")], codes
 
 
+def test_appendix_numbers_with_a_thin_space_read_alike_on_both_routes(tmp_path, pdflatex):
+    """A paper whose appendices number figures "A 1", "B 1" (\\renewcommand{\\thefigure}
+    {\\thesection\\,\\arabic{figure}}, as a fluid-dynamics journal prints its appendix
+    equations): the PDF route reads "Figure A 1." as a caption label (it did not: the figures were
+    uncaptioned, five false FL201 and three FL008 on a field paper) and binds the text's
+    "Figure A 1" to it; both routes agree."""
+    _plot(tmp_path)
+    (tmp_path / "main.tex").write_text(
+        "\\documentclass{article}\n\\usepackage{graphicx}\n\\begin{document}\n\\section{Results}\n"
+        "The sheet breaks up as Figure~\\ref{fig:a} shows; the grid study is in Figure~\\ref{fig:b}, "
+        "and Figure~\\ref{fig:c} compares both limits.\n"
+        + FIG % ("", "Break-up of the sheet over time at the highest speed.", "\\label{fig:a}")
+        + "\\clearpage\\appendix\n\\renewcommand{\\thefigure}{\\thesection\\,\\arabic{figure}}\n"
+        "\\section{Grid}\\setcounter{figure}{0}\nThe grid study of Figure~\\ref{fig:b} converges.\n"
+        + FIG % ("", "Convergence of the interface position with the grid level.", "\\label{fig:b}")
+        + "\\section{Limits}\\setcounter{figure}{0}\nFigure B 1 compares both limits again.\n"
+        + FIG % ("", "The two limits of the jet speed against the elastic number.", "\\label{fig:c}")
+        + "\\end{document}\n")
+    _compile(tmp_path)
+    pdf = read_pdf(str(tmp_path / "main.pdf"))
+    from figlint.ingest import load
+
+    tex = load(str(tmp_path / "main.tex"), pdf=str(tmp_path / "main.pdf"))
+    for paper in (pdf, tex):
+        assert [re.sub(r"[\s\u2009]|\\\\,", "", f.number) for f in paper.figures] == ["1", "A1", "B1"]
+        assert all(f.caption and f.caption.text.endswith(".") for f in paper.figures)
+        assert [f.in_appendix for f in paper.figures] == [False, True, True]
+    assert [len(f.sites) for f in pdf.figures] == [1, 2, 2]
+    codes = _codes(tmp_path / "main.tex")
+    assert not [c for c in codes if c[0] in ("FL008", "FL201", "FL301")], codes
+
+
 CLS = r"""\NeedsTeXFormat{LaTeX2e}
 \ProvidesClass{myjournal}
 \LoadClass{article}

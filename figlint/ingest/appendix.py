@@ -17,7 +17,8 @@ import re
 from figlint.mentions import APPENDIX_WORD
 
 _DOT = "[.\u00b7\u22c5]"  # a chapter's point, or the centred dot some thesis styles print ("A·3")
-_LETTERED = re.compile(r"[A-Z]" + _DOT + r"?\d+(?:" + _DOT + r"\d+)?")
+# "A1", "A.1", "A·3", "A 1" (a letter set off by a thin space, `\\thesection\\,\\arabic{figure}`)
+_LETTERED = re.compile(r"[A-Z](?:" + _DOT + r"|[ \u00a0\u2009\u202f])?\d+(?:" + _DOT + r"\d+)?")
 _PLAIN = re.compile(r"\d+")
 _CHAPTER = re.compile(r"\d+" + _DOT + r"\d+")
 

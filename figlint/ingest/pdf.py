@@ -765,7 +765,7 @@ def _mark_appendix(paper: Paper, pages: list[PageData], layout: Layout) -> None:
             letters |= named_appendices(re.sub(r"(?<=[A-Za-z])-\s+(?=[a-z])", "", " ".join(lines)))[0]
     paper.extra["appendix_named"] = sorted(letters)
     for fig in paper.figures:
-        if re.fullmatch(r"[A-Z]\.?\d+", fig.number or ""):
+        if re.fullmatch(r"[A-Z][. \u00a0\u2009\u202f]?\d+", fig.number or ""):
             fig.in_appendix = True
             continue
         if start is None or fig.page is None:
