@@ -118,3 +118,51 @@ def test_text_printed_twice_on_one_spot_is_still_checked(cards, monkeypatch):
     monkeypatch.setattr(pymupdf.Page, "get_texttrace", lambda self: calls.append(1) or real(self))
     _page_words(cards["stacked_cards"])
     assert calls
+
+
+def _panel(path: Path, label: str) -> Path:
+    """A panel file as plotting tools write them: a white ground over its whole page, the plot,
+    a readable title and, along its bottom edge, a tiny colour-bar scale (3 pt)."""
+    doc = pymupdf.open()
+    page = doc.new_page(width=200, height=150)
+    page.draw_rect(page.rect, color=None, fill=(1, 1, 1))
+    page.draw_rect(pymupdf.Rect(20, 20, 180, 120), color=None, fill=(0.2, 0.4, 0.8))
+    page.insert_text((20, 14), f"Panel {label} of the run", fontsize=9)
+    for k, v in enumerate(("0.0", "0.5", "1.0", "1.5", "2.0")):
+        page.insert_text((30 + 35 * k, 144), v, fontsize=3)
+    doc.save(path)
+    return path
+
+
+@pytest.mark.parametrize("overlap", [True, False])
+def test_a_panel_ground_over_the_panel_before_hides_its_labels(tmp_path, pdflatex, overlap):
+    """Panels tiled from separate files, the second pulled up over the first: its white ground
+    covers the first panel's tiny scale (as in a simulation-snapshot grid of a field paper,
+    whose covered colour-bar labels were reported as 2.9 pt text: FL102). Those labels overlap
+    no other text; type that small inside an opaque fill is checked for a fill painted over it.
+    Set apart, the same labels print and are reported."""
+    from figlint.config import Config
+    from figlint.engine import lint_path
+    from fixtures.pdf_build import compile_main
+
+    for k in ("a", "b"):
+        _panel(tmp_path / f"panel_{k}.pdf", k)
+    gap = "\\\\[-14pt]" if overlap else "\\\\[12pt]"
+    (tmp_path / "main.tex").write_text(
+        "\\documentclass{article}\n\\usepackage{graphicx}\n\\begin{document}\n"
+        "Figure~\\ref{fig:a} shows both panels of the run over the whole grid.\n"
+        "\\begin{figure}[h]\\centering\\includegraphics{panel_a.pdf}" + gap + "\\includegraphics{panel_b.pdf}\n"
+        "\\caption{The two panels of the run.}\\label{fig:a}\\end{figure}\n\\end{document}\n")
+    pdf = compile_main(tmp_path)
+    for path in (pdf, str(tmp_path / "main.tex")):
+        res = lint_path(path, Config(select=["FL102"]))
+        (fig,) = res.paper.figures
+        tiny = [s.text for s in fig.spans if s.size < 4]
+        codes = [f.code for f in res.findings]
+        if overlap:
+            # the first panel's scale is under the second's ground; the second's prints
+            assert len(tiny) == 5, tiny
+        else:
+            assert len(tiny) == 10, tiny
+        assert "FL102" in codes  # the second panel's scale prints either way
+        assert sum(s.text.startswith("Panel") for s in fig.spans) == 2

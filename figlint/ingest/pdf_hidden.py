@@ -9,7 +9,9 @@ MuPDF numbers every paint operation of a page (`seqno`, shared by
 `get_texttrace` and `get_drawings`), so a span is hidden when an opaque filled
 path painted after it contains it. `get_texttrace` costs about 20 ms a page, so
 it is asked only where hiding can matter: two text spans that overlap each
-other inside one opaque filled shape. Everywhere else the page is read as
+other inside one opaque filled shape, or text where two opaque grounds overlap
+without one holding the other (panels tiled from separate files, each painting
+its white ground over the panel before it). Everywhere else the page is read as
 before.
 """
 
@@ -53,24 +55,63 @@ def hidden_span_boxes(page, spans: list[tuple[str, BBox]], drawings: list[dict],
     fills = [d for d in drawings if _opaque_fill(d) and d.get("rect") is not None]
     if not fills or len(spans) < 2:
         return set()
-    suspects = _suspects(spans, fills, turns)
+    suspects = _suspects(spans, fills, turns) | _in_overlap(spans, fills)
     if not suspects:
         return set()
     by_text: dict[str, list[tuple[BBox, int]]] = {}
+    traced: list[tuple[int, list[tuple[str, float, float]]]] = []  # each paint's characters and centres
+    if matrix is not None:  # the spans and fills are in a turned frame (pdf_turn)
+        from figlint.ingest.pdf_turn import box as turned
     for t in page.get_texttrace():
         if t.get("type", 0) != 3 and t.get("opacity", 1.0) > 0:
             b = tuple(t["bbox"])
-            if matrix is not None:  # the spans and fills are in a turned frame (pdf_turn)
-                from figlint.ingest.pdf_turn import box
-                b = box(b, matrix)
+            if matrix is not None:
+                b = turned(b, matrix)
             by_text.setdefault(_text(t).strip(), []).append((b, t["seqno"]))
+            chars = []
+            for c in t.get("chars", ()):
+                if chr(c[0]).isspace():
+                    continue
+                cb = tuple(c[3])
+                if matrix is not None:
+                    cb = turned(cb, matrix)
+                chars.append((chr(c[0]), (cb[0] + cb[2]) / 2, (cb[1] + cb[3]) / 2))
+            traced.append((t["seqno"], chars))
     hidden = set()
     for i in suspects:
         text, box = spans[i]
         same = [(b, seq) for b, seq in by_text.get(text.strip(), ()) if _iou(b, box) >= 0.7]
-        if same and all(_covered(b, seq, fills) for b, seq in same):
+        if same:
+            if all(_covered(b, seq, fills) for b, seq in same):
+                hidden.add(i)
+            continue
+        # MuPDF's trace groups characters by paint, not as the text dict's spans: a span may be
+        # part of one paint ("1.0" of "1.0log(2") or several, each box drawn to another height
+        seqs = _paints_of(text, box, traced)
+        if seqs and all(_covered(box, seq, fills) for seq in seqs):
             hidden.add(i)
     return hidden
+
+
+def _paints_of(text: str, box: BBox, traced) -> set[int] | None:
+    """The paints (seqno) that set exactly this span's characters: those of its letters whose
+    centres lie in its box, in paint order, spelling its text (a tall delimiter's box reaches
+    over a tick label above it: other letters are not its own). None when they spell anything
+    else (another span with the same letters overlaps it: which is on top is then not this
+    test's to tell)."""
+    want = "".join(text.split())
+    letters = set(want)
+    got: list[str] = []
+    seqs: set[int] = set()
+    x0, y0, x1, y1 = box
+    for seq, chars in traced:
+        for ch, cx, cy in chars:
+            if ch in letters and x0 <= cx <= x1 and y0 <= cy <= y1:
+                got.append(ch)
+                seqs.add(seq)
+                if len(got) > len(want):
+                    return None
+    return seqs if got and "".join(got) == want else None
 
 
 def _opaque_fill(d: dict) -> bool:
@@ -123,6 +164,44 @@ def _suspects(spans: list[tuple[str, BBox]], fills: list[dict], turns: list | No
     for i, j in pairs:
         if held(i) & held(j):
             out.update((i, j))
+    return out
+
+
+def _in_overlap(spans: list[tuple[str, BBox]], fills: list[dict]) -> set[int]:
+    """Spans whose centre lies where two opaque fills overlap, neither inside the other.
+
+    Panels tiled from separate files overlap: each file paints a white ground over its box,
+    and the later ground covers what the panel before it set near its edge (a tiny colour
+    bar's labels, a trimmed-off title). Such text overlaps no other text, so the pairs of
+    _suspects never find it. Grounds nested in one another (a chart's axes on its figure, a
+    legend's box on the axes) are how text is set on a background, and are not asked about."""
+    F = [d["rect"] for d in fills]
+    if len(F) < 2:
+        return set()
+    eps = 0.5
+    crossing = []  # pairs of fills that overlap, neither holding the other
+    order = sorted(range(len(F)), key=lambda k: F[k][0])
+    for n, a in enumerate(order):
+        ra = F[a]
+        for b in order[n + 1:]:
+            rb = F[b]
+            if rb[0] >= ra[2]:
+                break
+            if rb[1] >= ra[3] or rb[3] <= ra[1]:
+                continue
+            a_in_b = ra[0] >= rb[0] - eps and ra[1] >= rb[1] - eps and ra[2] <= rb[2] + eps and ra[3] <= rb[3] + eps
+            b_in_a = rb[0] >= ra[0] - eps and rb[1] >= ra[1] - eps and rb[2] <= ra[2] + eps and rb[3] <= ra[3] + eps
+            if not (a_in_b or b_in_a):
+                crossing.append((max(ra[0], rb[0]), max(ra[1], rb[1]), min(ra[2], rb[2]), min(ra[3], rb[3])))
+            if len(crossing) > 200:
+                break
+    if not crossing:
+        return set()
+    out = set()
+    for i, (_t, b) in enumerate(spans):
+        cx, cy = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
+        if any(r[0] <= cx <= r[2] and r[1] <= cy <= r[3] for r in crossing):
+            out.add(i)
     return out
 
 
