@@ -69,6 +69,9 @@ def test_caption_panels():
     assert caption_panels("Response. Figure 10a shows amplitude.") == set()
     # the own number followed by a letter is a panel only after the figure word: "a 3d view"
     assert caption_panels("Test data (see Fig. 4 for a 3d representation), fits in 2D.", "3") == set()
+    # a subscript or superscript letter closing a parenthesis is no key: "(below the cut-off f_c)"
+    assert caption_panels("Power spectra (below the cut-off frequency f_c). Next runs.") == set()
+    assert caption_panels("Spectra (scaled by 10^b). Then c) the fit.") == {"c"}
 
 
 def test_caption_numbers_skip_names_settings_ranges():

@@ -368,7 +368,7 @@ def caption_omits_content(fig: Figure, ctx: Context):
 
 
 # Panel letters in a caption, lower or upper case in parentheses ("(a)", "(A) ...", "(A-C)").
-_CAP_PANEL = lazy(r"\(\s*([a-hA-H])\s*\)|\(\s*([a-hA-H])\s*[-\u2013,]\s*([a-hA-H])\s*\)|(?<![A-Za-z(])([a-hA-H])\)"
+_CAP_PANEL = lazy(r"\(\s*([a-hA-H])\s*\)|\(\s*([a-hA-H])\s*[-\u2013,]\s*([a-hA-H])\s*\)|(?<![A-Za-z(_^])([a-hA-H])\)"
                         r"|\b[Pp]anels?\s+\(?([a-hA-H])\b(?:\)?\s*(?:and|,|-|\u2013|to)\s*\(?([a-hA-H])\b)?")
 _CAP_POSITION = lazy(
     r"\b(left|right|top|bottom|middle|upper|lower|center|centre|row|rows|column|columns|panel|panels|"
