@@ -22,6 +22,7 @@ from typing import Iterable
 
 from figlint.gcpause import paused
 from figlint.mentions import external_mention
+from figlint.ingest.langnames import autoref_figure_word, cref_figure_names
 from figlint.ingest.texparse import TextRenderer, squash
 from figlint.ingest.texscan import FigRec, LabelDef, ScanResult, scan_document
 from figlint.ingest.texsource import Document, is_inside, load_document
@@ -106,6 +107,7 @@ class _Assembler:
             self.final[lab.name] = lab
         self.figures: list[Figure] = []
         self.short_titles: dict[int, str] = {}
+        self._autoref_word: tuple[tuple[int, int], str] | None = None
         self.problems: list[Problem] = list(doc.problems) + list(scan.problems)
         from figlint.ingest.auxcite import read_aux
 
@@ -213,6 +215,10 @@ class _Assembler:
         noabbrev = "noabbrev" in scan.cleveref_options
         if macro[0].isupper():  # \Cref: cleveref's \Crefname, never abbreviated ("Figure 2")
             noabbrev = True
+        if kind in ("figure", "subfigure"):
+            names = cref_figure_names(scan, capital, not noabbrev)  # cleveref's language option
+            if names is not None:
+                return names[1] if plural else names[0]
         base = {
             "figure": ("fig.", "figs.") if not noabbrev else ("figure", "figures"),
             "section": ("section", "sections"),
@@ -221,6 +227,15 @@ class _Assembler:
         }.get("figure" if kind in ("figure", "subfigure") else kind, ("", ""))
         word = base[1] if plural else base[0]
         return word[:1].upper() + word[1:] if capital else word
+
+    def _autoref_figure_word(self) -> str:
+        """\figureautorefname where the paragraph being rendered starts (langnames)."""
+        key = (self.renderer.pos_hint, self.scan.table.version)
+        if self._autoref_word is None or self._autoref_word[0] != key:
+            word = autoref_figure_word(self.scan, self.t, self.doc.body_start, self.renderer.pos_hint,
+                                       lambda s: squash(self.renderer.latex_to_text(s, nested=True)))
+            self._autoref_word = (key, word)
+        return self._autoref_word[1]
 
     def _render_ref(self, macro: str, labels: list[str], args: list, obj) -> str:
         infos = [self.final.get(lab) for lab in labels]
@@ -246,6 +261,8 @@ class _Assembler:
         if macro in ("autoref", "Autoref"):
             name = {"figure": "Figure", "subfigure": "Figure", "section": "Section", "table": "Table",
                     "equation": "Equation"}.get(kind, "")
+            if kind in ("figure", "subfigure"):
+                name = self._autoref_figure_word()
             return (name + " " if name else "") + " and ".join(nums)
         if macro in ("figref", "Figref", "fref", "Fref"):
             return ("Figure " if macro[0].isupper() else "figure ") + " and ".join(nums)

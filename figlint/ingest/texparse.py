@@ -1027,7 +1027,10 @@ class _L2T(l2t.LatexNodes2Text):
 # characters): a paragraph full of marked mentions ("Fig. 1, Fig. 1, ...") had no run of 24
 # plain characters left, and pylatexenc's character-by-character accumulation of the text
 # was quadratic in the paragraph's length (a 250 KB caption took 30 s).
-_RUN_TOKENS = re.compile(r"\\[A-Za-z@]+\s*|\\.|(?P<run>[A-Za-z0-9 ,.;:!?()/\n\t=+*<>|\U000F0000-\U000FFFFD]{24,})", re.S)
+# The character after a control sequence never starts a run: it may be the macro's argument
+# (an accent's letter: \"o, \c c, \'e), and a placeholder there took the accent for the whole
+# run, which printed the mark after the run's last letter instead ("Losung ... siehe ¨Figure 1").
+_RUN_TOKENS = re.compile(r"\\(?:[A-Za-z@]+|.)\s*[^\\]?|(?P<run>[A-Za-z0-9 ,.;:!?()/\n\t=+*<>|\U000F0000-\U000FFFFD]{24,})", re.S)
 _PLACEHOLDER = 0x100000
 _PLACEHOLDERS = re.compile("[\U00100000-\U0010FFFD]")
 

@@ -330,6 +330,10 @@ class ScanResult:
     docclass: str = ""
     chapters: bool = False  # the class numbers figures per chapter (itself or the class it loads)
     cleveref_options: set[str] = field(default_factory=set)
+    # \documentclass's options and each package's first \usepackage (position, options), in the
+    # order written: a language option's place decides which language babel sets (langnames)
+    class_options: list[str] = field(default_factory=list)
+    packages: dict[str, tuple[int, list[str]]] = field(default_factory=dict)
     crefnames: dict[str, tuple[str, str]] = field(default_factory=dict)
     caption_ranges: list[tuple[int, int, int]] = field(default_factory=list)  # (start, end, fig index)
     appendix_pos: int | None = None
@@ -639,7 +643,8 @@ class _Scanner:
             if args[1]:
                 cls = t[args[1][0]:args[1][1]].strip()
                 self.res.docclass = cls
-                self.class_options = set(split_labels(t[args[0][0]:args[0][1]])) if args[0] else set()
+                self.res.class_options = split_labels(t[args[0][0]:args[0][1]]) if args[0] else []
+                self.class_options = set(self.res.class_options)
                 for d in class_marks(cls, self.class_options, i):
                     self.table.add(d)
                 self._numbering(CLASS_NUMBERING.get(cls))
@@ -655,8 +660,10 @@ class _Scanner:
             args, end = read_args(t, pos, "[{")
             if args[1]:
                 names = split_labels(t[args[1][0]:args[1][1]])
-                opts = set(split_labels(t[args[0][0]:args[0][1]])) if args[0] else set()
+                written = split_labels(t[args[0][0]:args[0][1]]) if args[0] else []
+                opts = set(written)
                 for pkg in names:
+                    self.res.packages.setdefault(pkg, (i, written))
                     for d in package_marks(pkg, opts | self.class_options, i):
                         self.table.add(d)
                     if pkg == "cleveref":
