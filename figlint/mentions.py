@@ -410,6 +410,10 @@ def normalize_number(number: str) -> str:
 # "their Figure 5", "Figure 4 of Smith et al.", "Figure 2 in the paper \cite{x}" (or "[12]" in
 # print), "Supp Fig. 5": a figure of another work or of another series, not this figure. The
 # same patterns read the sources and the printed text, so both routes skip the same mentions.
+# a page, section or equation of the cited work named before its figure: "(Binney & Tremaine
+# 2008, pg. 260, Figure 3.45)", "[12, p. 5, Fig. 2]"
+_LOCATOR = (r"(?:(?:p|pp|pg|pgs|page|pages|sect?|section|ch|chap|chapter|eqs?|equations?|tab|table|\u00a7)\.?[ \u00a0~]*"
+            r"[\w.\u2013-]+\s*,\s*){0,2}")
 _EXT_BEFORE = [
     re.compile(r"(?i)(?<![A-Za-z])(?:their|its|his|her|whose)\s+(?:own\s+)?$"),
     re.compile(r"(?i)(?:\bet\s+al\.?\s*(?:'s|’s)?|(?<=[A-Za-z])(?:'s|’s))\s+$"),
@@ -427,10 +431,10 @@ _EXT_BEFORE = [
     # its brackets, "[12, Fig. 7]", "[12, see Fig. 7]"; and in the source, inside a citation command's optional
     # argument, "\citep[Fig.~7]{x}", "\cite[see][Fig. 2]{x}"
     re.compile(r"[(\[](?:[^()\[\]]{0,60}?\s)?(?!(?:In|On|By|For|From|Since|Until|After|Before|During|Through|As|At)\s)"
-               r"[A-Z][^\s(),;\[\]]*\s+(?:et\s+al\.?,?\s+|(?:&|and)\s+[A-Z][^\s(),;\[\]]*,?\s+)?"
-               r"(?:19|20)\d{2}[a-z]?\s*,\s*(?:their\s+)?$"
-               r"|(?:\bet\s+al\.?|[A-Z][a-z]+)[ \u00a0~]*\(\s*(?:19|20)\d{2}[a-z]?\s*,\s*(?:their\s+)?$"
-               r"|\[\s*\d+(?:\s*[,\u2013-]\s*\d+)*\s*,\s*(?:their\s+|see\s+|cf\.\s+)?$"
+               r"[A-Z][^\s(),;\[\]]*,?\s+(?:et\s+al\.?,?\s+|(?:&|and)\s+[A-Z][^\s(),;\[\]]*,?\s+)?"
+               r"(?:19|20)\d{2}[a-z]?\s*,\s*" + _LOCATOR + r"(?:their\s+)?$"
+               r"|(?:\bet\s+al\.?|[A-Z][a-z]+)[ \u00a0~]*\(\s*(?:19|20)\d{2}[a-z]?\s*,\s*" + _LOCATOR + r"(?:their\s+)?$"
+               r"|\[\s*\d+(?:\s*[,\u2013-]\s*\d+)*\s*,\s*" + _LOCATOR + r"(?:their\s+|see\s+|cf\.\s+)?$"
                # a citation LaTeX could not resolve prints "?": "(?, ?, Fig. 7)", "[?, Fig. 7]"
                r"|[(\[]\s*\?(?:\s*[,;]\s*\?)*\s*,\s*(?:their\s+|see\s+|cf\.\s+)?$"
                r"|\\[A-Za-z]*cite[A-Za-z]*\*?(?:\[[^\]\[{}]*\])?\[[^\]\[{}]*$"),
@@ -444,8 +448,15 @@ _EXT_AFTER = re.compile(
     r"|(?:our\s+)?Paper\s+[IVX]+\b"  # a companion paper of a series: "Fig. 4b of Paper I"
     r"|(?:the\s+)?(?:paper|work|study|article)\s+(?:of|by)\b"
     r"|(?:the|that|this)\s+(?:original\s+|cited\s+)?(?:paper|work|study|article|preprint)\s*(?:~?\\cite|\[\d)"
-    r"|[A-Z][A-Za-z-]+\s+(?:et\s+al|and\s+[A-Z]|\\cite|~?\\cite|\(\d{4}|\[\d)))"
+    r"|[A-Z][A-Za-z-]+\s+(?:et\s+al|and\s+[A-Z]|\\cite|~?\\cite|\(\d{4}|\[\d)"
+    # one author and a bare year, as \citealt prints it: "Figure 6 of Pál 2009"
+    r"|[A-Z][\w'\u2019-]+,?\s+(?:19|20)\d{2}[a-z]?\b))"
 )
+# another part of the same cited work named with the figure: "Figure 1 and Section 2.1 of
+# \citet{x}", "Fig. 3, Table 2 of [4]": passed over before the "of <citation>" test
+_COORDINATED = re.compile(
+    r"^\s*(?:,|and|&|or)\s+(?:Sections?|Secs?\.|Tables?|Tabs?\.|Eqs?\.|Equations?|Chapters?|Ch\.|"
+    r"Appendix|Appendices|\u00a7)[ \u00a0~]*[\w.\u2013-]+")
 # "Figure 2 in the Supplementary Material", "... of the SI", "... in the Supporting Information"
 _SUPP_AFTER = re.compile(
     r"^\s*\)?\s*,?\s*(?:in|of|from)\s+the\s+(?:online\s+)?"
@@ -480,7 +491,10 @@ def external_mention(text: str, start: int, end: int, numbers=(), known=None) ->
     after = text[end:end + 120]
     if (any(w in low[-30:] + " " for w in _SUPP_WORDS) and _EXT_BEFORE[3].search(before)) or _SUPP_AFTER.match(after):
         return not (known and numbers and all(_SUPP_NUMBER.match(n) and normalize_number(n) in known for n in numbers))
-    return bool(_EXT_AFTER.match(after))
+    if _EXT_AFTER.match(after):
+        return True
+    more = _COORDINATED.match(after)
+    return bool(more and _EXT_AFTER.match(after[more.end():]))
 
 
 # A sentence ends at . ! ? before a capital, a digit, or a parenthesis ("... accuracy. (see Fig. 1).").

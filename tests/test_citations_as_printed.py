@@ -108,7 +108,11 @@ def _pinpoint_paper(folder, natbib: bool) -> None:
     for name, colour in (("a.png", (90, 140, 200)), ("b.png", (200, 120, 60))):
         Image.new("RGB", (300, 200), colour).save(folder / name)
     pre = "\\usepackage[round]{natbib}\n" if natbib else ""
-    cites = ("The disk was modelled before \\citep[Fig.~2]{smith2019}, and \\citet[Fig.~2]{lee2020} "
+    if natbib == "harvard":  # one author, a comma, the year: "(Lee, 2020, Fig. 2)"
+        pre += "\\bibpunct{(}{)}{;}{a}{,}{,}\n"
+    cites = ("The disk was modelled before \\citep[Fig.~2]{smith2019}, and \\citep[Fig.~2]{lee2020} "
+             "measured its edge." if natbib == "harvard" else
+             "The disk was modelled before \\citep[Fig.~2]{smith2019}, and \\citet[Fig.~2]{lee2020} "
              "measured its edge." if natbib else
              "The disk was modelled before \\cite[Fig.~2]{smith2019} and its edge measured \\cite[see Fig.~2]{lee2020}.")
     (folder / "main.tex").write_text(
@@ -129,8 +133,8 @@ def test_a_pinpoint_into_a_cited_work_is_not_a_citation_of_this_papers_figure(tm
     # "cited before Figure 1" (FL303) on the PDF route of a field paper
     from figlint.ingest import load
 
-    for natbib in (True, False):
-        folder = tmp_path / ("natbib" if natbib else "numeric")
+    for natbib in (True, "harvard", False):
+        folder = tmp_path / (str(natbib) if natbib else "numeric")
         folder.mkdir()
         _pinpoint_paper(folder, natbib)
         for paper in (load(str(folder / "main.pdf")), load(str(folder / "main.tex"), pdf=str(folder / "main.pdf"))):

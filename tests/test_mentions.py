@@ -230,6 +230,14 @@ def test_abbreviations_joined_to_a_word_do_not_break_sentences():
     ("as modelled before \\citep[Fig.~2]{smith} for the disc", True),  # source
     ("as modelled before \\citet[see][Fig.~2]{smith} for the disc", True),
     ("as modelled before (?, ?, Fig. 2) for the disc", True),  # unresolved citations print "?"
+    ("as modelled before (Smith, 2019, Fig. 2) for the disc", True),  # a comma after one author
+    ("as modelled before (Binney & Tremaine 2008, pg. 260, Figure 3.45) for the disc", True),
+    ("as modelled before [12, p. 5, Fig. 2] for the disc", True),
+    ("as modelled before (see Figure 6 of Pal 2009) for the disc", True),  # \\citealt: one author, a year
+    ("as in Figure~1 and Section~2.1 of \\citet{negin}, the disc", True),  # two parts of the cited work
+    ("as in Figure 3 of Section 2, the disc", False),
+    ("as in Figure 1 and Section 2 of this paper, the disc", False),
+    ("as modelled before (Table 3, Fig. 2) for the disc", False),
     ("as modelled before [?, Fig. 2] for the disc", True),
     # this paper's figure beside a citation, not inside its note
     ("as modelled before (Smith et al., 2019; Fig. 2) for the disc", False),
