@@ -333,6 +333,13 @@ def _row_extent(box, marks: list, x0: float, x1: float) -> tuple[float, float]:
     return top, bottom
 
 
+# The widest gap between two pieces of one caption row, in type sizes: a justified row
+# stretches its word spaces (TeX's tolerance lets a space reach about 0.55 of the size, and a
+# formula's scripts add \scriptspace), while text set beside a narrow float keeps \columnsep
+# (10 pt or more) away.
+_ROW_GAP = 0.8
+
+
 def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphics: list = (),
                   marks: list = ()) -> list[Line]:
     """Lines below the label line that continue the caption paragraph (bare: the label stands
@@ -362,9 +369,13 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphic
                 # the row goes on past it
                 row_box = (row_box[0], row_box[1], max(row_box[2], ln.bbox[2]), row_box[3])
             continue
-        if ln.bbox[2] <= row_box[2] + 1 or ln.bbox[0] < row_box[2] - 1.5 * first.size:
+        if ln.bbox[2] <= row_box[2] + 1:
             continue  # within what the row already holds (a sub- or superscript's own line)
-        if ln.bbox[0] - row_box[2] > 0.5 * first.size or parse_float_label(ln.text):
+        if ln.bbox[0] < row_box[2] - 1.5 * first.size and not _opens_with_script(ln, first.size):
+            continue
+        # (a piece that opens with a script stacked under the row's last superscript, "k" with
+        # "max" under "-5/3", and runs on with the row's words: the rest of the row)
+        if ln.bbox[0] - row_box[2] > _ROW_GAP * first.size or parse_float_label(ln.text):
             break
         pieces.append(ln)
         row_box = (row_box[0], min(row_box[1], ln.bbox[1]), max(row_box[2], ln.bbox[2]), max(row_box[3], ln.bbox[3]))
@@ -566,6 +577,15 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphic
         else:
             rows.append([ln])
     return [ln for r in rows for ln in sorted(r, key=lambda l: l.bbox[0])]
+
+
+def _opens_with_script(ln: Line, size: float) -> bool:
+    """The line's first characters are set a script's size smaller than `size` (a subscript
+    stacked under a superscript, which MuPDF starts the row's next piece with), and its words
+    go on at the row's size."""
+    spans = [s for s in ln.spans if s.get("text", "").strip()]
+    return (len(spans) >= 2 and spans[0].get("size", size) <= 0.85 * size
+            and any(abs(s.get("size", 0) - size) <= 0.3 for s in spans[1:]))
 
 
 def _set_in_row(rule, ln: Line, lines: list[Line], measure: float, size: float) -> bool:
