@@ -30,9 +30,9 @@ PLAIN = ("Both steps add nothing to the repair of the fault, but they order the 
 FIG = "\\begin{figure}[h]\\centering\\rule{3cm}{2cm}\\caption{A picture.}\\label{fig:a}\\end{figure}\n"
 
 
-def _sentences(tmp_path, para: str) -> tuple[list[str], list[str]]:
+def _sentences(tmp_path, para: str, label: str = "fig:a") -> tuple[list[str], list[str]]:
     tex = ("\\documentclass{article}\n\\usepackage[T1]{fontenc}\n\\usepackage{hyperref}\n\\begin{document}\n"
-           + para + "\n" + FIG + "\\end{document}\n")
+           + para + "\n" + FIG.replace("fig:a", label) + "\\end{document}\n")
     pdf = compile_tex(tmp_path, tex)
     (tfig,) = load(str(tmp_path / "main.tex")).figures
     (pfig,) = read_pdf(pdf).figures
@@ -58,6 +58,17 @@ def test_a_paragraph_without_accents_reads_as_before(tmp_path, pdflatex):
     tex, pdf = _sentences(tmp_path, PLAIN)
     want = "The solution is shown in front (see Figure 1), and it is useful for the further work on the case."
     assert tex == [want] and pdf == [want], (tex, pdf)
+
+
+def test_a_long_label_in_a_long_paragraph_is_still_a_label(tmp_path, pdflatex):
+    # a key of 24 letters or more after \\ref or \\autoref was packed as a run of plain text,
+    # and the reference printed "??" on the sources route (field audit: a German lab report)
+    para = PLAIN.replace("\\autoref{fig:a}", "\\autoref{fig:measuredoutputoftheamplifierstage}") \
+        + " The same output is drawn again in figure \\ref{fig:measuredoutputoftheamplifierstage} below."
+    tex, pdf = _sentences(tmp_path, para.replace("fig:a", "fig:measuredoutputoftheamplifierstage"),
+                          label="fig:measuredoutputoftheamplifierstage")
+    assert len(tex) == 2 and "see Figure 1)" in tex[0] and "figure 1 below" in tex[1], tex
+    assert tex == pdf, (tex, pdf)
 
 
 def test_long_text_after_commands_is_still_packed_and_printed_whole():

@@ -1030,7 +1030,10 @@ class _L2T(l2t.LatexNodes2Text):
 # The character after a control sequence never starts a run: it may be the macro's argument
 # (an accent's letter: \"o, \c c, \'e), and a placeholder there took the accent for the whole
 # run, which printed the mark after the run's last letter instead ("Losung ... siehe ¨Figure 1").
-_RUN_TOKENS = re.compile(r"\\(?:[A-Za-z@]+|.)\s*[^\\]?|(?P<run>[A-Za-z0-9 ,.;:!?()/\n\t=+*<>|\U000F0000-\U000FFFFD]{24,})", re.S)
+# Nor is a short braced argument right after a control word: a key (\ref{...}, \cite{...},
+# \label{...}) of 24 letters or more was swapped for a placeholder, which the macro's reader then
+# took for the key ("??" printed for a long label). Long arguments (a caption's text) are packed.
+_RUN_TOKENS = re.compile(r"\\(?:[A-Za-z@]+\*?(?:\s*\[[^\]\\{}]{0,200}\])*(?:\s*\{[^{}\\]{0,200}\})*|.)\s*[^\\]?|(?P<run>[A-Za-z0-9 ,.;:!?()/\n\t=+*<>|\U000F0000-\U000FFFFD]{24,})", re.S)
 _PLACEHOLDER = 0x100000
 _PLACEHOLDERS = re.compile("[\U00100000-\U0010FFFD]")
 
