@@ -193,3 +193,47 @@ def test_a_one_pixel_strip_is_judged_along_its_length():
     stripes = np.zeros((1, 300, 3), np.uint8)
     stripes[0, ::2] = 255
     assert not no_fine_detail(stripes) and not no_fine_detail(stripes.transpose(1, 0, 2))
+
+
+def _inline_image_figure(path, pixels) -> None:
+    """A figure PDF (200 x 60 pt) whose only raster is set inline in its content (BI ... ID ...
+    EI, as some drawing tools write small images: no XObject), 160 x 4 px over 160 x 4 pt
+    (72 DPI), set along the bottom of a vector box."""
+    from fixtures.pdf_build import write_pdf
+
+    data = "".join(f"{r:02x}{g:02x}{b:02x}" for r, g, b in pixels) + ">"
+    content = ("0 0 0 RG 1 w 20 20 160 30 re S\n"
+               f"q 160 0 0 4 20 22 cm BI /W 160 /H 4 /CS /RGB /BPC 8 /F /AHx ID {data} EI Q\n")
+    write_pdf(path, ["<< /Type /Catalog /Pages 2 0 R >>",
+                     "<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+                     "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 200 60] /Contents 4 0 R >>",
+                     f"<< /Length {len(content)} >>\nstream\n{content}endstream"])
+
+
+@pytest.mark.parametrize("detail", [False, True])
+def test_an_image_set_inline_is_judged_for_detail_too(tmp_path, pdflatex, detail):
+    """An image set inline in a page's content has no XObject, so it was never decoded and a
+    flat strip (a white fade under a diagram's box, 163 x 4 px at 72 DPI) was reported as a
+    low-resolution picture. Now decoded from the page: a flat strip is left out, one of
+    alternating 1-pixel stripes (detail a low resolution loses) is still reported."""
+    from figlint.config import Config
+    from figlint.engine import lint_path
+    from fixtures.pdf_build import compile_main
+
+    from PIL import Image
+
+    row = [((0, 0, 0) if detail and x % 2 else (255, 255, 255)) for x in range(160)]
+    _inline_image_figure(tmp_path / "fig.pdf", row * 4)
+    # a flat icon beside it (an image XObject, no detail to lose), as the field paper's diagram had
+    Image.new("RGB", (60, 60), (40, 120, 200)).save(tmp_path / "icon.png")
+    (tmp_path / "main.tex").write_text(
+        "\\documentclass{article}\n\\usepackage{graphicx}\n\\begin{document}\n"
+        "Figure~\\ref{fig:a} shows the machine and its store over the whole run.\n"
+        "\\begin{figure}[h]\\centering\\includegraphics{fig.pdf}\\includegraphics[width=1in]{icon.png}\n"
+        "\\caption{The machine and its store.}\\label{fig:a}\\end{figure}\n\\end{document}\n")
+    pdf = compile_main(tmp_path)
+    for path in (pdf, str(tmp_path / "main.tex")):
+        res = lint_path(path, Config(select=["FL101"]))
+        (fig,) = res.paper.figures
+        assert sorted((im.width_px, im.height_px) for im in fig.images) == [(60, 60), (160, 4)]
+        assert [f.code for f in res.findings] == (["FL101"] if detail else []), [f.message for f in res.findings]

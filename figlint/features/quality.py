@@ -419,6 +419,45 @@ def _placed_images(fig, paper, min_side_px: int, names: set[str] | None, mosaics
                 yield Placed(p.name, bgr, _is_jpeg_file(str(p)), None)
 
 
+def inline_image_pixels(paper, page: int, im):
+    """The pixels (BGR, as printed on white) of an image set inline in a page's content (BI ...
+    EI: no XObject, so no xref to decode it by), found among the page's image blocks by its
+    pixel size and printed box; None when the PDF or the image is not found."""
+    import numpy as np
+
+    pdf = getattr(paper, "pdf_path", None) if paper is not None else None
+    if not pdf or not page:
+        return None
+    try:
+        import pymupdf
+
+        from figlint.ingest.mupdf import open_pdf
+
+        with open_pdf(pdf) as doc:
+            d = doc[page - 1].get_text("dict", flags=pymupdf.TEXT_PRESERVE_IMAGES)
+            box = im.placed or im.bbox
+            for b in d["blocks"]:
+                if b.get("type") != 1 or (b.get("width"), b.get("height")) != (im.width_px, im.height_px):
+                    continue
+                x0, y0, x1, y1 = b["bbox"]
+                w = min(x1, box[2]) - max(x0, box[0])
+                h = min(y1, box[3]) - max(y0, box[1])
+                if w <= 0 or h <= 0 or w * h < 0.5 * min((x1 - x0) * (y1 - y0), (box[2] - box[0]) * (box[3] - box[1])):
+                    continue
+                pix = pymupdf.Pixmap(b["image"])
+                if pix.colorspace is None or pix.colorspace.n != 3:
+                    pix = pymupdf.Pixmap(pymupdf.csRGB, pix)
+                a = np.frombuffer(pix.samples, dtype=np.uint8).reshape(pix.height, pix.width, pix.n).astype(np.float32)
+                rgb = a[..., :3]
+                if pix.alpha:  # printed on white, as an image with a soft mask is measured
+                    alpha = a[..., 3:4] / 255.0
+                    rgb = rgb * alpha + 255.0 * (1.0 - alpha)
+                return np.ascontiguousarray(rgb[..., ::-1]).astype(np.uint8)
+    except Exception:  # noqa: BLE001 - an image we cannot decode is left out
+        return None
+    return None
+
+
 def _pdf_images(pdf: str, imgs, min_side_px: int, mosaics: bool):
     """Placed: the images of `imgs` (placed in the PDF `pdf`), pictures in tiles assembled
     first when `mosaics`; images under min_side_px or over the decode cap are left out."""
