@@ -150,6 +150,29 @@ def test_stray_tex_file_says_it_is_not_a_main_file(tmp_path):
     assert "not a main LaTeX file" in proc.stderr and "Traceback" not in proc.stderr
 
 
+def test_a_main_file_whose_class_comes_from_an_input_header_is_a_main_file(tmp_path):
+    """Student templates start with "\\input{header}" (the \\documentclass and packages in
+    header.tex) and then \\begin{document}: that is the main file (field audit: a German seminar
+    paper the sources route refused), read with its header. A header outside the paper's folder
+    is never followed, and a file with neither is still not a main file."""
+    (tmp_path / "tex").mkdir()
+    (tmp_path / "tex" / "header.tex").write_text("\\documentclass{article}\n\\usepackage{graphicx}\n")
+    (tmp_path / "main.tex").write_text(
+        "\\input{tex/header}\n\\begin{document}\nFigure~\\ref{fig:a} shows the plot of the run.\n"
+        "\\begin{figure}[h]\\centering\\rule{3cm}{2cm}\\caption{The plot.}\\label{fig:a}\\end{figure}\n"
+        "\\end{document}\n")
+    _compile(tmp_path)
+    proc = figlint(str(tmp_path / "main.tex"), "--format", "json")
+    assert proc.returncode in (0, 1), proc.stderr
+    (paper,) = json.loads(proc.stdout)["papers"]
+    assert [f["number"] for f in paper["figures"]] == ["1"]
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "main.tex").write_text("\\input{../tex/header}\n\\begin{document}\nText.\n\\end{document}\n")
+    proc = figlint(str(outside / "main.tex"))
+    assert proc.returncode == 2 and "not a main LaTeX file" in proc.stderr
+
+
 def _compile(folder: Path, main: str = "main.tex", runs: int = 2, outdir: str | None = None) -> None:
     if shutil.which("pdflatex") is None:
         if os.environ.get("CI"):

@@ -72,12 +72,40 @@ def main_file_for(tex: str) -> str | None:
         return None  # a main file (or a subfile/standalone file): the LaTeX reader takes it as before
     if re.search(r"^\s*%\s*!\s*tex\s+root\s*=", text[:5000], re.I | re.M):
         return None  # the LaTeX reader follows the magic comment itself
+    if _class_in_preamble(p, text):
+        return None  # the preamble is \input from a header file (a template's "\input{header}")
     found = _main_including(p, depth=3)
     if found is not None:
         return str(found)
     raise InputError(f"{tex} is not a main LaTeX file (no \\documentclass and \\begin{{document}}), and no main "
                      f"file in its folder or up to {_UP_LEVELS} folders above \\input's it: pass the main file "
                      f"(or add '%!TEX root = main.tex' to its first lines)")
+
+
+def _class_in_preamble(p: Path, text: str, depth: int = 2) -> bool:
+    """Whether a file with \\begin{document} but no \\documentclass of its own gets its class
+    from a file it \\input's before \\begin{document} (in its folder tree: a template's
+    "\\input{header}" that holds \\documentclass and the packages)."""
+    begin = _BEGIN_DOC.search(text)
+    if begin is None:
+        return False
+    root = p.parent
+    for m in _INCLUDE.finditer(text[:begin.start()]):
+        name = m.group(2).strip().strip('"')
+        if not name:
+            continue
+        cand = Path(os.path.normpath(root / (m.group(1) or "").strip() / name))
+        for f in (cand, cand.with_name(cand.name + ".tex")):
+            try:
+                inside = f.resolve().is_relative_to(root.resolve())
+            except OSError:
+                inside = False
+            if inside and f.is_file():
+                head = _head(f)
+                if _DOCCLASS.search(head) or (depth > 0 and _class_in_preamble(f, head + "\\begin{document}", depth - 1)):
+                    return True
+                break
+    return False
 
 
 def _main_including(p: Path, depth: int) -> Path | None:
