@@ -28,6 +28,7 @@ from figlint.ingest import pdf_turn as turn
 from figlint.ingest.paths import PathRecord, glyph_marks
 from figlint.ingest.pdf_paths import read_paths
 from figlint.ingest.type3 import fix_sizes as fix_type3_sizes
+from figlint.lazyre import lazy
 from figlint.mentions import parse_float_label
 from figlint.model import union
 
@@ -366,7 +367,7 @@ def read_page(page: pymupdf.Page, forms=None) -> PageData:
     # marks where a figure is found, not what finds it (a table's check marks are no figure).
     data.marks = [PathRecord(p, p["rect"]) for p in glyph_marks(d)]
     drop_hidden_text(page, d, fills, matrix=m)
-    _plain_math_letters(d)
+    _plain_math_letters(d, texts)
     for bno, block in enumerate(d["blocks"]):
         if block.get("type") == 0:
             data.lines.extend(_lines_of_block(page.number, bno, block))
@@ -437,7 +438,11 @@ _MATH_LETTERS = {cp: unicodedata.normalize("NFKC", chr(cp)) for cp in [*range(0x
 _MATH_CHAR = re.compile("[\U0001D400-\U0010FFFF\u210e]")  # a character _MATH_LETTERS may map
 
 
-def _plain_math_letters(d: dict) -> None:
+def _plain_math_letters(d: dict, texts: list[str] | None = None) -> None:
+    """`texts`: the page's span texts as first read, if listed already (one search over them
+    first: a page without such a character, most pages, is not walked span by span)."""
+    if texts is not None and not _MATH_CHAR.search("\n".join(texts)):
+        return
     for b in d["blocks"]:
         for l in b.get("lines", ()):
             for s in l["spans"]:
@@ -480,7 +485,7 @@ def _spaceless(text: str) -> bool:
 # MuPDF gives each as its code. Letters are where ASCII has them; the ligatures and dashes are
 # control characters ("\x1cgure" for "figure", "re\x1dection"), so no word with them is read.
 _T1_CODES = {0x15: "\u2013", 0x16: "\u2014", 0x1B: "ff", 0x1C: "fi", 0x1D: "fl", 0x1E: "ffi", 0x1F: "ffl"}
-_T1_CONTROL = re.compile("[\x15\x16\x1b-\x1f]")
+_T1_CONTROL = lazy("[\x15\x16\x1b-\x1f]")
 _T1_IN_WORD = re.compile("[A-Za-z][\x1b-\x1f]|[\x1b-\x1f][A-Za-z]")
 
 
@@ -936,8 +941,8 @@ def _mark_lists_of_figures(pages: list[PageData]) -> None:
 
 
 # "Fig. 24 Predicted ..." / "Figure 3: ...": a float label, its number and words after it
-_CAPTION_OPENER = re.compile(r"^\s*(?:Supplementary\s+|Supporting\s+)?(?:Figure|Fig\.|FIGURE|FIG\.|Table|TABLE)[ \u00a0]*"
-                             r"(?:[A-Z]{1,2}-|[A-Z][.\u00b7\u22c5]?)?\d+(?:[.\u00b7\u22c5]\d+)*[.:|]?[ \u00a0]+\S+\s+\S")
+_CAPTION_OPENER = lazy(r"^\s*(?:Supplementary\s+|Supporting\s+)?(?:Figure|Fig\.|FIGURE|FIG\.|Table|TABLE)[ \u00a0]*"
+                       r"(?:[A-Z]{1,2}-|[A-Z][.\u00b7\u22c5]?)?\d+(?:[.\u00b7\u22c5]\d+)*[.:|]?[ \u00a0]+\S+\s+\S")
 
 
 def _opens_caption(ln: Line) -> bool:
@@ -945,11 +950,11 @@ def _opens_caption(ln: Line) -> bool:
     return bool(_CAPTION_OPENER.match(ln.text)) or parse_float_label(ln.text) is not None
 
 
-_LINE_NO = re.compile(r"^\d{1,5}(?:\s+\d{1,5})*$")
+_LINE_NO = lazy(r"^\d{1,5}(?:\s+\d{1,5})*$")
 _TOC_ENTRY = re.compile(r"(?:\.\s?){4,}\s*(?:\d+|[ivxlc]+)\s*$")
 
 
-_PAGE_NO = re.compile(r"^(?:page\s*)?(?:\d{1,4}|[ivxlc]{1,6})(?:\s*(?:/|of)\s*\d{1,4})?$", re.I)
+_PAGE_NO = lazy(r"^(?:page\s*)?(?:\d{1,4}|[ivxlc]{1,6})(?:\s*(?:/|of)\s*\d{1,4})?$", re.I)
 
 
 def _shape(text: str) -> str:
