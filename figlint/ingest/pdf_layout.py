@@ -150,6 +150,7 @@ def is_bold(font: str, flags: int = 0) -> bool:
 
 
 _BOLD_NAMES: dict[str, bool] = {}
+_TENTHS: dict[float, float] = {}  # a type size -> round(size, 1), which formats the float to round it
 
 
 def _dominant(spans: list[dict]) -> tuple[float, str, bool]:
@@ -163,7 +164,14 @@ def _dominant(spans: list[dict]) -> tuple[float, str, bool]:
         n = len(s["text"].strip())
         if not n:
             continue
-        k = round(s["size"], 1)
+        # round(size, 1), worked out once per size (a page sets its text in a few): for
+        # positive floats only (an int 10 would find 10.0's entry, 0.0 answer for -0.0)
+        size = s["size"]
+        k = _TENTHS.get(size) if type(size) is float else None
+        if k is None:
+            k = round(size, 1)
+            if type(size) is float and size > 0 and len(_TENTHS) < 10_000:
+                _TENTHS[size] = k
         sizes[k] = sizes.get(k, 0) + n
         f = s["font"]
         fonts[f] = fonts.get(f, 0) + n
@@ -229,11 +237,13 @@ def _lines_of_block(page: int, bno: int, block: dict) -> list[Line]:
         if groups:
             last = groups[-1][-1]
             a, b = last["bbox"], rl["bbox"]
-            h = min(a[3] - a[1], b[3] - b[1])
-            overlap = min(a[3], b[3]) - max(a[1], b[1])
-            size = max((s["size"] for s in rl["spans"]), default=10)
-            same_dir = last.get("dir") == rl.get("dir")
-            if same_dir and h > 0 and overlap >= 0.5 * h and -2 <= b[0] - a[2] <= 2.5 * size:
+            # min() and max() spelled out (this runs once per raw line): min(x, y) is y if
+            # y < x else x, max(x, y) y if y > x else x; the type size only once the rest holds
+            ha, hb = a[3] - a[1], b[3] - b[1]
+            h = hb if hb < ha else ha
+            overlap = (b[3] if b[3] < a[3] else a[3]) - (b[1] if b[1] > a[1] else a[1])
+            if last.get("dir") == rl.get("dir") and h > 0 and overlap >= 0.5 * h and -2 <= b[0] - a[2] \
+                    and b[0] - a[2] <= 2.5 * max((s["size"] for s in rl["spans"]), default=10):
                 groups[-1].append(rl)
                 continue
         groups.append([rl])
@@ -262,9 +272,13 @@ def _join_row_pieces(groups: list[list[dict]]) -> list[list[dict]]:
             if j == i:
                 continue
             b = boxes[j]
-            # on one row: the same direction and overlapping by half the lower height
-            h = min(a[3] - a[1], b[3] - b[1])
-            if not (dirs[i] == dirs[j] and h > 0 and min(a[3], b[3]) - max(a[1], b[1]) >= 0.5 * h):
+            # on one row: the same direction and overlapping by half the lower height (this
+            # runs for every pair of neighbours: min(x, y) spelled out is y if y < x else x,
+            # max(x, y) y if y > x else x)
+            ha, hb = a[3] - a[1], b[3] - b[1]
+            h = hb if hb < ha else ha
+            if not (dirs[i] == dirs[j] and h > 0 and
+                    (b[3] if b[3] < a[3] else a[3]) - (b[1] if b[1] > a[1] else a[1]) >= 0.5 * h):
                 continue
             t = text(out[i])
             if t and all(c in _ACCENTS for c in t) and b[0] - 1 <= a[0] and a[2] <= b[2] + 1:
