@@ -15,6 +15,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from figlint.lazyre import lazy
+
 # A figure number as printed: "3", "3.2" (chapter numbering), "S1", "A2", "A.2".
 # "3", "3.2" (chapter), "A2"/"A.2" (appendix), "S2.3" (supplement of a chapter), "OA-2" (an
 # online appendix's "OA-" prefix)
@@ -73,7 +75,7 @@ _PREFIXED_NUM_RE = re.compile(_SP + r"([A-Z]{1,3}[ \u00a0\u2009\u202f]\d+)(?![\d
 _RANGE_RE = re.compile(_SP_RUN + r"(?:" + _DASH + r"|\s*(?<=\s)(?:to|through)\s+)" + _SP)
 # the figure word repeated at a range's end after a dash: "Fig. 10 \u2013 Fig. 15" ("Figure 3 to
 # Figure 7" may compare two figures: not a range)
-_RANGE_WORD_RE = re.compile(r"(?:" + _FOREIGN_WORDS + r"|fig(?:ure)?s?\.?|figs?\.)(?=[\s\u00a0~\d])", re.IGNORECASE)
+_RANGE_WORD_RE = lazy(r"(?:" + _FOREIGN_WORDS + r"|fig(?:ure)?s?\.?|figs?\.)(?=[\s\u00a0~\d])", re.IGNORECASE)
 # "and"/"or" in the languages whose figure names are read above: y/e/o (Spanish, Portuguese,
 # Italian), und/oder, et/ou, i/oraz, и/или ("las figuras 4-31 y 4-32"); not Dutch en/of,
 # which are also Spanish "in" and English "of" ("la figura 3 en 2019", "Figure 3 of 5")
@@ -138,7 +140,7 @@ class Mention:
 
 # a number as its series' prefix and its serial: "A2" (an appendix), "3.7" (chapter 3),
 # "SI 4", "A 1" (a prefix set off by a space), "OA-2"
-_SERIAL = re.compile(r"((?:[A-Z]{1,3}[ \u00a0\u2009\u202f.-]?)?(?:\d+" + _CHAPTER_DOT + r")?)(\d+)")
+_SERIAL = lazy(r"((?:[A-Z]{1,3}[ \u00a0\u2009\u202f.-]?)?(?:\d+" + _CHAPTER_DOT + r")?)(\d+)")
 
 
 def _expand(first: str, last: str) -> list[str]:
@@ -383,7 +385,7 @@ _NUMBER_FIRST_LABEL = re.compile(r"^\s*(?P<num>S\d+)" + _SP + r"(?P<word>Fig\.|F
 # what follows "Figure 1–" when the label names an item attached to the figure (eLife);
 # pdf_captions ends a caption at such a label too
 ITEM_OF_A_FIGURE = r"(?:figure\s+supplement|source\s+(?:data|code)|video)\s+\d"
-_ITEM_OF_A_FIGURE = re.compile(ITEM_OF_A_FIGURE, re.I)
+_ITEM_OF_A_FIGURE = lazy(ITEM_OF_A_FIGURE, re.I)
 
 
 def parse_caption_label(text: str) -> tuple[str, str, str] | None:
@@ -415,12 +417,12 @@ def normalize_number(number: str) -> str:
 _LOCATOR = (r"(?:(?:p|pp|pg|pgs|page|pages|sect?|section|ch|chap|chapter|eqs?|equations?|tab|table|\u00a7)\.?[ \u00a0~]*"
             r"[\w.\u2013-]+\s*,\s*){0,2}")
 _EXT_BEFORE = [
-    re.compile(r"(?i)(?<![A-Za-z])(?:their|its|his|her|whose)\s+(?:own\s+)?$"),
-    re.compile(r"(?i)(?:\bet\s+al\.?\s*(?:'s|’s)?|(?<=[A-Za-z])(?:'s|’s))\s+$"),
+    lazy(r"(?i)(?<![A-Za-z])(?:their|its|his|her|whose)\s+(?:own\s+)?$"),
+    lazy(r"(?i)(?:\bet\s+al\.?\s*(?:'s|’s)?|(?<=[A-Za-z])(?:'s|’s))\s+$"),
     # "[3], Figure 5": the cited work's; "the results of [109] (Figure B2)", the figure in its own
     # parentheses after the citation, is this paper's (where it compares them)
-    re.compile(r"(?:\\cite[a-zA-Z]*\*?(?:\[[^\]]*\])*\{[^}]*\}|\[\d+(?:\s*[,\u2013-]\s*\d+)*\])(?:'s|’s)?\s*,?\s*$"),
-    re.compile(r"(?:(?<![A-Za-z])(?i:supp|suppl|(?:supplementary|supplemental)(?:\s+(?:information|materials?|data|notes?))?"
+    lazy(r"(?:\\cite[a-zA-Z]*\*?(?:\[[^\]]*\])*\{[^}]*\}|\[\d+(?:\s*[,\u2013-]\s*\d+)*\])(?:'s|’s)?\s*,?\s*$"),
+    lazy(r"(?:(?<![A-Za-z])(?i:supp|suppl|(?:supplementary|supplemental)(?:\s+(?:information|materials?|data|notes?))?"
                r"|supporting(?:\s+information)?|extended\s+data)"
                r"|\bSI)\.?\s+$"),
     # a pinpoint into a cited work, inside the citation's own brackets (natbib's and biblatex's
@@ -430,7 +432,7 @@ _EXT_BEFORE = [
     # that follow an author, "Smith et al. (2020, Fig. 7)" (\citet); after a numeric citation in
     # its brackets, "[12, Fig. 7]", "[12, see Fig. 7]"; and in the source, inside a citation command's optional
     # argument, "\citep[Fig.~7]{x}", "\cite[see][Fig. 2]{x}"
-    re.compile(r"[(\[](?:[^()\[\]]{0,60}?\s)?(?!(?:In|On|By|For|From|Since|Until|After|Before|During|Through|As|At)\s)"
+    lazy(r"[(\[](?:[^()\[\]]{0,60}?\s)?(?!(?:In|On|By|For|From|Since|Until|After|Before|During|Through|As|At)\s)"
                r"[A-Z][^\s(),;\[\]]*,?\s+(?:et\s+al\.?,?\s+|(?:&|and)\s+[A-Z][^\s(),;\[\]]*,?\s+)?"
                r"(?:19|20)\d{2}[a-z]?\s*,\s*" + _LOCATOR + r"(?:their\s+)?$"
                r"|(?:\bet\s+al\.?|[A-Z][a-z]+)[ \u00a0~]*\(\s*(?:19|20)\d{2}[a-z]?\s*,\s*" + _LOCATOR + r"(?:their\s+)?$"
@@ -463,7 +465,7 @@ _SUPP_AFTER = re.compile(
     r"(?:SI\b|(?i:supplement|supporting\s+information|electronic\s+supplementary))"
 )
 # the supplement's own series: "S1", "S.1", "SI 4" (a prefix set off by a thin space)
-_SUPP_NUMBER = re.compile(r"S[A-Z]?[ \u00a0\u2009\u202f.]?\d")
+_SUPP_NUMBER = lazy(r"S[A-Z]?[ \u00a0\u2009\u202f.]?\d")
 
 
 def external_mention(text: str, start: int, end: int, numbers=(), known=None) -> bool:

@@ -9,9 +9,9 @@ dates increase leftward). Month names are English, as the OCR models read them.
 
 from __future__ import annotations
 
-import re
 
 from figlint.features.axes import Axis, Token, make_axis
+from figlint.lazyre import lazy
 
 _MONTHS = {m: i for i, ms in enumerate((
     ("jan", "january"), ("feb", "february"), ("mar", "march"), ("apr", "april"), ("may",),
@@ -21,7 +21,7 @@ _MON = r"(?P<mon>[a-z]{3,9})\.?"
 _DAY = r"(?P<day>\d{1,2})(?:st|nd|rd|th)?"
 # a month's two-digit year needs a mark ("Jan-20", "Jan '20"): "Mar 30" is a day
 _YEAR = r"(?:\s*(?P<year>\d{4})|\s*[/-]\s*(?P<year2>\d{2})|\s*(?P<year3>['\u2019]\d{2}))"
-_FORMS = [re.compile(p) for p in (
+_FORMS = [lazy(p) for p in (  # compiled when a date axis is first read
     rf"^{_MON}$",  # Jan
     rf"^{_MON},?{_YEAR}$",  # Jan 2020, Jan-20, Jan '20
     rf"^(?P<year>\d{{4}})[\s/-]*{_MON}$",  # 2020 Jan

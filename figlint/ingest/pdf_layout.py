@@ -28,6 +28,7 @@ from figlint.ingest import pdf_turn as turn
 from figlint.ingest.paths import PathRecord, glyph_marks
 from figlint.ingest.pdf_paths import read_paths
 from figlint.ingest.type3 import fix_sizes as fix_type3_sizes
+from figlint.lazyre import lazy
 from figlint.mentions import parse_float_label
 from figlint.model import union
 
@@ -149,6 +150,7 @@ def is_bold(font: str, flags: int = 0) -> bool:
 
 
 _BOLD_NAMES: dict[str, bool] = {}
+_TENTHS: dict[float, float] = {}  # a type size -> round(size, 1), which formats the float to round it
 
 
 def _dominant(spans: list[dict]) -> tuple[float, str, bool]:
@@ -162,7 +164,14 @@ def _dominant(spans: list[dict]) -> tuple[float, str, bool]:
         n = len(s["text"].strip())
         if not n:
             continue
-        k = round(s["size"], 1)
+        # round(size, 1), worked out once per size (a page sets its text in a few): for
+        # positive floats only (an int 10 would find 10.0's entry, 0.0 answer for -0.0)
+        size = s["size"]
+        k = _TENTHS.get(size) if type(size) is float else None
+        if k is None:
+            k = round(size, 1)
+            if type(size) is float and size > 0 and len(_TENTHS) < 10_000:
+                _TENTHS[size] = k
         sizes[k] = sizes.get(k, 0) + n
         f = s["font"]
         fonts[f] = fonts.get(f, 0) + n
@@ -228,11 +237,13 @@ def _lines_of_block(page: int, bno: int, block: dict) -> list[Line]:
         if groups:
             last = groups[-1][-1]
             a, b = last["bbox"], rl["bbox"]
-            h = min(a[3] - a[1], b[3] - b[1])
-            overlap = min(a[3], b[3]) - max(a[1], b[1])
-            size = max((s["size"] for s in rl["spans"]), default=10)
-            same_dir = last.get("dir") == rl.get("dir")
-            if same_dir and h > 0 and overlap >= 0.5 * h and -2 <= b[0] - a[2] <= 2.5 * size:
+            # min() and max() spelled out (this runs once per raw line): min(x, y) is y if
+            # y < x else x, max(x, y) y if y > x else x; the type size only once the rest holds
+            ha, hb = a[3] - a[1], b[3] - b[1]
+            h = hb if hb < ha else ha
+            overlap = (b[3] if b[3] < a[3] else a[3]) - (b[1] if b[1] > a[1] else a[1])
+            if last.get("dir") == rl.get("dir") and h > 0 and overlap >= 0.5 * h and -2 <= b[0] - a[2] \
+                    and b[0] - a[2] <= 2.5 * max((s["size"] for s in rl["spans"]), default=10):
                 groups[-1].append(rl)
                 continue
         groups.append([rl])
@@ -261,9 +272,13 @@ def _join_row_pieces(groups: list[list[dict]]) -> list[list[dict]]:
             if j == i:
                 continue
             b = boxes[j]
-            # on one row: the same direction and overlapping by half the lower height
-            h = min(a[3] - a[1], b[3] - b[1])
-            if not (dirs[i] == dirs[j] and h > 0 and min(a[3], b[3]) - max(a[1], b[1]) >= 0.5 * h):
+            # on one row: the same direction and overlapping by half the lower height (this
+            # runs for every pair of neighbours: min(x, y) spelled out is y if y < x else x,
+            # max(x, y) y if y > x else x)
+            ha, hb = a[3] - a[1], b[3] - b[1]
+            h = hb if hb < ha else ha
+            if not (dirs[i] == dirs[j] and h > 0 and
+                    (b[3] if b[3] < a[3] else a[3]) - (b[1] if b[1] > a[1] else a[1]) >= 0.5 * h):
                 continue
             t = text(out[i])
             if t and all(c in _ACCENTS for c in t) and b[0] - 1 <= a[0] and a[2] <= b[2] + 1:
@@ -366,7 +381,7 @@ def read_page(page: pymupdf.Page, forms=None) -> PageData:
     # marks where a figure is found, not what finds it (a table's check marks are no figure).
     data.marks = [PathRecord(p, p["rect"]) for p in glyph_marks(d)]
     drop_hidden_text(page, d, fills, matrix=m)
-    _plain_math_letters(d)
+    _plain_math_letters(d, texts)
     for bno, block in enumerate(d["blocks"]):
         if block.get("type") == 0:
             data.lines.extend(_lines_of_block(page.number, bno, block))
@@ -437,7 +452,11 @@ _MATH_LETTERS = {cp: unicodedata.normalize("NFKC", chr(cp)) for cp in [*range(0x
 _MATH_CHAR = re.compile("[\U0001D400-\U0010FFFF\u210e]")  # a character _MATH_LETTERS may map
 
 
-def _plain_math_letters(d: dict) -> None:
+def _plain_math_letters(d: dict, texts: list[str] | None = None) -> None:
+    """`texts`: the page's span texts as first read, if listed already (one search over them
+    first: a page without such a character, most pages, is not walked span by span)."""
+    if texts is not None and not _MATH_CHAR.search("\n".join(texts)):
+        return
     for b in d["blocks"]:
         for l in b.get("lines", ()):
             for s in l["spans"]:
@@ -480,7 +499,7 @@ def _spaceless(text: str) -> bool:
 # MuPDF gives each as its code. Letters are where ASCII has them; the ligatures and dashes are
 # control characters ("\x1cgure" for "figure", "re\x1dection"), so no word with them is read.
 _T1_CODES = {0x15: "\u2013", 0x16: "\u2014", 0x1B: "ff", 0x1C: "fi", 0x1D: "fl", 0x1E: "ffi", 0x1F: "ffl"}
-_T1_CONTROL = re.compile("[\x15\x16\x1b-\x1f]")
+_T1_CONTROL = lazy("[\x15\x16\x1b-\x1f]")
 _T1_IN_WORD = re.compile("[A-Za-z][\x1b-\x1f]|[\x1b-\x1f][A-Za-z]")
 
 
@@ -936,8 +955,8 @@ def _mark_lists_of_figures(pages: list[PageData]) -> None:
 
 
 # "Fig. 24 Predicted ..." / "Figure 3: ...": a float label, its number and words after it
-_CAPTION_OPENER = re.compile(r"^\s*(?:Supplementary\s+|Supporting\s+)?(?:Figure|Fig\.|FIGURE|FIG\.|Table|TABLE)[ \u00a0]*"
-                             r"(?:[A-Z]{1,2}-|[A-Z][.\u00b7\u22c5]?)?\d+(?:[.\u00b7\u22c5]\d+)*[.:|]?[ \u00a0]+\S+\s+\S")
+_CAPTION_OPENER = lazy(r"^\s*(?:Supplementary\s+|Supporting\s+)?(?:Figure|Fig\.|FIGURE|FIG\.|Table|TABLE)[ \u00a0]*"
+                       r"(?:[A-Z]{1,2}-|[A-Z][.\u00b7\u22c5]?)?\d+(?:[.\u00b7\u22c5]\d+)*[.:|]?[ \u00a0]+\S+\s+\S")
 
 
 def _opens_caption(ln: Line) -> bool:
@@ -945,11 +964,11 @@ def _opens_caption(ln: Line) -> bool:
     return bool(_CAPTION_OPENER.match(ln.text)) or parse_float_label(ln.text) is not None
 
 
-_LINE_NO = re.compile(r"^\d{1,5}(?:\s+\d{1,5})*$")
+_LINE_NO = lazy(r"^\d{1,5}(?:\s+\d{1,5})*$")
 _TOC_ENTRY = re.compile(r"(?:\.\s?){4,}\s*(?:\d+|[ivxlc]+)\s*$")
 
 
-_PAGE_NO = re.compile(r"^(?:page\s*)?(?:\d{1,4}|[ivxlc]{1,6})(?:\s*(?:/|of)\s*\d{1,4})?$", re.I)
+_PAGE_NO = lazy(r"^(?:page\s*)?(?:\d{1,4}|[ivxlc]{1,6})(?:\s*(?:/|of)\s*\d{1,4})?$", re.I)
 
 
 def _shape(text: str) -> str:
