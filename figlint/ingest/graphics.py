@@ -132,6 +132,9 @@ def _read_pdf_figure(path: str) -> Paper:
             text = page.get_text("dict", flags=pymupdf.TEXT_MEDIABOX_CLIP)
         marks = glyph_marks(text)  # a symbol font's glyphs are marks (R's Dingbats points)
         fix_type3_sizes(doc, text)
+        from figlint.ingest.pdf_layout import compose_accents
+
+        compose_accents(text)  # an OT1 font's accent glyphs over their letters (pdf_layout)
         drop_hidden_text(page, text, paths)  # text a later opaque fill paints over is not printed
         paths.extend(marks)  # (after the hidden-text check: their paint order is not known)
         spans: list[TextSpan] = []

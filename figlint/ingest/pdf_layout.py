@@ -382,6 +382,7 @@ def read_page(page: pymupdf.Page, forms=None) -> PageData:
     data.marks = [PathRecord(p, p["rect"]) for p in glyph_marks(d)]
     drop_hidden_text(page, d, fills, matrix=m)
     _plain_math_letters(d, texts)
+    compose_accents(d, texts)
     for bno, block in enumerate(d["blocks"]):
         if block.get("type") == 0:
             data.lines.extend(_lines_of_block(page.number, bno, block))
@@ -450,6 +451,40 @@ _MATH_LETTERS = {cp: unicodedata.normalize("NFKC", chr(cp)) for cp in [*range(0x
 
 
 _MATH_CHAR = re.compile("[\U0001D400-\U0010FFFF\u210e]")  # a character _MATH_LETTERS may map
+
+
+# A TeX font in the OT1 encoding (LaTeX's default without \usepackage[T1]{fontenc}) has no
+# accented letters: \"u is the accent glyph set over the letter, which MuPDF reads as a spacing
+# accent before it ("f¨ur", "Poincar´e", "na¨ıve"). Read as the letter the page shows: the spacing
+# accent and the letter after it composed, where Unicode has the accented letter (a dotless i
+# takes the accent as i does). The grave (also a typewriter font's backquote) only outside
+# typewriter fonts.
+_SPACING_ACCENTS = {"\u00a8": "\u0308", "\u00b4": "\u0301", "`": "\u0300", "\u02c6": "\u0302", "\u02dc": "\u0303",
+                    "\u00b8": "\u0327", "\u02c7": "\u030c", "\u02d8": "\u0306", "\u02d9": "\u0307", "\u00af": "\u0304",
+                    "\u02dd": "\u030b", "\u02da": "\u030a"}
+_ACCENT_LETTER = re.compile("([\u00a8\u00b4`\u02c6\u02dc\u00b8\u02c7\u02d8\u02d9\u00af\u02dd\u02da])([A-Za-z\u0131])")
+
+
+def _accent_letter(m: re.Match) -> str:
+    letter = "i" if m.group(2) == "\u0131" else m.group(2)
+    got = unicodedata.normalize("NFC", letter + _SPACING_ACCENTS[m.group(1)])
+    return got if len(got) == 1 else m.group(0)
+
+
+def compose_accents(d: dict, texts: list[str] | None = None) -> None:
+    """Spacing accents before letters in a text dict's spans composed into accented letters
+    (_ACCENT_LETTER). `texts`: the span texts, when listed already (one search first)."""
+    if texts is not None and not _ACCENT_LETTER.search("\n".join(texts)):
+        return
+    for b in d["blocks"]:
+        for l in b.get("lines", ()):
+            for s in l["spans"]:
+                t = s["text"]
+                if _ACCENT_LETTER.search(t):
+                    new = _ACCENT_LETTER.sub(_accent_letter, t)
+                    if "`" in t and is_mono(s.get("font", ""), s.get("flags", 0)):
+                        continue  # a backquote in code
+                    s["text"] = new
 
 
 def _plain_math_letters(d: dict, texts: list[str] | None = None) -> None:

@@ -1197,6 +1197,9 @@ def _pdf_content(path: str, page_no: int) -> _Content | None:
             text = page.get_text("dict", flags=pymupdf.TEXT_MEDIABOX_CLIP)
         marks = glyph_marks(text)  # a symbol font's glyphs are marks (R's Dingbats points)
         fix_type3_sizes(page.parent, text)
+        from figlint.ingest.pdf_layout import compose_accents
+
+        compose_accents(text)  # an OT1 font's accent glyphs over their letters (pdf_layout)
         paths = None
         if len(page.read_contents()) > _MAX_DRAWING_BYTES:
             c.heavy = True  # paths not read: tens of thousands of marks cost seconds, and no rule needs each
