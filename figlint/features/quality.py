@@ -419,43 +419,56 @@ def _placed_images(fig, paper, min_side_px: int, names: set[str] | None, mosaics
                 yield Placed(p.name, bgr, _is_jpeg_file(str(p)), None)
 
 
-def inline_image_pixels(paper, page: int, im):
-    """The pixels (BGR, as printed on white) of an image set inline in a page's content (BI ...
-    EI: no XObject, so no xref to decode it by), found among the page's image blocks by its
-    pixel size and printed box; None when the PDF or the image is not found."""
+def inline_images(paper, page: int, imgs):
+    """(image, pixels) for each of `imgs` set inline in a page's content (BI ... EI: no XObject,
+    so no xref to decode it by), found among the page's image blocks (one reading of the page)
+    by pixel size and printed box; pixels are BGR as printed on white (raster.on_white, as for
+    an image with a soft mask), one image at a time. Images not found are left out."""
     import numpy as np
 
+    from figlint import budget
+
     pdf = getattr(paper, "pdf_path", None) if paper is not None else None
-    if not pdf or not page:
-        return None
+    imgs = [im for im in imgs if im.width_px * im.height_px <= budget.MAX_DECODE_PIXELS]
+    if not pdf or not page or not imgs:
+        return
     try:
         import pymupdf
 
+        from figlint.features.raster import _bgr, on_white
         from figlint.ingest.mupdf import open_pdf
+        from figlint.model import overlap_share, union
 
+        # only the images' own boxes are read (other images of the page are not decoded)
+        clip = pymupdf.Rect(union(im.placed or im.bbox for im in imgs)) + (-1, -1, 1, 1)
         with open_pdf(pdf) as doc:
-            d = doc[page - 1].get_text("dict", flags=pymupdf.TEXT_PRESERVE_IMAGES)
-            box = im.placed or im.bbox
-            for b in d["blocks"]:
-                if b.get("type") != 1 or (b.get("width"), b.get("height")) != (im.width_px, im.height_px):
-                    continue
-                x0, y0, x1, y1 = b["bbox"]
-                w = min(x1, box[2]) - max(x0, box[0])
-                h = min(y1, box[3]) - max(y0, box[1])
-                if w <= 0 or h <= 0 or w * h < 0.5 * min((x1 - x0) * (y1 - y0), (box[2] - box[0]) * (box[3] - box[1])):
-                    continue
-                pix = pymupdf.Pixmap(b["image"])
-                if pix.colorspace is None or pix.colorspace.n != 3:
-                    pix = pymupdf.Pixmap(pymupdf.csRGB, pix)
-                a = np.frombuffer(pix.samples, dtype=np.uint8).reshape(pix.height, pix.width, pix.n).astype(np.float32)
-                rgb = a[..., :3]
-                if pix.alpha:  # printed on white, as an image with a soft mask is measured
-                    alpha = a[..., 3:4] / 255.0
-                    rgb = rgb * alpha + 255.0 * (1.0 - alpha)
-                return np.ascontiguousarray(rgb[..., ::-1]).astype(np.uint8)
+            blocks = [b for b in doc[page - 1].get_text("dict", flags=pymupdf.TEXT_PRESERVE_IMAGES, clip=clip)["blocks"]
+                      if b.get("type") == 1]
     except Exception:  # noqa: BLE001 - an image we cannot decode is left out
-        return None
-    return None
+        return
+    for im in imgs:
+        b = next((b for b in blocks if (b.get("width"), b.get("height")) == (im.width_px, im.height_px)
+                  and overlap_share(b["bbox"], im.placed or im.bbox) >= 0.5), None)
+        if b is None:
+            continue
+        try:
+            pix = pymupdf.Pixmap(b["image"])
+            alpha = None
+            if pix.alpha:
+                alpha = np.frombuffer(pix.samples_mv, np.uint8).reshape(pix.height, pix.width, pix.n)[:, :, -1].copy()
+            if pix.colorspace is None or pix.colorspace.n != 3:
+                pix = pymupdf.Pixmap(pymupdf.csRGB, pix)  # grey, CMYK, indexed: to RGB
+            if pix.alpha:
+                pix = pymupdf.Pixmap(pix, 0)  # the alpha kept apart above
+            bgr = _bgr(np.frombuffer(pix.samples_mv, np.uint8).reshape(pix.height, pix.width, pix.n))
+            if b.get("mask"):
+                mask = pymupdf.Pixmap(b["mask"])
+                alpha = np.frombuffer(mask.samples_mv, np.uint8).reshape(mask.height, mask.width, mask.n)[:, :, 0]
+            if alpha is not None and alpha.shape == bgr.shape[:2]:
+                bgr = on_white(bgr, alpha, out=bgr)
+        except Exception:  # noqa: BLE001
+            continue
+        yield im, bgr
 
 
 def _pdf_images(pdf: str, imgs, min_side_px: int, mosaics: bool):

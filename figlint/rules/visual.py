@@ -89,7 +89,7 @@ def low_dpi(fig: Figure, ctx: Context):
 def _without_fine_detail(fig: Figure, ctx: Context, low: list) -> list:
     """The low-resolution images less those with no detail to lose (quality.no_fine_detail):
     a heatmap drawn by `imshow` at 100 DPI, or its colour bar, prints as sharp as at 300."""
-    from figlint.features.quality import inline_image_pixels, no_fine_detail, placed_images
+    from figlint.features.quality import inline_images, no_fine_detail, placed_images
 
     names = {t[0].name for t in low}
     # At most 2 x 2 pixels is a colour fill, not a picture: no letter or line fits in it, and
@@ -102,12 +102,8 @@ def _without_fine_detail(fig: Figure, ctx: Context, low: list) -> list:
             flat.add(p.name)
     # an image set inline in the page's content has no XObject to decode it by: read from the
     # page's image blocks (a 163 x 4 px white fade under a diagram's box, judged at 72 DPI)
-    inline = set()
-    for img, _w, _h in low:
-        if not img.xref and img.name not in flat and fig.page:
-            bgr = inline_image_pixels(ctx.paper, fig.page, img)
-            if bgr is not None and no_fine_detail(bgr):
-                inline.add(id(img))
+    unnamed = [t[0] for t in low if not t[0].xref and t[0].name not in flat]
+    inline = {id(img) for img, bgr in inline_images(ctx.paper, fig.page, unnamed) if no_fine_detail(bgr)}
     return [t for t in low if t[0].name not in flat and id(t[0]) not in inline]
 
 
