@@ -381,8 +381,9 @@ def read_page(page: pymupdf.Page, forms=None) -> PageData:
     # marks where a figure is found, not what finds it (a table's check marks are no figure).
     data.marks = [PathRecord(p, p["rect"]) for p in glyph_marks(d)]
     drop_hidden_text(page, d, fills, matrix=m)
-    _plain_math_letters(d, texts)
-    compose_accents(d, texts)
+    joined = "\n".join(texts)  # the span texts as first read, searched once for each kind of fix
+    _plain_math_letters(d, joined)
+    compose_accents(d, joined)
     for bno, block in enumerate(d["blocks"]):
         if block.get("type") == 0:
             data.lines.extend(_lines_of_block(page.number, bno, block))
@@ -471,33 +472,33 @@ def _accent_letter(m: re.Match) -> str:
     return got if len(got) == 1 else m.group(0)
 
 
-def compose_accents(d: dict, texts: list[str] | None = None) -> None:
+def _spans_of(d: dict):
+    """Every span of a text dict, in its order."""
+    for b in d["blocks"]:
+        for l in b.get("lines", ()):
+            yield from l["spans"]
+
+
+def compose_accents(d: dict, joined: str | None = None) -> None:
     """Spacing accents before letters in a text dict's spans composed into accented letters
-    (_ACCENT_LETTER). `texts`: the span texts, when listed already (one search first)."""
-    if texts is not None and not _ACCENT_LETTER.search("\n".join(texts)):
+    (_ACCENT_LETTER). `joined`: the page's span texts joined, when at hand (one search first)."""
+    if joined is not None and not _ACCENT_LETTER.search(joined):
         return
-    for b in d["blocks"]:
-        for l in b.get("lines", ()):
-            for s in l["spans"]:
-                t = s["text"]
-                if _ACCENT_LETTER.search(t):
-                    new = _ACCENT_LETTER.sub(_accent_letter, t)
-                    if "`" in t and is_mono(s.get("font", ""), s.get("flags", 0)):
-                        continue  # a backquote in code
-                    s["text"] = new
+    for s in _spans_of(d):
+        t = s["text"]
+        if _ACCENT_LETTER.search(t) and not ("`" in t and is_mono(s.get("font", ""), s.get("flags", 0))):
+            s["text"] = _ACCENT_LETTER.sub(_accent_letter, t)  # (a backquote in code is left alone)
 
 
-def _plain_math_letters(d: dict, texts: list[str] | None = None) -> None:
-    """`texts`: the page's span texts as first read, if listed already (one search over them
+def _plain_math_letters(d: dict, joined: str | None = None) -> None:
+    """`joined`: the page's span texts as first read, joined, when at hand (one search over them
     first: a page without such a character, most pages, is not walked span by span)."""
-    if texts is not None and not _MATH_CHAR.search("\n".join(texts)):
+    if joined is not None and not _MATH_CHAR.search(joined):
         return
-    for b in d["blocks"]:
-        for l in b.get("lines", ()):
-            for s in l["spans"]:
-                t = s["text"]
-                if _MATH_CHAR.search(t):
-                    s["text"] = t.translate(_MATH_LETTERS)
+    for s in _spans_of(d):
+        t = s["text"]
+        if _MATH_CHAR.search(t):
+            s["text"] = t.translate(_MATH_LETTERS)
 
 
 def _seat_displaced_spans(d: dict) -> None:
