@@ -89,20 +89,20 @@ def _class_in_preamble(p: Path, text: str, depth: int = 2) -> bool:
     begin = _BEGIN_DOC.search(text)
     if begin is None:
         return False
-    root = p.parent
+    from figlint.ingest.searchpath import is_inside
+
+    root = str(p.parent)
+    root_real = os.path.realpath(root)
     for m in _INCLUDE.finditer(text[:begin.start()]):
         name = m.group(2).strip().strip('"')
         if not name:
             continue
-        cand = Path(os.path.normpath(root / (m.group(1) or "").strip() / name))
-        for f in (cand, cand.with_name(cand.name + ".tex")):
-            try:
-                inside = f.resolve().is_relative_to(root.resolve())
-            except OSError:
-                inside = False
-            if inside and f.is_file():
-                head = _head(f)
-                if _DOCCLASS.search(head) or (depth > 0 and _class_in_preamble(f, head + "\\begin{document}", depth - 1)):
+        cand = os.path.normpath(os.path.join(root, (m.group(1) or "").strip(), name))
+        # as TeX looks for it (name.tex first), inside the paper's tree as the reader allows
+        for f in (cand + ".tex", cand):
+            if is_inside(f, root) and os.path.isfile(f) and is_inside(os.path.realpath(f), root_real):
+                head = _head(Path(f))
+                if _DOCCLASS.search(head) or (depth > 0 and _class_in_preamble(Path(f), head + "\\begin{document}", depth - 1)):
                     return True
                 break
     return False
