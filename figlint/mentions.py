@@ -456,7 +456,7 @@ _EXT_AFTER = re.compile(
 )
 # another part of the same cited work named with the figure: "Figure 1 and Section 2.1 of
 # \citet{x}", "Fig. 3, Table 2 of [4]": passed over before the "of <citation>" test
-_COORDINATED = re.compile(
+_COORDINATED = lazy(
     r"^\s*(?:,|and|&|or)\s+(?:Sections?|Secs?\.|Tables?|Tabs?\.|Eqs?\.|Equations?|Chapters?|Ch\.|"
     r"Appendix|Appendices|\u00a7)[ \u00a0~]*[\w.\u2013-]+")
 # "Figure 2 in the Supplementary Material", "... of the SI", "... in the Supporting Information"
