@@ -1648,10 +1648,18 @@ def place_pages(figs: list[AuxFigure], pdf: Path) -> None:
         return sorted(sure or weak)
 
     cands = {id(f): candidates(f) for f in figs}
+    # An anchor named by two floats marks neither: hyperref keeps the first destination of a name
+    # ("destination with the same identifier ... duplicate ignored"), as when \theHfigure restarts
+    # in each appendix section (figure.1 for "A 1", "C 1" and the paper's own Figure 1).
+    uses: dict[str, int] = {}
+    for f in figs:
+        if f.anchor:
+            uses[f.anchor] = uses.get(f.anchor, 0) + 1
     rest = []
     for f in figs:
         # only a figure anchor marks the float (tufte's margin figures carry the section's)
-        dest = names.get(f.anchor) if f.anchor and f.anchor.startswith(("figure", "subfigure")) else None
+        dest = names.get(f.anchor) if f.anchor and f.anchor.startswith(("figure", "subfigure")) \
+            and uses[f.anchor] == 1 else None
         if dest and isinstance(dest.get("page"), int) and dest["page"] >= 0:
             f.pdf_page, f.page_from = dest["page"] + 1, "anchor"
         elif f.folio in by_label and len(by_label[f.folio]) == 1:

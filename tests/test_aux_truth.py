@@ -12,7 +12,10 @@ Each case is a convention that once made the truth, not figlint, wrong on a fiel
 - autonum's patched \\cref records itself in the list of figures as
   `\\autonum@processReference {..}{..}{label}`, which the truth kept instead of the number printed;
 - a float holding only sub-captions takes a figure number (the next captioned figure skips it)
-  but prints no "Figure N": a report of that number, as LaTeX counts, was scored as an extra.
+  but prints no "Figure N": a report of that number, as LaTeX counts, was scored as an extra;
+- an appendix that restarts the figure counter ("A 1") restarts hyperref's anchors too: every
+  "figure.1" after the first is a duplicate hyperref ignores, and the truth placed the appendix
+  figures on the page of the paper's Figure 1.
 """
 
 from __future__ import annotations
@@ -207,3 +210,17 @@ def test_a_float_of_sub_captions_only_takes_a_number_printed_nowhere(tmp_path, p
                        for n in ("1", "2", "3", "4", "5")]}
     s = ba.score_route(p, "pdf", rec, aux, src)
     assert (s.figures, s.found, s.predicted, s.correct) == (2, 2, 3, 2)
+
+
+def test_an_anchor_two_floats_share_gives_neither_its_page(tmp_path, pdflatex):
+    one = ("\\begin{figure}[p]\\centering\\includegraphics[width=0.3\\textwidth]{p.png}"
+           "\\caption{Panel set %s of the study.}\\end{figure}\n")
+    tex = ("\\documentclass{article}\n\\usepackage{graphicx}\n\\usepackage{hyperref}\n\\begin{document}\n"
+           "Text.\n\n" + one % "one" + "\\clearpage\n\\appendix\n"
+           "\\renewcommand{\\thefigure}{\\thesection\\,\\arabic{figure}}\n"
+           + "".join("\\section{More}\\setcounter{figure}{0}\nText.\n\n" + one % w + "\\clearpage\n"
+                     for w in ("two", "three"))
+           + "\\end{document}\n")
+    aux, _src = _truth(tmp_path / "a", tex)
+    assert [f.anchor for f in aux.figures] == ["figure.1"] * 3  # the convention is exercised
+    assert [(f.number, f.pdf_page) for f in aux.figures] == [("1", 2), ("A1", 4), ("B1", 6)]
