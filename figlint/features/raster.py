@@ -207,8 +207,10 @@ def _decode_pdf_image(doc, xref: int):
             bgr = pil_bgr(im)
     else:
         pm = pymupdf.Pixmap(doc, xref)
-        if pm.alpha or pm.colorspace is None or pm.colorspace.n != 3:
-            pm = pymupdf.Pixmap(pymupdf.csRGB, pm, 0)  # grey, CMYK, indexed: to RGB without alpha
+        if pm.colorspace is None or pm.colorspace.n != 3:
+            pm = pymupdf.Pixmap(pymupdf.csRGB, pm)  # grey, CMYK: to RGB (an image mask has no colours)
+        if pm.alpha:
+            pm = pymupdf.Pixmap(pm, 0)  # the alpha, if MuPDF kept one, is the SMask applied below
         # the pixmap's own memory (samples_mv), not a copy of it (samples): one copy, to BGR
         rgb = np.frombuffer(pm.samples_mv, np.uint8).reshape(pm.height, pm.width, pm.n)
         bgr = _bgr(rgb)
