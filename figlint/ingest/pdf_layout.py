@@ -910,10 +910,13 @@ def mark_margins(pages: list[PageData], layout: Layout) -> None:
     # page, in classes with a tall text block such as IEEEtran) is part of that graphic.
     zone = [(pd, ln, role) for pd, ln, role in zone if not _in_graphic(ln.bbox, pd)]
     seen: Counter = Counter(_shape(ln.text) for _, ln, _ in zone)
+    # A float taller than the text block (overfull) prints its caption in the page's foot, over
+    # or under the page number: the caption's lines there are the float's, not the page's.
+    caption = _caption_rows(pages, zone)
     for pd, ln, role in zone:
-        # A caption's first line in the outer strip is the float's, not the page's: a float
-        # taller than the text block (overfull) prints its caption under the page number.
-        outer = (ln.bbox[3] < 0.06 * pd.height or ln.bbox[1] > 0.94 * pd.height) and not _opens_caption(ln)
+        if id(ln) in caption:
+            continue
+        outer = ln.bbox[3] < 0.06 * pd.height or ln.bbox[1] > 0.94 * pd.height
         if _PAGE_NO.match(ln.text.strip()) or outer or id(ln) in on_row:
             ln.role = role
         elif seen[_shape(ln.text)] >= 2 and not parse_float_label(ln.text):
@@ -925,6 +928,34 @@ def mark_margins(pages: list[PageData], layout: Layout) -> None:
             if not ln.role and _TOC_ENTRY.search(ln.text):
                 ln.role = "toc"
     _mark_lists_of_figures(pages)
+
+
+def _caption_rows(pages: list[PageData], zone: list[tuple[PageData, Line, str]]) -> set[int]:
+    """The lines of `zone` (outside the text block) that are a caption's: one that opens a
+    caption, and each line set right under a caption line at its size (the page number between
+    them, set over the caption's rows, skipped)."""
+    out: set[int] = set()
+    by_page: dict[int, list[Line]] = {}
+    for pd, ln, _role in zone:
+        by_page.setdefault(pd.index, []).append(ln)
+    for pd in pages:
+        mine = sorted(by_page.get(pd.index, ()), key=lambda l: l.bbox[1])
+        if not mine:
+            continue
+        text = [l for l in pd.lines if l.horizontal and not _PAGE_NO.match(l.text.strip())]
+        for ln in mine:
+            if _PAGE_NO.match(ln.text.strip()):
+                continue
+            if _opens_caption(ln):
+                out.add(id(ln))
+                continue
+            above = [l for l in text if l.bbox[3] <= ln.bbox[1] + 0.3 * (ln.bbox[3] - ln.bbox[1])
+                     and min(l.bbox[2], ln.bbox[2]) - max(l.bbox[0], ln.bbox[0]) > 0 and l is not ln]
+            prev = max(above, key=lambda l: l.bbox[3], default=None)
+            if prev is not None and (id(prev) in out or (prev.role in ("", "caption") and _opens_caption(prev))) \
+                    and abs(prev.size - ln.size) <= 0.5 and ln.bbox[1] - prev.bbox[3] < 0.8 * ln.size:
+                out.add(id(ln))
+    return out
 
 
 def _same_row(a: BBox, b: BBox) -> bool:
