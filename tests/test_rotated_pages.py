@@ -6,7 +6,8 @@ float pages, in `sidewaysfigure` turned either way (rotating's default and `figu
 and on a landscape page (pdflscape, which sets /Rotate). Every variant must give the same
 figures, captions, citing sites, content, chart features and findings as the upright one,
 from the PDF and from the sources with the PDF (no FL008: the routes agree), and render a
-sideways figure upright.
+sideways figure upright. Figure 3's caption runs across the turned page, past the unturned
+page's width (MuPDF clipped a turned text pass to the page's own box: the rows lost their ends).
 """
 
 from __future__ import annotations

@@ -364,9 +364,11 @@ def read_page(page: pymupdf.Page, forms=None) -> PageData:
         m = None
         if angle:
             m = turn.turn_matrix(angle, w, h)
-            tp = page.get_textpage(flags=_TEXT_FLAGS, matrix=m)
-            d = tp.extractDICT()
             w, h = turn.turned_size(angle, w, h)
+            # the mediabox clip is the turned page's: MuPDF would clip to the page's own box,
+            # the turned frame's width cut at the page's height (a sideways caption lost its end)
+            tp = page.get_textpage(flags=_TEXT_FLAGS, matrix=m, clip=pymupdf.Rect(0, 0, w, h))
+            d = tp.extractDICT()
     data = PageData(page.number, w, h, turn=angle)
     texts = [s["text"] for b in d["blocks"] for l in b.get("lines", ()) for s in l["spans"]]
     if any(_spaceless(t) for t in texts if len(t) >= 30):
