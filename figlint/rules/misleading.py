@@ -358,11 +358,13 @@ def dual_value_axes(fig: Figure, ctx: Context):
 
 # Quantities whose scale conventionally grows downward (or leftward): depth below a surface,
 # rank (1 = best, at the top), astronomical magnitude (brighter is up), atmospheric pressure
-# (altitude up), and time before present (ages falling toward today). A reader of such a chart
-# expects the reversed scale; an axis whose title names one follows the convention.
+# (altitude up), time before present (ages falling toward today), and the spectroscopies'
+# abscissae: binding energy (photoelectron spectra), wavenumber (infrared), chemical shift (NMR,
+# "δ (ppm)"). A reader of such a chart expects the reversed scale; an axis whose title names one
+# follows the convention.
 _CONVENTION_WORDS = lazy(
     r"\bdepths?\b|\brank(?:s|ed|ing)?\b|\bmagnitudes?\b|\bmag\b|\bpressure\b|\bhPa\b|\bmbar\b"
-    r"|\bago\b|before present", re.I)
+    r"|\bago\b|before present|binding\s*energ|wave\s*numbers?\b|chemical\s*shifts?\b|δ\s*\(?\s*ppm", re.I)
 
 
 def _conventional(an: FigureAnalysis, ax: Axis) -> bool:
@@ -419,8 +421,8 @@ def inverted_value_axis(fig: Figure, ctx: Context):
     clean evenly spaced scale. Image and heatmap axes (row 0 at the top is their
     convention), row or category indices, timelines, the axes of 3D plots in
     perspective, and axes whose title names a quantity drawn reversed by
-    convention (depth, rank, magnitude, pressure, time before present) are not
-    reported. Dates the numeric reading does not take ("Jan 2020", "Mar 30",
+    convention (depth, rank, magnitude, pressure, time before present, and a
+    spectrum's binding energy, wavenumber or chemical shift) are not reported. Dates the numeric reading does not take ("Jan 2020", "Mar 30",
     "2019-06", "Q3 2018") are read as times: a row of them growing leftward is
     an inverted time axis. Without tick labels, a bar chart drawn upside down is
     recognised by its bars (at least three, evenly spaced, one width, different
