@@ -883,6 +883,8 @@ def _axis_title(an: FigureAnalysis, a: Axis) -> str:
                 and (t.bbox[2] <= a.box[0] + u and a.box[0] - t.bbox[2] < 4 * u
                      or t.bbox[0] >= a.box[2] - u and t.bbox[0] - a.box[2] < 4 * u)]
     else:
-        near = [t for t in words if not t.rotated and t.bbox[1] >= a.box[3] - 0.2 * u
+        # under the tick labels: its top below theirs, or (OCR's boxes are padded, so a title
+        # set close under the labels overlaps their box) its middle below their box
+        near = [t for t in words if not t.rotated and (t.bbox[1] >= a.box[3] - 0.2 * u or t.cy >= a.box[3])
                 and t.bbox[1] - a.box[3] < 3 * u and a.lo - 2 * u <= t.cx <= a.hi + 2 * u]
     return " ".join(t.text.strip() for t in near[:2])
