@@ -450,7 +450,7 @@ _EXT_AFTER = re.compile(
     r"|(?:our\s+)?Paper\s+[IVX]+\b"  # a companion paper of a series: "Fig. 4b of Paper I"
     r"|(?:the\s+)?(?:paper|work|study|article)\s+(?:of|by)\b"
     r"|(?:the|that|this)\s+(?:original\s+|cited\s+)?(?:paper|work|study|article|preprint)\s*(?:~?\\cite|\[\d)"
-    r"|[A-Z][A-Za-z-]+\s+(?:et\s+al|and\s+[A-Z]|\\cite|~?\\cite|\(\d{4}|\[\d)"
+    r"|[A-Z][A-Za-z-]+\s+(?:et\s+al|(?:and|\\?&)\s+[A-Z]|\\cite|~?\\cite|\(\d{4}|\[\d)"
     # one author and a bare year, as \citealt prints it: "Figure 6 of Pál 2009"
     r"|[A-Z][\w'\u2019-]+,?\s+(?:19|20)\d{2}[a-z]?\b))"
 )

@@ -142,3 +142,53 @@ def test_a_pinpoint_into_a_cited_work_is_not_a_citation_of_this_papers_figure(tm
             one, two = paper.figures
             assert len(one.sites) == 1 and len(two.sites) == 1, (natbib, [s.sentence for s in two.sites])
             assert "edge of the disk against" in two.sites[0].sentence
+
+
+def test_an_apacite_prenote_pointing_into_a_cited_work_is_not_this_papers_figure(tmp_path, pdflatex):
+    # apacite writes the citation's prenote in angle brackets, `\cite<see Fig.~2 of>[]{k}`,
+    # printed "(see Fig. 2 of Moss & Schneider, 2000)": the sources route read the note as the
+    # paper's own text (a hard-coded "Fig.~2", FL305) and the PDF route did not take the two
+    # authors joined by "&" for a cited work (an AGU paper of the field audit)
+    import shutil
+
+    from figlint.config import Config
+    from figlint.engine import lint_path
+    from figlint.ingest import load
+
+    if not shutil.which("bibtex"):
+        pytest.skip("bibtex not installed")
+    from PIL import Image
+
+    for name, colour in (("a.png", (90, 140, 200)), ("b.png", (200, 120, 60))):
+        Image.new("RGB", (300, 200), colour).save(tmp_path / name)
+    (tmp_path / "refs.bib").write_text(
+        "@article{moss2000, author={Moss, Richard and Schneider, Stephen}, title={Uncertainties},"
+        " journal={Guidance Papers}, year={2000}, pages={33--51}}\n")
+    (tmp_path / "main.tex").write_text(
+        "\\documentclass{article}\n\\usepackage{graphicx}\n\\usepackage{apacite}\n"
+        "\\begin{document}\n"
+        "Uncertain outcomes were framed before \\cite<see Fig.~2 of>[]{moss2000}, and the edge was measured.\n\n"
+        "Figure~\\ref{fig:a} shows the growth of the disk over the whole run.\n"
+        "\\begin{figure}[h]\\centering\\includegraphics[width=3cm]{a.png}\n"
+        "\\caption{Growth of the disk.}\\label{fig:a}\\end{figure}\n"
+        "Figure~\\ref{fig:b} shows the edge of the disk against its radius.\n"
+        "\\begin{figure}[h]\\centering\\includegraphics[width=3cm]{b.png}\n"
+        "\\caption{Edge of the disk.}\\label{fig:b}\\end{figure}\n"
+        "\\bibliographystyle{apacite}\n\\bibliography{refs}\n\\end{document}\n")
+    for cmd in (["pdflatex"], ["bibtex"], ["pdflatex"], ["pdflatex"]):
+        arg = "main" if cmd == ["bibtex"] else "main.tex"
+        subprocess.run(cmd + (["-interaction=batchmode"] if cmd != ["bibtex"] else []) + [arg], cwd=tmp_path,
+                       capture_output=True, timeout=120)
+    pdf, tex = tmp_path / "main.pdf", tmp_path / "main.tex"
+    import pymupdf
+
+    with pymupdf.open(pdf) as doc:
+        assert "see Fig. 2 of Moss & Schneider, 2000" in " ".join(doc[0].get_text().split())  # as the field paper
+    for paper in (load(str(pdf)), load(str(tex), pdf=str(pdf))):
+        assert [f.number for f in paper.figures] == ["1", "2"]
+        two = paper.figures[1]
+        assert len(two.sites) == 1 and "edge of the disk against" in two.sites[0].sentence, \
+            [s.sentence for s in two.sites]
+    for path in (pdf, tex):
+        codes = {f.code for f in lint_path(path, Config(preview=True)).findings}
+        assert not codes & {"FL303", "FL305"}, (path.suffix, codes)

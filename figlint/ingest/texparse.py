@@ -60,6 +60,8 @@ CITE_MACROS = {
     "Citep", "Citet", "Citealp", "Citealt", "Citeauthor", "parencite", "Parencite", "textcite",
     "Textcite", "autocite", "Autocite", "footcite", "footcitetext", "smartcite", "supercite",
     "citenum", "nocite", "fullcite", "citetitle", "cites", "shortcite", "citeN", "citeA",
+    # apacite's (its <prenote> is read as a first optional argument: texsource.angle_cite_notes)
+    "citeNP", "citeANP", "citeauthorNP", "citeyearNP", "fullciteA", "fullciteNP", "shortciteA", "shortciteNP",
 }
 EQUATION_ENVS = {"equation", "equation*", "align", "align*", "gather", "gather*", "multline",
                  "multline*", "eqnarray", "eqnarray*", "flalign", "alignat", "subequations", "dmath"}

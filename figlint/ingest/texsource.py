@@ -1094,6 +1094,18 @@ class _Loader:
             self.doc.import_dirs.append((start, self.out_len, new_base))
 
 
+# apacite's prenote, `\cite<see Fig.~1 of>[p. 3]{key}`: angle brackets where natbib writes a
+# first optional argument. Read as `\cite[see Fig.~1 of][p. 3]{key}` (the same length, so every
+# position stays), it is a citation's note, as natbib's is, not this paper's text.
+_ANGLE_NOTE = re.compile(r"(\\[A-Za-z]*cite[A-Za-z]*\*?\s*)<([^<>\[\]\n]{0,300})>")
+
+
+def angle_cite_notes(text: str) -> str:
+    if "cite" not in text or "<" not in text:
+        return text
+    return _ANGLE_NOTE.sub(lambda m: f"{m.group(1)}[{m.group(2)}]", text)
+
+
 def load_document(path: str, root: str | None = None) -> Document:
     """Find the root file under `path` and read the whole paper into one Document."""
     main, tree = find_root(path, root)
@@ -1119,6 +1131,7 @@ def load_document(path: str, root: str | None = None) -> Document:
             break
         drop = drop | loader.found_drop_envs
         verbatim = verbatim | loader.found_verbatim_envs
+    doc.text = angle_cite_notes(doc.text)
     return doc
 
 
