@@ -1761,6 +1761,7 @@ def truth(main: Path, pdf: Path, root: Path | None = None, aux_path: Path | None
         f.labels = sorted(k for k, v in aux.labels.items() if v[0] == f.number and v[3] == "figure")
     place_pages(aux.figures, pdf)
     clip_offpage(aux.figures, pdf)
+    clip_unprinted(aux.figures, pdf)
     fill_wild(aux.figures, pdf)
     return aux, src
 
@@ -1855,3 +1856,45 @@ def clip_offpage(figs: list[AuxFigure], pdf: Path) -> None:
                     k += 1
                 cut.append(" ".join(ws[:k]))
             f.variants += [c for c in cut if c not in f.variants]
+
+
+def clip_unprinted(figs: list[AuxFigure], pdf: Path) -> None:
+    """A caption LaTeX set where nothing prints it (a wrapped figure pushed off its page loses
+    its caption, or the caption's rows after those the page could hold: not even off the page's
+    box is the text in the PDF) is, as printed, the part the PDF holds: its longest start found
+    in the document's text, or no caption at all. Only when the end of the caption stands nowhere
+    in the PDF (formula letters that the record renders otherwise do not cut a printed caption).
+    Added as one more rendering of the truth, as clip_offpage's."""
+    import pymupdf
+
+    try:
+        with pymupdf.open(str(pdf)) as doc:
+            pages = [_letters(page.get_text(clip=pymupdf.INFINITE_RECT())) for page in doc]
+    except Exception:  # noqa: BLE001 - an odd file must not stop the benchmark
+        return
+    printed = " ".join(pages)
+    for f in figs:
+        ends = [_letters(v)[-20:] for v in f.variants if len(_letters(v)) >= 40]
+        if not ends or len(ends) < len(f.variants) or any(e in printed for e in ends):
+            continue
+        # its start is looked for on its own page (another caption may begin alike)
+        own = pages[f.pdf_page - 1] if f.pdf_page and 1 <= f.pdf_page <= len(pages) else printed
+        cut = []
+        for v in f.variants:
+            letters = _letters(v)
+            lo, hi = 0, len(letters)
+            while lo < hi:  # the longest start of the caption the PDF holds
+                mid = (lo + hi + 1) // 2
+                if letters[:mid] in own:
+                    lo = mid
+                else:
+                    hi = mid - 1
+            if lo < 20:
+                cut.append("")
+                continue
+            ws, k, n = v.split(), 0, 0
+            while k < len(ws) and n + len(_letters(ws[k])) <= lo:
+                n += len(_letters(ws[k]))
+                k += 1
+            cut.append(" ".join(ws[:k]))
+        f.variants += [c for c in cut if c not in f.variants]

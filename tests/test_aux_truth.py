@@ -15,7 +15,10 @@ Each case is a convention that once made the truth, not figlint, wrong on a fiel
   but prints no "Figure N": a report of that number, as LaTeX counts, was scored as an extra;
 - an appendix that restarts the figure counter ("A 1") restarts hyperref's anchors too: every
   "figure.1" after the first is a duplicate hyperref ignores, and the truth placed the appendix
-  figures on the page of the paper's Figure 1.
+  figures on the page of the paper's Figure 1;
+- a wrapped figure pushed off its page lost its caption in print (and another the rows after those
+  its page could hold): the truth kept the whole caption LaTeX set, and scored figlint's reading of
+  the printed page as wrong.
 """
 
 from __future__ import annotations
@@ -224,3 +227,30 @@ def test_an_anchor_two_floats_share_gives_neither_its_page(tmp_path, pdflatex):
     aux, _src = _truth(tmp_path / "a", tex)
     assert [f.anchor for f in aux.figures] == ["figure.1"] * 3  # the convention is exercised
     assert [(f.number, f.pdf_page) for f in aux.figures] == [("1", 2), ("A1", 4), ("B1", 6)]
+
+
+def test_a_caption_the_pdf_does_not_hold_is_scored_as_printed(tmp_path):
+    import pymupdf
+
+    def caption(k: int) -> str:
+        name = ("alpha", "beta", "gamma")[k - 1]
+        return (f"Validation and test losses of run {name} during the optimisation of every weight decay, "
+                f"with one hyperparameter for each weight of the model and the losses of the {name} baseline.")
+
+    doc = pymupdf.open()
+    page = doc.new_page()
+    # Figure 1's caption printed whole, Figure 2's first row only, Figure 3's not at all
+    page.insert_text((72, 100), "Figure 1: " + caption(1)[:70], fontsize=8)
+    page.insert_text((72, 112), caption(1)[70:], fontsize=8)
+    page.insert_text((72, 200), "Figure 2: " + caption(2)[:60], fontsize=8)
+    doc.new_page()
+    doc.save(tmp_path / "p.pdf")
+    # Figure 3 belongs on page 2, which prints nothing of it
+    figs = [at.AuxFigure(number=str(k), folio="1", anchor=None, caption_tex=caption(k), caption=caption(k),
+                         variants=[caption(k)], pdf_page=1 if k < 3 else 2) for k in (1, 2, 3)]
+    at.clip_unprinted(figs, tmp_path / "p.pdf")
+    one, two, three = figs
+    assert one.variants == [caption(1)]  # printed whole: nothing added
+    assert two.variants[0] == caption(2) and len(two.variants) == 2
+    assert caption(2).startswith(two.variants[1]) and 40 <= len(two.variants[1]) <= 60
+    assert three.variants == [caption(3), ""]  # printed nowhere: no caption is right too
