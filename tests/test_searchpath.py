@@ -286,3 +286,30 @@ def test_a_file_name_written_with_string_or_detokenize_is_the_name_tex_reads(tmp
     assert _fl307(tmp_path / "main.tex") == []
     (tmp_path / "plots" / "post_test.png").unlink()
     assert [f.figure for f in _fl307(tmp_path / "main.tex")] == ["2"]
+
+
+def test_an_eps_printed_through_its_epstopdf_conversion_is_found(tmp_path, pdflatex):
+    """`\\includegraphics{figs/a.eps}` prints through epstopdf's `figs/a-eps-converted-to.pdf`;
+    a repository may keep only that conversion (the build warns the .eps is missing and prints
+    the PDF): the sources route finds the graphic (no FL307), as it does the .eps when present;
+    with neither file the figure is reported."""
+    import subprocess
+
+    import pymupdf
+
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "figs").mkdir()
+    d = pymupdf.open()
+    d.new_page(width=100, height=80).draw_rect(pymupdf.Rect(10, 10, 90, 70), color=(1, 0, 0))
+    d.save(tmp_path / "figs" / "a-eps-converted-to.pdf")
+    (tmp_path / "main.tex").write_text(doc(FIG % ("figs/a.eps", "a", "a", "a")))
+    run = subprocess.run(["pdflatex", "-interaction=nonstopmode", "main.tex"], cwd=tmp_path,
+                         capture_output=True, timeout=120)
+    assert run.returncode == 0, run.stdout[-800:]
+    with pymupdf.open(tmp_path / "main.pdf") as out:
+        assert out[0].get_drawings()  # the conversion printed
+    paper = read_latex(str(tmp_path / "main.tex"))
+    assert [f.graphics for f in paper.figures] == [["figs/a-eps-converted-to.pdf"]]
+    assert _fl307(tmp_path / "main.tex") == []
+    (tmp_path / "figs" / "a-eps-converted-to.pdf").unlink()
+    assert [f.figure for f in _fl307(tmp_path / "main.tex")] == ["1"]

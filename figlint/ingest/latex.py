@@ -309,6 +309,11 @@ class _Assembler:
             tries = [name] if ext == ".svg" else [name + ".svg", name]
         elif macro == "includestandalone":
             tries = [name + ".tex", name + ".pdf", name]
+        elif os.path.splitext(name)[1] == ".eps":
+            # pdfTeX prints an EPS through epstopdf's conversion, <name>-eps-converted-to.pdf,
+            # found beside it; a repository may keep only that (LaTeX warns the .eps is missing
+            # and prints the conversion)
+            tries = [name, name[:-4] + "-eps-converted-to.pdf"]
         elif ext in KNOWN_EXTS:
             tries = [name]
         else:
