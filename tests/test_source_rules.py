@@ -128,6 +128,20 @@ def test_cited_only_by_hardcoded_text_is_fl305_not_fl301(tmp_path):
     assert ("FL203", "2") in got(result)  # figure 2 has no label at all
 
 
+def test_a_list_of_figure_legends_headed_by_their_names_is_not_hardcoded(tmp_path):
+    # a manuscript that ends with its legends listed (`\item[Figure 1] \textbf{Title.} ...`,
+    # as journals ask of submissions) names each figure to head its legend: no \ref belongs
+    # there (field audit: six false FL305 on a Nature Communications manuscript)
+    body = ("Figure~\\ref{fig:a} shows the loss; Figure 2 compares both runs.\n" + figure("fig:a")
+            + figure("fig:b", caption="Second figure with its own specific caption text")
+            + "\\section*{Figure captions}\n\\begin{description}\n"
+            "\\item[Figure 1] \\textbf{Loss per epoch.} The loss of both runs.\n"
+            "\\item[Figure 2] \\textbf{Both runs.} Accuracy of both runs.\n\\end{description}\n")
+    write(tmp_path, {"main.tex": doc(body)})
+    hard = by_code(lint(tmp_path), "FL305")
+    assert [(f.figure, f.location.line) for f in hard] == [("2", 4)]  # the typed "Figure 2" of the text
+
+
 def test_never_mentioned_figure_is_fl301_also_in_the_appendix(tmp_path):
     body = ("Figure~\\ref{fig:a} shows that accuracy rises with depth.\n" + figure("fig:a")
             + figure("fig:b") + "\\appendix\n\\section{More}\n" + figure("fig:app"))

@@ -88,9 +88,10 @@ def _sequence(number: str) -> str:
     return re.sub(r"\d+$", "", number or "")
 
 
-# a heading whose title is a float's label alone (PLoS's list of supporting items)
-_HEADING_OPEN = re.compile(r"\\paragraph\*?\s*\{\s*$")
-_HEADING_CLOSE = re.compile(r"[.:]?\s*\}")
+# A figure's name heading an entry: PLoS's `\paragraph*{S1 Fig.}` over a supporting item, a
+# list of figure legends at the end of a manuscript (`\item[Figure 1] \textbf{Title.} ...`)
+_HEADING_OPEN = re.compile(r"(?:\\paragraph\*?\s*\{|\\item\s*\[)\s*$")
+_HEADING_CLOSE = re.compile(r"[.:]?\s*[}\]]")
 
 
 class _Assembler:
@@ -689,8 +690,9 @@ class _Assembler:
                 if k is not None and k not in figs:
                     figs.append(k)
             # "\\paragraph*{S1 Fig.}": the heading PLoS lists a supporting item under, its name as the
-            # journal prints it, typed by design: a site (as the PDF route reads the entry) but no
-            # number to replace by a \\ref
+            # journal prints it, typed by design, and "\\item[Figure 1]" heading a figure's legend in
+            # a list of legends: a site (as the PDF route reads the entry) but no number to replace
+            # by a \\ref
             heading = bool(_HEADING_OPEN.search(self.t, max(0, m.start - 20), m.start) and _HEADING_CLOSE.match(self.t, m.end))
             if not heading:
                 self.hardcoded.append({
