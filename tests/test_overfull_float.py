@@ -73,3 +73,26 @@ def test_caption_under_the_folio_keeps_its_figure(tmp_path, pdflatex, height):
         assert folio and cap[1] < folio[0][3] and cap[3] > folio[0][3] + 10
     codes = [f.code for f in lint_path(pdf, Config(preview=True)).findings]
     assert "FL201" not in codes and "FL301" not in codes
+
+
+def test_a_page_number_set_over_a_caption_row_is_not_caption_text():
+    # A float far taller than the text block (a thesis's code listing, 49 pt over) runs its
+    # caption over the folio, which the text block's estimate then holds: the folio is no page
+    # furniture there, and "42" was read into the caption ("correctly ordered 42 and match").
+    # A lone number set over the row's words is the page's; a script set in a gap between the
+    # words ("x" then "2") is the caption's.
+    from figlint.ingest.pdf_captions import _overprinted
+    from figlint.ingest.pdf_layout import Line
+
+    def line(text, x0, x1, y0=693.0, y1=704.0, spans=None):
+        spans = spans or [{"text": text, "bbox": (x0, y0, x1, y1), "size": 10.0, "font": "CMR10"}]
+        return Line(page=0, bbox=(x0, y0, x1, y1), text=text, spans=spans, size=10.0, font="CMR10", bold=False, block=0)
+
+    words = [("server", 111, 141), ("design", 145, 177), ("must", 250, 280), ("be", 284, 296),
+             ("correctly", 300, 345), ("ordered", 350, 390)]
+    row = line(" ".join(w for w, *_ in words), 111, 390,
+               spans=[{"text": w, "bbox": (a, 693.0, b, 704.0), "size": 10.0, "font": "CMR10"} for w, a, b in words])
+    assert _overprinted(line("42", 299, 311, 693, 705), [row])
+    assert not _overprinted(line("2", 296.5, 299.5, 690, 697), [row])  # a script in the gap after "be"
+    assert not _overprinted(line("42", 299, 311, 720, 731), [row])  # on the next row: not over this one
+    assert not _overprinted(line("cm", 299, 311, 693, 705), [row])

@@ -554,6 +554,8 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphic
             break  # a side note set right under a margin caption (tufte): "¹⁰ The HRTF set is ..."
         if (parse_float_label(ln.text) or _ITEM_LABEL.match(ln.text)) and not _wraps_on(out[-1] if out else first, first, bare, col, layout):
             break  # the next caption; "Figure 4" wrapped to a line's start mid-sentence is a mention
+        if same_row and _overprinted(ln, [first, *out]):
+            continue  # the page number printed over the caption's row (a float taller than the page)
         out.append(ln)
         if not same_row:
             if not own:
@@ -577,6 +579,17 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphic
         else:
             rows.append([ln])
     return [ln for r in rows for ln in sorted(r, key=lambda l: l.bbox[0])]
+
+
+def _overprinted(ln: Line, rows: list[Line]) -> bool:
+    """A lone number set over the caption's own words (a folio a float taller than the text block
+    ran over), not in a gap between them as a formula's script is."""
+    if not ln.text.strip().isdigit() or len(ln.text.strip()) > 4:
+        return False
+    x0, x1 = ln.bbox[0], ln.bbox[2]
+    return any(_same_row(ln.bbox, r.bbox) and any(
+        s["text"].strip() and min(s["bbox"][2], x1) - max(s["bbox"][0], x0) > 0.3 * (x1 - x0) for s in r.spans)
+        for r in rows)
 
 
 def _opens_with_script(ln: Line, size: float) -> bool:
