@@ -698,7 +698,7 @@ def body_stats(pages: list[PageData]) -> tuple[float, str]:
     that leaves no text to speak of: then every line counts.
     """
     sizes, fonts = _size_counts(pages, outside_graphics=True)
-    if sum(sizes.values()) < 500:
+    if sum(sizes.values()) < 100:
         sizes, fonts = _size_counts(pages, outside_graphics=False)
     if not sizes:
         return 10.0, ""
