@@ -451,6 +451,8 @@ _EXT_AFTER = re.compile(
     r"|(?:the\s+)?(?:paper|work|study|article)\s+(?:of|by)\b"
     r"|(?:the|that|this)\s+(?:original\s+|cited\s+)?(?:paper|work|study|article|preprint)\s*(?:~?\\cite|\[\d)"
     r"|[A-Z][A-Za-z-]+\s+(?:et\s+al|(?:and|\\?&)\s+[A-Z]|\\cite|~?\\cite|\(\d{4}|\[\d)"
+    # three or more authors, "of Maoz, Mannucci & Brandt 2012"
+    r"|[A-Z][A-Za-z-]+(?:,\s+[A-Z][A-Za-z-]+)+,?\s+(?:and|\\?&)\s+[A-Z]"
     # one author and a bare year, as \citealt prints it: "Figure 6 of Pál 2009"
     r"|[A-Z][\w'\u2019-]+,?\s+(?:19|20)\d{2}[a-z]?\b))"
 )

@@ -235,6 +235,9 @@ def test_abbreviations_joined_to_a_word_do_not_break_sentences():
     ("as modelled before [12, p. 5, Fig. 2] for the disc", True),
     ("as modelled before (see Figure 6 of Pal 2009) for the disc", True),  # \\citealt: one author, a year
     ("as modelled before (see fig. 1 of Moss & Schneider, 2000) for the disc", True),  # two authors joined by &
+    ("as shown in Fig. 1 of Maoz, Mannucci & Brandt 2012, the rate", True),  # three authors
+    ("as shown in Fig. 1 of Maoz, Mannucci, and Brandt (2012), the rate", True),
+    ("as shown in Fig. 1, Table 2, and Section 3, the rate", False),
     ("as modelled before (see fig.~1 of Moss \\& Schneider) for the disc", True),  # source
     ("as modelled before \\cite[see fig.~1 of][]{moss} for the disc", True),  # apacite's \\cite<..>, read as [..]
     ("as in Figure~1 and Section~2.1 of \\citet{negin}, the disc", True),  # two parts of the cited work
