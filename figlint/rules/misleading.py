@@ -359,20 +359,28 @@ def dual_value_axes(fig: Figure, ctx: Context):
 # Quantities whose scale conventionally grows downward (or leftward): depth below a surface,
 # rank (1 = best, at the top), astronomical magnitude (brighter is up), atmospheric pressure
 # (altitude up), time before present (ages falling toward today), and the spectroscopies'
-# abscissae: binding energy (photoelectron spectra), wavenumber (infrared), chemical shift (NMR,
-# "δ (ppm)"). A reader of such a chart expects the reversed scale; an axis whose title names one
+# abscissae: binding energy (photoelectron spectra), wavenumber (infrared), chemical shift (NMR:
+# "δ (ppm)", a nucleus and the unit, "¹H (ppm)", "¹⁵N (ppm)", or a spectrometer's axis name,
+# "f1 (ppm)"). A reader of such a chart expects the reversed scale; an axis whose title names one
 # follows the convention.
+_SPECTRUM = (r"binding\s*energ|wave\s*numbers?\b|chemical\s*shifts?\b|δ\s*\(?\s*ppm|\bf[12]\s*\(\s*ppm"
+             r"|(?<![A-Za-z])(?:\d{1,3}\s*)?(?:H|C|N|F|P|Si|B|Li|Na|Al|Sn|Pt|Se|Cd|Xe)\s*\(\s*ppm\s*\)")
 _CONVENTION_WORDS = lazy(
     r"\bdepths?\b|\brank(?:s|ed|ing)?\b|\bmagnitudes?\b|\bmag\b|\bpressure\b|\bhPa\b|\bmbar\b"
-    r"|\bago\b|before present|binding\s*energ|wave\s*numbers?\b|chemical\s*shifts?\b|δ\s*\(?\s*ppm", re.I)
+    r"|\bago\b|before present|" + _SPECTRUM, re.I)
+_SPECTRUM_WORDS = lazy(_SPECTRUM, re.I)
 
 
 def _conventional(an: FigureAnalysis, ax: Axis) -> bool:
     """Whether the axis' title names a quantity drawn reversed by convention (read upright
-    when it is a raster y axis: OCR reads rotated titles poorly, features/titles.py)."""
+    when it is a raster y axis: OCR reads rotated titles poorly, features/titles.py). An axis
+    whose title was not found, in a spectrum (a text of the figure names a spectroscopy's
+    abscissa: "¹⁵N (ppm)" set over a 2D spectrum's vertical axis), follows its convention."""
     if _CONVENTION_WORDS.search(ax.title or ""):
         return True
-    return ax.orient == "y" and bool(_CONVENTION_WORDS.search(rotated_title(an, ax)))
+    if ax.orient == "y" and _CONVENTION_WORDS.search(rotated_title(an, ax)):
+        return True
+    return not ax.title and any(_SPECTRUM_WORDS.search(t.text) for t in an.tokens)
 
 
 def _inverted_axis(an: FigureAnalysis) -> Axis | None:
