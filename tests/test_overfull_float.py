@@ -96,3 +96,10 @@ def test_a_page_number_set_over_a_caption_row_is_not_caption_text():
     assert not _overprinted(line("2", 296.5, 299.5, 690, 697), [row])  # a script in the gap after "be"
     assert not _overprinted(line("42", 299, 311, 720, 731), [row])  # on the next row: not over this one
     assert not _overprinted(line("cm", 299, 311, 693, 705), [row])
+    # a product's lower limit under its sign: a script-size number over a symbol, not a word
+    prod = line("U = \u220f x", 111, 200, spans=[{"text": "U", "bbox": (111.0, 693.0, 119.0, 704.0)},
+                                                  {"text": "=", "bbox": (122.0, 693.0, 130.0, 704.0)},
+                                                  {"text": "\u220f", "bbox": (133.0, 690.0, 145.0, 707.0)}])
+    limit = line("1", 136, 141, 698, 705)
+    limit.size = 7.0
+    assert not _overprinted(limit, [prod])

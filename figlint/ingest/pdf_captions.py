@@ -583,13 +583,14 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphic
 
 def _overprinted(ln: Line, rows: list[Line]) -> bool:
     """A lone number set over the caption's own words (a folio a float taller than the text block
-    ran over), not in a gap between them as a formula's script is."""
+    ran over), not in a gap between them as a formula's script is, nor a formula's limit set
+    over or under its big operator: the number at the row's size, over a word of letters."""
     if not ln.text.strip().isdigit() or len(ln.text.strip()) > 4:
         return False
     x0, x1 = ln.bbox[0], ln.bbox[2]
-    return any(_same_row(ln.bbox, r.bbox) and any(
-        s["text"].strip() and min(s["bbox"][2], x1) - max(s["bbox"][0], x0) > 0.3 * (x1 - x0) for s in r.spans)
-        for r in rows)
+    return any(_same_row(ln.bbox, r.bbox) and ln.size >= 0.9 * r.size and any(
+        sum(c.isalpha() for c in s["text"]) >= 2 and min(s["bbox"][2], x1) - max(s["bbox"][0], x0) > 0.3 * (x1 - x0)
+        for s in r.spans) for r in rows)
 
 
 def _opens_with_script(ln: Line, size: float) -> bool:
