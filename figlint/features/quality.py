@@ -435,7 +435,7 @@ def inline_images(paper, page: int, imgs):
     try:
         import pymupdf
 
-        from figlint.features.raster import _bgr, on_white
+        from figlint.features.raster import on_white, pixmap_bgr
         from figlint.ingest.mupdf import open_pdf
         from figlint.model import overlap_share, union
 
@@ -456,11 +456,7 @@ def inline_images(paper, page: int, imgs):
             alpha = None
             if pix.alpha:
                 alpha = np.frombuffer(pix.samples_mv, np.uint8).reshape(pix.height, pix.width, pix.n)[:, :, -1].copy()
-            if pix.colorspace is None or pix.colorspace.n != 3:
-                pix = pymupdf.Pixmap(pymupdf.csRGB, pix)  # grey, CMYK, indexed: to RGB
-            if pix.alpha:
-                pix = pymupdf.Pixmap(pix, 0)  # the alpha kept apart above
-            bgr = _bgr(np.frombuffer(pix.samples_mv, np.uint8).reshape(pix.height, pix.width, pix.n))
+            bgr = pixmap_bgr(pix)  # the alpha kept apart above
             if b.get("mask"):
                 mask = pymupdf.Pixmap(b["mask"])
                 alpha = np.frombuffer(mask.samples_mv, np.uint8).reshape(mask.height, mask.width, mask.n)[:, :, 0]

@@ -137,6 +137,21 @@ def _bgr(rgb):
     return cv2.cvtColor(rgb, cv2.COLOR_RGB2BGR)
 
 
+def pixmap_bgr(pm):
+    """A MuPDF pixmap's colours as a new BGR array: grey and CMYK converted to RGB (an image
+    mask, which has no colours, raises), its alpha, if any, dropped (the caller applies it).
+    Two steps: PyMuPDF 1.28 refuses the one that converted and dropped alpha together."""
+    import numpy as np
+    import pymupdf
+
+    if pm.colorspace is None or pm.colorspace.n != 3:
+        pm = pymupdf.Pixmap(pymupdf.csRGB, pm)
+    if pm.alpha:
+        pm = pymupdf.Pixmap(pm, 0)
+    # the pixmap's own memory (samples_mv), not a copy of it (samples): one copy, to BGR
+    return _bgr(np.frombuffer(pm.samples_mv, np.uint8).reshape(pm.height, pm.width, pm.n))
+
+
 def on_white(bgr, alpha, out=None):
     """Pixels with transparency as printed on white paper (BGR uint8). One formula for an
     image file and for a PDF's image with its soft mask, so both routes see the same pixels.
@@ -206,15 +221,7 @@ def _decode_pdf_image(doc, xref: int):
             del info
             bgr = pil_bgr(im)
     else:
-        pm = pymupdf.Pixmap(doc, xref)
-        if pm.colorspace is None or pm.colorspace.n != 3:
-            pm = pymupdf.Pixmap(pymupdf.csRGB, pm)  # grey, CMYK: to RGB (an image mask has no colours)
-        if pm.alpha:
-            pm = pymupdf.Pixmap(pm, 0)  # the alpha, if MuPDF kept one, is the SMask applied below
-        # the pixmap's own memory (samples_mv), not a copy of it (samples): one copy, to BGR
-        rgb = np.frombuffer(pm.samples_mv, np.uint8).reshape(pm.height, pm.width, pm.n)
-        bgr = _bgr(rgb)
-        del rgb, pm
+        bgr = pixmap_bgr(pymupdf.Pixmap(doc, xref))  # its alpha, if MuPDF kept one, is the SMask below
     if bgr is None:
         return None
     kind, val = doc.xref_get_key(xref, "SMask")
