@@ -1651,10 +1651,9 @@ def place_pages(figs: list[AuxFigure], pdf: Path) -> None:
     # An anchor named by two floats marks neither: hyperref keeps the first destination of a name
     # ("destination with the same identifier ... duplicate ignored"), as when \theHfigure restarts
     # in each appendix section (figure.1 for "A 1", "C 1" and the paper's own Figure 1).
-    uses: dict[str, int] = {}
-    for f in figs:
-        if f.anchor:
-            uses[f.anchor] = uses.get(f.anchor, 0) + 1
+    from collections import Counter
+
+    uses = Counter(f.anchor for f in figs if f.anchor)
     rest = []
     for f in figs:
         # only a figure anchor marks the float (tufte's margin figures carry the section's)

@@ -430,8 +430,9 @@ def inverted_value_axis(fig: Figure, ctx: Context):
     convention), row or category indices, timelines, the axes of 3D plots in
     perspective, and axes whose title names a quantity drawn reversed by
     convention (depth, rank, magnitude, pressure, time before present, and a
-    spectrum's binding energy, wavenumber or chemical shift) are not reported. Dates the numeric reading does not take ("Jan 2020", "Mar 30",
-    "2019-06", "Q3 2018") are read as times: a row of them growing leftward is
+    spectrum's binding energy, wavenumber or chemical shift) are not reported.
+    Dates the numeric reading does not take ("Jan 2020", "Mar 30", "2019-06",
+    "Q3 2018") are read as times: a row of them growing leftward is
     an inverted time axis. Without tick labels, a bar chart drawn upside down is
     recognised by its bars (at least three, evenly spaced, one width, different
     lengths) hanging from one common top edge, when no value axis stands beside
