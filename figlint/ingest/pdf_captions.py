@@ -133,8 +133,8 @@ def _legend_under(lines: list[Line], i: int, layout: Layout, graphics: list, mar
     """The legend set under a heading that names a figure and nothing else, in a list of legends
     kept apart from the figures ("Figure 1" as a \\subsection*, then its legend in the text's
     type): the paragraph that opens right under the heading, in its column, set no larger than
-    the text, with no graphic between them. None under a heading set over its graphic (a figure
-    on a page of its own), whose labels are the graphic's."""
+    the text, with no graphic between them. Nothing under a heading set over its graphic (a
+    figure on a page of its own), whose labels are the graphic's."""
     head = lines[i]
     pitch = max(3.0 * layout.body_size, 2.5 * (layout.body_size + max(layout.line_gap, 0.0)))
     below = [ln for ln in lines if ln is not head and ln.horizontal and not ln.role and ln.text.strip()
