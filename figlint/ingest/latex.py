@@ -182,6 +182,8 @@ class _Assembler:
                 # heading prints the label, the text after it the caption
                 self._typed[rec.index] = (f"{rec.number} Fig", self.renderer.node_text(cap.long_node))
                 continue
+            if cap.macro == "legend":
+                continue  # a legend listed apart under the figure's heading (texscan.legends_apart)
             if cap.macro == "typed":
                 # a graphic set without a float, its caption's label typed (texscan.typed_figure)
                 found = parse_caption_label(self.renderer.node_text(cap.long_node))
@@ -358,8 +360,10 @@ class _Assembler:
                 fig.caption = Caption(text=long_text, label=label,
                                       location=self.doc.locate(cap.pos), short=short_text)
                 fig.extra["caption_tex"] = cap.long_node.latex_verbatim()[1:-1] if cap.long_node is not None else ""
-                if cap.macro == "typed":
-                    fig.extra["hand_numbered"] = True  # set without a float: no counter a \label could name
+                if cap.macro in ("typed", "legend"):
+                    # set without a float, or a float numbered by its heading (texscan.legends_apart):
+                    # no counter a \label could name
+                    fig.extra["hand_numbered"] = True
             if not rec.number:
                 fig.extra["uncaptioned"] = True  # no numbered caption (none, or \caption*)
             if rec.continues is not None:
@@ -678,6 +682,8 @@ class _Assembler:
                 continue
             if self._typed_label_at(m.start):
                 continue  # "Figure S2.1:" typed as a caption's own label (labelformat=empty)
+            if any(a <= m.start < b for a, b in self.scan.figure_heads):
+                continue  # a heading naming the figure set under it or the legend listed under it
             if self._external(m.start, m.end, m.numbers, known):
                 continue
             loc = self.doc.locate(m.start)

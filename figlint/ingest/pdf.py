@@ -24,7 +24,7 @@ from figlint.ingest import mupdf as _mupdf  # noqa: F401 - keeps MuPDF messages 
 from figlint.ingest.mupdf import open_pdf
 from figlint.ingest import pdf_regions as R
 from figlint.ingest.pdf_turn import point as _turned_point, turn_matrix, turned_size, upright
-from figlint.ingest.pdf_captions import CaptionBlock, _hoverlap, find_captions, next_to, pick_captions
+from figlint.ingest.pdf_captions import CaptionBlock, _hoverlap, find_captions, listed_legend, next_to, pick_captions
 from figlint.ingest import pdf_sites as S
 from figlint.ingest.pdf_layout import (NONFIG_DESTS, BBox, column_lines, cut_from, Layout, Line, PageData, body_stats, find_layout, is_body_size, margin_text,
                                       mark_margins, number_widths, page_columns, page_layout, read_page)
@@ -210,8 +210,28 @@ def _build(paper: Paper, pages: list[PageData], names: dict[str, dict], path: st
             if lay.column_of(box[0], box[2]) is None and len(lay.columns) > 1:
                 spanning.setdefault(pd.index, []).append(box)
 
-    # a caption kept as a float's continued part that owns no graphics is not one (pick_captions)
-    for c in [c for c in caps if c.continuation and c.region is None and c.kind == "figure"]:
+    # A manuscript that keeps its legends apart from its figures (a list of legends after the
+    # references, each figure on a page of its own under a heading that names it, no caption):
+    # the heading over a graphic names it, the legend listed under that name is its caption
+    legends: list[CaptionBlock] = []
+    for c in [c for c in caps if c.kind == "figure" and c.region is not None and not c.text]:
+        legend = next((d for d in caps if d.kind == "figure" and d.number == c.number and d.region is None and d.text), None)
+        if legend is not None:
+            caps.remove(legend)
+            legends.append(legend)
+            c.legend, c.text, c.continuation, c.apart = legend, legend.text, False, False
+    # (a legend whose name nothing sets apart, a description list's item "Figure 1 Title. ...",
+    # is no caption candidate: it is looked for by the name of the heading left without one)
+    for c in [c for c in caps if c.kind == "figure" and c.heading and c.region is not None and not c.text]:
+        legend = next((b for pd in pages for b in [listed_legend(pd, own[pd.index], c.number)] if b is not None), None)
+        if legend is not None:
+            for ln in legend.lines:
+                ln.role = "caption"
+            legends.append(legend)
+            c.legend, c.text, c.continuation, c.apart = legend, legend.text, False, False
+    # a caption kept as a float's continued part that owns no graphics is not one (pick_captions),
+    # nor is a figure's heading or legend kept apart that nothing paired
+    for c in [c for c in caps if (c.continuation or c.apart) and c.region is None and c.kind == "figure"]:
         caps.remove(c)
         for ln in c.lines:
             ln.role = ""
@@ -250,7 +270,7 @@ def _build(paper: Paper, pages: list[PageData], names: dict[str, dict], path: st
             fig.extra["text_beside"] = _text_beside(pages[fig.page - 1], fig.bbox, own[fig.page - 1])
     _number_gaps(paper, pages, layout, spanning)
 
-    paras = S.paragraphs(pages, layout, spanning) + S.caption_paragraphs(caps) + S.float_paragraphs(pages, caps)
+    paras = S.paragraphs(pages, layout, spanning) + S.caption_paragraphs(caps + legends) + S.float_paragraphs(pages, caps)
     _mark_appendix(paper, pages, layout)
     from figlint.mentions import normalize_number
 
@@ -499,7 +519,8 @@ def _body_line(ln) -> bool:
 
 def _figure(c: CaptionBlock, pages: list[PageData], path: str) -> Figure:
     """The figure of a caption, on the page its region is on (c.region_page, else its own)."""
-    cap = Caption(text=c.text, label=c.label, location=Location(file=path, page=c.page + 1, bbox=c.bbox))
+    at = c.legend or c  # a legend listed apart: the caption is printed where the list is
+    cap = Caption(text=c.text, label=c.label, location=Location(file=path, page=at.page + 1, bbox=at.bbox))
     pd = pages[c.page if c.region_page is None else c.region_page]
     page = pd.index + 1
     fig = Figure(number=c.number, page=page, bbox=c.region, caption=cap,

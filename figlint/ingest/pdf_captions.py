@@ -43,6 +43,9 @@ class CaptionBlock:
     continuation: bool = False  # prints an earlier caption's number again (\ContinuedFloat)
     run_in: bool = False  # a bold run-in paragraph heading set apart from any graphic (find_captions)
     region_page: int | None = None  # the page its region is on, when not its own (pdf._broken_figures)
+    heading: bool = False  # the label alone on its line, set as a heading (bold or larger than the text)
+    apart: bool = False  # a figure's heading or legend kept beside its number's best caption (pick_captions)
+    legend: "CaptionBlock | None" = None  # the legend listed apart that is its caption (pdf._build)
 
     @property
     def bbox(self) -> BBox:
@@ -116,11 +119,55 @@ def find_captions(pd: PageData, layout: Layout) -> list[CaptionBlock]:
         if graphics is None:
             graphics, marks = _graphic_boxes(pd), [d.rect for d in pd.drawings]
         body = [ln] + _continuation(lines, i, layout, bare=not rest, graphics=graphics, marks=marks)
+        heading = not rest and len(body) == 1 and (ln.bold or ln.size > layout.body_size + 0.5)
+        if heading:
+            body += _legend_under(lines, i, layout, graphics, marks)
         text = join_lines([rest] + [l.text for l in body[1:]])
-        block = CaptionBlock(kind, label, number, pd.index, body, text, score)
+        block = CaptionBlock(kind, label, number, pd.index, body, text, score, heading=heading)
         block.run_in = _run_in_heading(ln, label) and not any(next_to(block.bbox, g) for g in graphics)
         out.append(block)
     return out
+
+
+def _legend_under(lines: list[Line], i: int, layout: Layout, graphics: list, marks: list) -> list[Line]:
+    """The legend set under a heading that names a figure and nothing else, in a list of legends
+    kept apart from the figures ("Figure 1" as a \\subsection*, then its legend in the text's
+    type): the paragraph that opens right under the heading, in its column, set no larger than
+    the text, with no graphic between them. Nothing under a heading set over its graphic (a
+    figure on a page of its own), whose labels are the graphic's."""
+    head = lines[i]
+    pitch = max(3.0 * layout.body_size, 2.5 * (layout.body_size + max(layout.line_gap, 0.0)))
+    below = [ln for ln in lines if ln is not head and ln.horizontal and not ln.role and ln.text.strip()
+             and ln.bbox[1] >= head.bbox[3] - 1 and _hoverlap(ln.bbox[0], ln.bbox[2], head.bbox[0], head.bbox[2] + 20 * head.size) > 0]
+    if not below:
+        return []
+    nxt = min(below, key=lambda ln: ln.bbox[1])
+    if nxt.bbox[1] - head.bbox[3] > pitch or nxt.size > layout.body_size + 0.5 or parse_float_label(nxt.text) \
+            or any(_inside(nxt.bbox, g) or (g[1] >= head.bbox[3] - 1 and g[3] <= nxt.bbox[1] + 1) for g in graphics):
+        return []
+    j = lines.index(nxt)
+    return [nxt] + _continuation(lines, j, layout, bare=False, graphics=graphics, marks=marks)
+
+
+def listed_legend(pd: PageData, layout: Layout, number: str) -> CaptionBlock | None:
+    """The legend of figure `number` in a list of legends kept apart from the figures, where its
+    name opens the entry with no stop after it and nothing sets it apart: a description list's
+    item ("Figure 1 Title of it. The text ...", label and title both bold). Read only for a
+    figure whose heading over its graphic has no legend of its own (pdf._build): in running
+    text "Figure 1 Shows" opens no legend. The entry opens its paragraph."""
+    lines = pd.lines
+    for i, ln in enumerate(lines):
+        m = _BARE_LABEL.match(ln.text) if not ln.role and ln.horizontal else None
+        if m is None or m.group(2) != number:
+            continue
+        prev = _line_above_in_block(lines, i)
+        if prev is not None and _runs_on(prev, layout):
+            continue
+        graphics, marks = _graphic_boxes(pd), [d.rect for d in pd.drawings]
+        body = [ln] + _continuation(lines, i, layout, bare=False, graphics=graphics, marks=marks)
+        text = join_lines([ln.text[m.end():]] + [l.text for l in body[1:]])
+        return CaptionBlock("figure", f"{m.group(1)} {number}", number, pd.index, body, text, 0.0)
+    return None
 
 
 def _run_in_heading(ln: Line, label: str) -> bool:
@@ -791,6 +838,11 @@ def pick_captions(cands: list[CaptionBlock]) -> list[CaptionBlock]:
         if id(c) not in keep and c.score >= b.score and _label_look(c) == _label_look(b) \
                 and (c.page, c.bbox[1]) > (b.page, b.bbox[1]):
             c.continuation = True
+            keep.add(id(c))
+        elif id(c) not in keep and c.kind == "figure" and (c.heading or b.heading) and bool(c.text) != bool(b.text):
+            # a heading that names a figure alone beside a legend of that number, one set over the
+            # graphic, the other in a list of legends kept apart: pdf._build pairs them
+            c.apart = True
             keep.add(id(c))
     return [c for c in cands if id(c) in keep]
 

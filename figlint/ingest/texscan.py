@@ -336,6 +336,8 @@ class ScanResult:
     packages: dict[str, tuple[int, list[str]]] = field(default_factory=dict)
     crefnames: dict[str, tuple[str, str]] = field(default_factory=dict)
     caption_ranges: list[tuple[int, int, int]] = field(default_factory=list)  # (start, end, fig index)
+    # headings that name a figure in a manuscript keeping its legends apart (Scanner.legends_apart)
+    figure_heads: list[tuple[int, int]] = field(default_factory=list)
     appendix_pos: int | None = None
     appendix_heads: list[tuple[int, str]] = field(default_factory=list)  # (pos, printed number) of each appendix
     packages_read: list[str] = field(default_factory=list)
@@ -490,6 +492,7 @@ class _Scanner:
             if name is None:
                 continue
             pos = self.dispatch(name, star, i, pos, i >= body)
+        self.legends_apart()
         self.finish()
         return self.res
 
@@ -1152,6 +1155,55 @@ class _Scanner:
         self.res.caption_ranges.append((label_at, b, rec.index))
         self.target = ("captionof", rec.index)  # a \\label in the caption names this figure
 
+    def legends_apart(self) -> None:
+        """A submission manuscript that keeps its legends apart from its figures: a list of
+        legends (after the references, as journals ask), each under a heading that names its
+        figure ("\\subsection*{Figure 1}", "\\item[Fig. 1]", a bold "Figure 1" paragraph), and
+        each figure a float with no \\caption under a heading of the same name (on a page of its
+        own), or right after its legend. LaTeX numbers nothing; the headings are what the reader
+        goes by, as the PDF route reads them: the heading over a caption-less float gives it its
+        number, the legend under that heading or listed under the same name is its caption. A
+        caption-less float under no such heading stays uncaptioned, a heading over a text names
+        no figure unless a float has that name, and none names a number a caption prints."""
+        t = self.t
+        taken = {rec.number for rec in self.res.figures if rec.number}  # a heading may name those only in passing
+        heads = [h for h in _figure_heads(t, self.doc.body_start)
+                 if h[2] not in taken and not any(a <= h[0] < b for a, b in self.res.skipped)]
+        if not heads:
+            return
+        spans = {h[0]: _legend_span(t, h) for h in heads}  # the legend under each heading, if any
+        named: dict[int, tuple] = {}  # FigRec index -> its heading
+        for rec in self.res.figures:
+            if rec.number or rec.caption is not None or not (rec.graphics or rec.tikz) or not rec.env:
+                continue
+            first = min([g.pos for g in rec.graphics], default=rec.begin_pos)
+            head = next((h for h in heads if _FILLER.fullmatch(t, h[1], rec.begin_pos)
+                         or rec.begin_pos < h[0] and _FILLER.fullmatch(t, h[1], first)
+                         or spans[h[0]] is not None and _FILLER.fullmatch(t, spans[h[0]][1], rec.begin_pos)
+                         and not _PAGE_BREAK.search(t, spans[h[0]][1], rec.begin_pos)), None)
+            if head is not None:
+                named[rec.index] = head
+        if not named:
+            return
+        used = {h[0] for h in named.values()}
+        listed: dict[str, tuple] = {}  # number -> the first heading over a legend that names no float
+        for h in heads:
+            if h[0] not in used and spans[h[0]] is not None:
+                listed.setdefault(h[2], h)
+        for idx, head in named.items():
+            rec = self.res.figures[idx]
+            rec.number = head[2]
+            self.res.figure_heads.append((head[0], head[1]))
+            if spans[head[0]] is None:
+                head = listed.pop(head[2], None)
+                if head is None:
+                    continue  # named, with no legend: a figure without a caption
+                self.res.figure_heads.append((head[0], head[1]))
+            a, b = spans[head[0]]
+            rec.caption = CapEvent(pos=a, macro="legend", long_node=_group(t, a, b, self.walker_ctx()),
+                                   long_range=(a, b), number=rec.number)
+            self.res.caption_ranges.append((a, b, idx))
+
     def doc_caption(self, name: str, star: str, i: int, pos: int) -> int:
         t = self.t
         if name == "captionof":
@@ -1268,3 +1320,49 @@ def _group(t: str, a: int, b: int, ctx):
     except Exception:  # noqa: BLE001 - a tangled paragraph: its text as it stands
         nodes = [lw.LatexCharsNode(chars=t[a:b], parsing_state=state, pos=a, len=b - a)]
     return lw.LatexGroupNode(nodelist=nodes, parsing_state=state, delimiters=("{", "}"), pos=a - 1, len=b - a + 2)
+
+
+# --- legends kept apart from their figures (Scanner.legends_apart) -----------------------------
+# A heading that holds a figure's name and nothing else: a sectioning command's title, a list
+# item's label, or a bold group that opens a paragraph
+_HEAD_LABEL = r"\s*(?:\\textbf\s*\{|\{\\(?:bf|bfseries)(?![A-Za-z])\s*|\\(?:bfseries|bf)(?![A-Za-z])\s*)*([^{}\[\]\n]{1,40}?)\}*\s*"
+_FIGURE_HEAD = re.compile(
+    r"\\(?:part|chapter|section|subsection|subsubsection|paragraph|subparagraph)\*?\s*\{" + _HEAD_LABEL + r"\}"
+    r"|\\item\s*\[" + _HEAD_LABEL + r"\]"
+    r"|(?:(?<=\n\n)|(?<=\\noindent)|(?<=\\par))\s*(?:\\textbf\s*\{|\{\\(?:bf|bfseries)(?![A-Za-z])\s*)([^{}\n]{1,40}?)\}")
+# what may stand between a heading and the float or graphic it is set over
+_FILLER = re.compile(
+    r"(?:\s+|%[^\n]*|\\(?:newpage|clearpage|cleardoublepage|pagebreak|par|noindent|centering|medskip|smallskip|bigskip"
+    r"|vfill|hfill|null)(?![A-Za-z])|\\\\(?:\[[^\]]*\])?|\\vspace\*?\s*\{[^{}]*\}|\\(?:begin|end)\s*\{center\}|[.:~])*")
+# (a float right after a legend is that legend's figure, unless a page break parts them: the
+# last legend of a list is not the first figure's after it)
+_PAGE_BREAK = re.compile(r"\\(?:newpage|clearpage|cleardoublepage|pagebreak)(?![A-Za-z])")
+_LEGEND_STOP = re.compile(r"\n[ \t]*\n|\\end\s*\{|\\begin\s*\{|\\item(?![A-Za-z])|\\(?:newpage|clearpage)(?![A-Za-z])"
+                          r"|\\(?:part|chapter|section|subsection|subsubsection|paragraph|subparagraph)(?![A-Za-z])")
+
+
+def _figure_heads(t: str, start: int) -> list[tuple[int, int, str]]:
+    """(start, end, number) of each heading in the body that names a figure and nothing else."""
+    from figlint.mentions import parse_caption_label
+
+    out = []
+    for m in _FIGURE_HEAD.finditer(t, start):
+        inner = next(g for g in m.groups() if g is not None)
+        found = parse_caption_label(_TYPED_STRIP.sub("", inner).replace("~", " ").strip())
+        if found and found[1] and not found[2].strip():
+            out.append((m.start(), m.end(), found[1]))
+    return out
+
+
+def _legend_span(t: str, head: tuple[int, int, str]) -> tuple[int, int] | None:
+    """The legend under a figure's heading: the words after it (in the same paragraph, or the
+    next one) to its paragraph's end (a blank line, the next heading, list item or environment,
+    a page break; at most 4,000 characters on). None when a float, a graphic or another
+    heading comes first."""
+    a = _FILLER.match(t, head[1]).end()
+    if a >= len(t) or re.match(r"\\(?:begin|end|includegraphics|includesvg|item|part|chapter|section|subsection"
+                               r"|subsubsection|paragraph|subparagraph)(?![A-Za-z])", t[a:a + 40]):
+        return None
+    m = _LEGEND_STOP.search(t, a, min(len(t), a + 4000))
+    b = len(t[:m.start() if m else min(len(t), a + 4000)].rstrip())
+    return (a, b) if b > a else None

@@ -1,0 +1,137 @@
+"""Manuscripts that keep their figure legends apart from the figures, with no \\caption.
+
+Journals ask submissions for a list of legends after the references and each figure on a page
+of its own: the list names each figure in a heading over its legend ("\\subsection*{Figure 1}",
+a bold "Figure 1" paragraph, a description list's "\\item[Figure 1]", a run-in
+"\\paragraph*{Fig. 1}"), and each figure page sets a caption-less float under a heading of the
+same name. The text cites them by typed numbers ("Fig. 1"). The PDF route read the list's
+headings as empty figures 1-N (the text's citations bound to them) and the figure pages as a
+second, uncaptioned figure 1-N (false FL201); the sources numbered none of the caption-less
+floats, so every printed figure was "absent from the sources" (false FL008; an ecology
+manuscript of the field audit). A heading that names a figure over a caption-less graphic
+numbers it, and the legend listed under the same name is its caption, on both routes.
+"""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from figlint.config import Config
+from figlint.engine import lint_path
+from figlint.ingest import load
+from fixtures.pdf_build import compile_tex
+
+IMAGES = {"a.png": ((400, 300), (90, 140, 200)), "b.png": ((400, 300), (200, 140, 90)),
+          "c.png": ((400, 300), (60, 160, 90)), "d.png": ((400, 300), (160, 60, 90))}
+TEXT = "The counts rise over the season in every plot of the survey. "
+LEGENDS = [("Counts over the season", "The colour gives the count of each plot, from the poorest to the richest."),
+           ("Sites of the survey", "Each dot is one site; the sites are those of Fig. 1 again."),
+           ("Controls of the survey", "The controls were run as in Fig. 2.")]
+HEADINGS = {
+    "subsection": lambda n: f"\\subsection*{{Figure {n}}}\n",
+    "bold": lambda n: f"\\noindent\\textbf{{Figure {n}}}\n\n",
+    "paragraph": lambda n: f"\\paragraph*{{Fig. {n}}}\n",
+    "item": lambda n: f"\\item[Figure {n}] ",
+    "interleaved": lambda n: f"\\subsection*{{Figure {n}}}\n",
+}
+
+
+def _manuscript(style: str, legends_last: bool = False) -> str:
+    head = HEADINGS[style]
+    legends = "".join(head(n) + f"\\textbf{{{title}}}. {text}\n\n" for n, (title, text) in enumerate(LEGENDS, 1))
+    if style == "item":  # a description list of legends; the figure pages headed by sections
+        legends, head = "\\begin{description}\n" + legends + "\\end{description}\n", HEADINGS["subsection"]
+    legends = "\\newpage\n\\section*{Figure legends}\n" + legends
+    pages = "".join(f"\\newpage\n{head(n)}\n\\begin{{figure}}[ht!]\n\\centering\\includegraphics[width=0.6\\textwidth]{{{g}}}\n"
+                    "\\end{figure}\n\n" for n, g in enumerate("abc", 1))
+    if style == "interleaved":  # each figure's page: its heading, its legend, then the float
+        legends, pages = "", "".join(
+            f"\\newpage\n{head(n)}\\textbf{{{title}}}. {text}\n\n\\begin{{figure}}[h!]\n\\centering"
+            f"\\includegraphics[width=0.6\\textwidth]{{{g}}}\n\\end{{figure}}\n\n"
+            for n, ((title, text), g) in enumerate(zip(LEGENDS, "abc"), 1))
+    return ("\\documentclass[12pt]{article}\n\\usepackage{graphicx,setspace}\n\\begin{document}\n\\doublespacing\n"
+            "\\section*{Introduction}\n" + TEXT * 10 + "The plots are mapped in Fig. 1.\n\n" + TEXT * 6
+            + "Their sites are in Fig. 2, and the controls in Fig. 3.\n\n" + TEXT * 5
+            + "\\section*{References}\nA. Author. A book of counts. 2001.\n\n"
+            + (pages + legends if legends_last else legends + pages) + "\\end{document}\n")
+
+
+def _three_routes(tmp_path, tex: str):
+    """The paper read from its PDF, from its sources alone and from both."""
+    built = tmp_path / "built"
+    built.mkdir()
+    pdf = compile_tex(built, tex, IMAGES)
+    alone = tmp_path / "sources"
+    alone.mkdir()
+    shutil.copy(built / "main.tex", alone / "main.tex")
+    for name in IMAGES:
+        shutil.copy(built / name, alone / name)
+    return pdf, load(pdf), load(str(alone / "main.tex")), load(str(built / "main.tex"), pdf=pdf)
+
+
+@pytest.mark.parametrize("style,legends_last", [("subsection", False), ("bold", False), ("paragraph", False),
+                                                ("item", False), ("subsection", True), ("interleaved", False)])
+def test_legends_listed_apart_caption_the_figures_their_headings_name(tmp_path, pdflatex, style, legends_last):
+    pdf, printed, sources, both = _three_routes(tmp_path, _manuscript(style, legends_last))
+    for paper in (printed, sources, both):
+        what = (paper.route, [(f.number, f.page, f.caption.text[:30] if f.caption else None) for f in paper.figures])
+        assert [f.number for f in paper.figures] == ["1", "2", "3"], what
+        for fig, (title, text) in zip(paper.figures, LEGENDS):
+            assert fig.caption is not None and fig.caption.text == f"{title}. {text}", what
+        # the text's typed numbers cite them; Figure 2's legend cites Figure 1
+        assert [sorted(s.sentence for s in f.sites) for f in paper.figures] == [
+            ["Each dot is one site; the sites are those of Fig. 1 again.", "The plots are mapped in Fig. 1."],
+            ["The controls were run as in Fig. 2.", "Their sites are in Fig. 2, and the controls in Fig. 3."],
+            ["Their sites are in Fig. 2, and the controls in Fig. 3."]], what
+    # the graphic is the one on the page its heading is on
+    pages = [3, 4, 5] if legends_last or style == "interleaved" else [4, 5, 6]
+    assert [f.page for f in printed.figures] == pages and all(len(f.images) == 1 for f in printed.figures)
+    assert [f.page for f in both.figures] == pages
+    assert [f.graphics for f in sources.figures] == [["a.png"], ["b.png"], ["c.png"]]
+    for found in (lint_path(pdf, Config(preview=True)).findings,
+                  lint_path(str(tmp_path / "built" / "main.tex"), Config(pdf=pdf, preview=True)).findings):
+        # no counter to \label and a typed number the only way to cite such a figure
+        assert not [f for f in found if f.code in ("FL008", "FL201", "FL203", "FL301", "FL305")], \
+            [(f.code, f.message) for f in found]
+
+
+NEGATIVE = ("\\documentclass{article}\n\\usepackage{graphicx}\n\\begin{document}\n"
+            "\\section{Figure quality}\n" + TEXT * 8 + "The plots are in Figure~\\ref{fig:a}.\n\n"
+            + "".join(f"\\begin{{figure}}[t]\\centering\\includegraphics[width=0.5\\linewidth]{{{g}}}"
+                      f"\\caption{{{title}.}}\\label{{fig:{g[0]}}}\\end{{figure}}\n" for g, (title, _) in zip(IMAGES, LEGENDS))
+            + TEXT * 6 + "\n\nFigure 3 shows the controls, and Figure~\\ref{fig:b} the sites.\n\n"
+            + "\\subsection*{Figure 2}\nThe sites were chosen at random.\n\n"
+            + "\\begin{figure}[b]\\centering\\includegraphics[width=0.4\\linewidth]{d.png}\\end{figure}\n"
+            + TEXT * 6 + "\n\\end{document}\n")
+
+
+def test_captioned_papers_and_graphics_under_no_heading_read_as_before(tmp_path, pdflatex):
+    """A section titled "Figure quality", a paragraph opening "Figure 3 shows", a heading naming
+    a figure over plain text: the captioned figures keep their captions, and a caption-less
+    graphic under no heading stays uncaptioned (FL201), on both routes."""
+    pdf, printed, sources, both = _three_routes(tmp_path, NEGATIVE)
+    for paper in (printed, sources, both):
+        what = (paper.route, [(f.number, f.caption.text[:30] if f.caption else None) for f in paper.figures])
+        assert sorted(f.number for f in paper.figures) == ["", "1", "2", "3"], what
+        captions = {f.number: f.caption.text if f.caption else "" for f in paper.figures}
+        assert [captions[n] for n in "123"] == [title + "." for title, _ in LEGENDS], what
+        assert not captions[""], what
+    for found in (lint_path(pdf, Config(preview=True)).findings,
+                  lint_path(str(tmp_path / "built" / "main.tex"), Config(pdf=pdf, preview=True)).findings):
+        assert len([f for f in found if f.code == "FL201"]) == 1, [(f.code, f.message) for f in found]
+        assert not [f for f in found if f.code == "FL008"], [(f.code, f.message) for f in found]
+
+
+def test_caption_less_floats_under_no_heading_after_a_list_of_legends_stay_unnumbered(tmp_path):
+    """The last legend of a list, then a page break and caption-less floats with no heading
+    over them: the sources name none of them (nothing says which legend is whose)."""
+    from figlint.ingest.latex import read_latex
+
+    tex = _manuscript("subsection").replace("\\subsection*{Figure 1}\n\n\\begin{figure}", "\\begin{figure}")
+    tex = tex.replace("\\subsection*{Figure 2}\n\n\\begin{figure}", "\\begin{figure}")
+    tex = tex.replace("\\subsection*{Figure 3}\n\n\\begin{figure}", "\\begin{figure}")
+    (tmp_path / "main.tex").write_text(tex)
+    paper = read_latex(str(tmp_path / "main.tex"))
+    assert [(f.number, f.caption) for f in paper.figures] == [("", None)] * 3
