@@ -393,6 +393,14 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphic
         right = max(layout.columns[col][1] + 3, layout.columns[col + 1][0] - 2)
     else:
         right = float("inf")
+    # A float set across the columns (figure*) whose caption's first row is short (a title
+    # that a forced line break ends: \caption{\textbf{Title.}\\ legend ...}, as a class's own
+    # caption macro sets it) fits in the first column, yet its legend runs on under it to the
+    # text block's far edge: a line that starts where the caption starts, in its size, and
+    # crosses the gutter (no column's text does) widens the caption's measure to the block.
+    # So too when the short first row already crosses the gutter (a page set in one column by
+    # \onecolumn in a two-column paper): the caption's measure is the block's, not that row's.
+    across = layout.columns[-1][1] + 3 if col in (0, None) and len(layout.columns) > 1 else None
     size = first.size
     ccol = _page_column(lines, layout, col)
     # drawings of text size from the label line down: what can stretch the caption's rows
@@ -478,6 +486,9 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphic
                          for r in rules):
             break  # a rule between the caption's last row and this line: what follows is not the caption's
         w = ln.bbox[2] - ln.bbox[0]
+        if across is not None and right < ln.bbox[2] <= across and abs(ln.bbox[0] - first.bbox[0]) <= 3 \
+                and abs(lsize - ref) <= 0.5 and layout.column_of(ln.bbox[0], ln.bbox[2]) is None:
+            right = across  # the legend of a caption set across the columns
         aligned = abs(ln.bbox[0] - first.bbox[0]) <= 3 and ln.bbox[2] <= right
         # a centred caption's lines share their centre, and a later one may be the wider (the
         # first broke before a long word)
