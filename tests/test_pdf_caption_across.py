@@ -8,7 +8,8 @@ gutter to the text block's far edge. The caption's measure was taken from its fi
 column, so every legend line read as too wide and the caption was only its title (FL206,
 FL204 and FL008 false; the legend's "Fig. 2", read as running text, made FL303 false). The
 same on a page set in one column by \\onecolumn, where the title row crosses the gutter but
-stops short of the legend's width. Each case is compiled with pdflatex and read by both
+stops short of the legend's width, and for a hanging caption (format=hang), whose legend rows
+start where its words after the label start. Each case is compiled with pdflatex and read by both
 routes; the negative cases keep short captions short.
 """
 
@@ -69,6 +70,23 @@ def test_a_spanning_caption_goes_on_past_its_title_line(tmp_path, pdflatex):
     tex = _paper("", between="\\onecolumn\n" + _titled("figure", "h") + "\n" + TEXT * 10)
     pdf, src = _routes(tmp_path / "b", tex.replace("See Figure~\\ref{fig:a}.", "See Figure~\\ref{fig:a} below."))
     assert _caption(pdf) == _caption(src), (_caption(pdf), _caption(src))
+
+
+def test_a_hanging_caption_goes_on_past_its_title_line(tmp_path, pdflatex):
+    """A hanging caption (format=hang) sets its legend's rows where its words after the label
+    start, under a title row that a forced line break ends; in one column as across two.
+    Negative: a short hanging caption, the text's paragraph under it, stays short."""
+    hang = "\\usepackage[font=small,labelfont=bf,format=hang]{caption}\n"
+    for name, env in (("a", "figure*"), ("b", "figure")):
+        tex = _paper(_titled(env, "t" if env == "figure*" else "h"), preamble=hang)
+        if env == "figure":
+            tex = tex.replace("[twocolumn]", "")
+        pdf, src = _routes(tmp_path / name, tex)
+        assert _caption(pdf) == _caption(src), (_caption(pdf), _caption(src))
+    short = ("\\begin{figure}[h]\\centering\\includegraphics[width=0.5\\textwidth]{p.png}"
+             "\\caption{Title only.}\\label{fig:a}\\end{figure}")
+    pdf, _src = _routes(tmp_path / "c", _paper(short, preamble=hang).replace("[twocolumn]", ""))
+    assert _caption(pdf) == "Title only."
 
 
 def test_a_short_caption_still_ends_at_its_line(tmp_path, pdflatex):

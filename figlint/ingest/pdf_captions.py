@@ -115,12 +115,29 @@ def find_captions(pd: PageData, layout: Layout) -> list[CaptionBlock]:
             score += 1
         if graphics is None:
             graphics, marks = _graphic_boxes(pd), [d.rect for d in pd.drawings]
-        body = [ln] + _continuation(lines, i, layout, bare=not rest, graphics=graphics, marks=marks)
+        body = [ln] + _continuation(lines, i, layout, bare=not rest, graphics=graphics, marks=marks,
+                                    hang=_text_start(ln, label) if rest else None)
         text = join_lines([rest] + [l.text for l in body[1:]])
         block = CaptionBlock(kind, label, number, pd.index, body, text, score)
         block.run_in = _run_in_heading(ln, label) and not any(next_to(block.bbox, g) for g in graphics)
         out.append(block)
     return out
+
+
+def _text_start(ln: Line, label: str) -> float | None:
+    """Where the caption's words after its label start on the label row ("Figure 1:" then
+    "Title ..."): the start of the first run after the runs that print the label and its
+    separator. None when a run holds both the label and the words after it."""
+    want = re.sub(r"\s+", "", label)
+    spans = [s for s in ln.spans if s["text"].strip()]
+    got = ""
+    for k, s in enumerate(spans):
+        got += re.sub(r"\s+", "", s["text"])
+        if len(got) >= len(want):
+            if not got.startswith(want) or any(c.isalnum() for c in got[len(want):]) or k + 1 >= len(spans):
+                return None
+            return spans[k + 1]["bbox"][0]
+    return None
 
 
 def _run_in_heading(ln: Line, label: str) -> bool:
@@ -341,11 +358,12 @@ _ROW_GAP = 0.8
 
 
 def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphics: list = (),
-                  marks: list = ()) -> list[Line]:
+                  marks: list = (), hang: float | None = None) -> list[Line]:
     """Lines below the label line that continue the caption paragraph (bare: the label stands
     alone). The caption ends where an included graphic begins: the labels printed inside the
     next figure's frame ("TC2 TC3 VM2") are that figure's text, not this caption's. `marks`:
-    the boxes of the page's vector paths, for rows stretched by small drawings in them."""
+    the boxes of the page's vector paths, for rows stretched by small drawings in them. `hang`:
+    where the caption's words after its label start on the label row (_text_start)."""
     first = lines[i]
     # A graphic that begins below the label line's top is what may follow the caption; one
     # that begins above it and reaches down past it (an image box larger than what the
@@ -486,10 +504,16 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphic
                          for r in rules):
             break  # a rule between the caption's last row and this line: what follows is not the caption's
         w = ln.bbox[2] - ln.bbox[0]
-        if across is not None and right < ln.bbox[2] <= across and abs(ln.bbox[0] - first.bbox[0]) <= 3 \
+        # A hanging caption (the caption package's format=hang) sets its later rows where its
+        # words after the label start: under a short title row, the legend starts there and
+        # runs on to the column's edge. Exact to a point (a paragraph's indent is no label's
+        # width but for a coincidence; the line's rhythm decides the rest).
+        hung = hang is not None and abs(ln.bbox[0] - hang) <= 1 and abs(lsize - ref) <= 0.5
+        starts = abs(ln.bbox[0] - first.bbox[0]) <= 3 or hung
+        if across is not None and right < ln.bbox[2] <= across and starts \
                 and abs(lsize - ref) <= 0.5 and layout.column_of(ln.bbox[0], ln.bbox[2]) is None:
             right = across  # the legend of a caption set across the columns
-        aligned = abs(ln.bbox[0] - first.bbox[0]) <= 3 and ln.bbox[2] <= right
+        aligned = starts and ln.bbox[2] <= right
         # a centred caption's lines share their centre, and a later one may be the wider (the
         # first broke before a long word)
         aligned = aligned or (centred_rows and ln.bbox[2] <= right and _symmetric(ln.bbox, ccol, size)
