@@ -118,7 +118,8 @@ def find_captions(pd: PageData, layout: Layout) -> list[CaptionBlock]:
             score += 1
         if graphics is None:
             graphics, marks = _graphic_boxes(pd), [d.rect for d in pd.drawings]
-        body = [ln] + _continuation(lines, i, layout, bare=not rest, graphics=graphics, marks=marks)
+        body = [ln] + _continuation(lines, i, layout, bare=not rest, graphics=graphics, marks=marks,
+                                    hang=_text_start(ln, label) if rest else None)
         heading = not rest and len(body) == 1 and (ln.bold or ln.size > layout.body_size + 0.5)
         if heading:
             body += _legend_under(lines, i, layout, graphics, marks)
@@ -167,6 +168,22 @@ def listed_legend(pd: PageData, layout: Layout, number: str) -> CaptionBlock | N
         body = [ln] + _continuation(lines, i, layout, bare=False, graphics=graphics, marks=marks)
         text = join_lines([ln.text[m.end():]] + [l.text for l in body[1:]])
         return CaptionBlock("figure", f"{m.group(1)} {number}", number, pd.index, body, text, 0.0)
+    return None
+
+
+def _text_start(ln: Line, label: str) -> float | None:
+    """Where the caption's words after its label start on the label row ("Figure 1:" then
+    "Title ..."): the start of the first run after the runs that print the label and its
+    separator. None when a run holds both the label and the words after it."""
+    want = re.sub(r"\s+", "", label)
+    spans = [s for s in ln.spans if s["text"].strip()]
+    got = ""
+    for k, s in enumerate(spans):
+        got += re.sub(r"\s+", "", s["text"])
+        if len(got) >= len(want):
+            if not got.startswith(want) or any(c.isalnum() for c in got[len(want):]) or k + 1 >= len(spans):
+                return None
+            return spans[k + 1]["bbox"][0]
     return None
 
 
@@ -388,11 +405,12 @@ _ROW_GAP = 0.8
 
 
 def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphics: list = (),
-                  marks: list = ()) -> list[Line]:
+                  marks: list = (), hang: float | None = None) -> list[Line]:
     """Lines below the label line that continue the caption paragraph (bare: the label stands
     alone). The caption ends where an included graphic begins: the labels printed inside the
     next figure's frame ("TC2 TC3 VM2") are that figure's text, not this caption's. `marks`:
-    the boxes of the page's vector paths, for rows stretched by small drawings in them."""
+    the boxes of the page's vector paths, for rows stretched by small drawings in them. `hang`:
+    where the caption's words after its label start on the label row (_text_start)."""
     first = lines[i]
     # A graphic that begins below the label line's top is what may follow the caption; one
     # that begins above it and reaches down past it (an image box larger than what the
@@ -440,6 +458,14 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphic
         right = max(layout.columns[col][1] + 3, layout.columns[col + 1][0] - 2)
     else:
         right = float("inf")
+    # A float set across the columns (figure*) whose caption's first row is short (a title
+    # that a forced line break ends: \caption{\textbf{Title.}\\ legend ...}, as a class's own
+    # caption macro sets it) fits in the first column, yet its legend runs on under it to the
+    # text block's far edge: a line that starts where the caption starts, in its size, and
+    # crosses the gutter (no column's text does) widens the caption's measure to the block.
+    # So too when the short first row already crosses the gutter (a page set in one column by
+    # \onecolumn in a two-column paper): the caption's measure is the block's, not that row's.
+    across = layout.columns[-1][1] + 3 if col in (0, None) and len(layout.columns) > 1 else None
     size = first.size
     ccol = _page_column(lines, layout, col)
     # drawings of text size from the label line down: what can stretch the caption's rows
@@ -525,7 +551,16 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphic
                          for r in rules):
             break  # a rule between the caption's last row and this line: what follows is not the caption's
         w = ln.bbox[2] - ln.bbox[0]
-        aligned = abs(ln.bbox[0] - first.bbox[0]) <= 3 and ln.bbox[2] <= right
+        # A hanging caption (the caption package's format=hang) sets its later rows where its
+        # words after the label start: under a short title row, the legend starts there and
+        # runs on to the column's edge. Exact to a point (a paragraph's indent is no label's
+        # width but for a coincidence; the line's rhythm decides the rest).
+        hung = hang is not None and abs(ln.bbox[0] - hang) <= 1 and abs(lsize - ref) <= 0.5
+        starts = abs(ln.bbox[0] - first.bbox[0]) <= 3 or hung
+        if across is not None and right < ln.bbox[2] <= across and starts \
+                and abs(lsize - ref) <= 0.5 and layout.column_of(ln.bbox[0], ln.bbox[2]) is None:
+            right = across  # the legend of a caption set across the columns
+        aligned = starts and ln.bbox[2] <= right
         # a centred caption's lines share their centre, and a later one may be the wider (the
         # first broke before a long word)
         aligned = aligned or (centred_rows and ln.bbox[2] <= right and _symmetric(ln.bbox, ccol, size)
