@@ -8,21 +8,20 @@ import pytest
 
 pytest.importorskip("matplotlib")
 
-from fixtures.all_cases import CHART_CASES, make_charts  # noqa: E402
+from fixtures.all_cases import CHART_CASES  # noqa: E402
+from fixtures.session_store import chart_dir, session_cache_dir  # noqa: E402
 from figlint.config import Config  # noqa: E402
 from figlint.engine import run  # noqa: E402
 
 
 @pytest.fixture(scope="session")
 def chart_files(tmp_path_factory) -> Path:
-    d = tmp_path_factory.mktemp("charts")
-    make_charts(d)
-    return d
+    return chart_dir(tmp_path_factory)  # drawn once per session, read only
 
 
 @pytest.fixture(autouse=True)
 def _ocr_cache(tmp_path_factory, monkeypatch):
-    monkeypatch.setenv("FIGLINT_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "ocr-cache"))
+    monkeypatch.setenv("FIGLINT_CACHE_DIR", str(session_cache_dir(tmp_path_factory)))
 
 
 def _raster_ready() -> bool:
@@ -79,7 +78,7 @@ def test_every_chart_serialises_to_json_and_sarif(chart_files, tmp_path_factory)
     import subprocess
     import sys
 
-    env = {**os.environ, "FIGLINT_CACHE_DIR": str(tmp_path_factory.getbasetemp() / "ocr-cache")}
+    env = {**os.environ, "FIGLINT_CACHE_DIR": str(session_cache_dir(tmp_path_factory))}
     for fmt in ("json", "sarif"):
         proc = subprocess.run([sys.executable, "-m", "figlint", str(chart_files), "--format", fmt, "--jobs", "2"],
                               capture_output=True, text=True, env=env, timeout=600)

@@ -18,6 +18,7 @@ from fixtures.charts import draw_chart  # noqa: E402
 from fixtures.gallery import GALLERY  # noqa: E402
 from figlint.config import Config  # noqa: E402
 from figlint.engine import run  # noqa: E402
+from fixtures.session_store import session_cache_dir  # noqa: E402
 
 DPI = 300  # what a careful author exports at, for PNGs and for the images inside PDFs
 
@@ -53,7 +54,7 @@ def gallery_files(tmp_path_factory):
 
 @pytest.fixture(autouse=True)
 def _ocr_cache(tmp_path_factory, monkeypatch):
-    monkeypatch.setenv("FIGLINT_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "ocr-cache"))
+    monkeypatch.setenv("FIGLINT_CACHE_DIR", str(session_cache_dir(tmp_path_factory)))
 
 
 _RUNS = [(style, name, ext) for style in STYLES for name in GALLERY for ext in ("pdf", "png")]

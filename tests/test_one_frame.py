@@ -22,6 +22,7 @@ pytest.importorskip("matplotlib")
 from figlint.config import Config  # noqa: E402
 from figlint.engine import run  # noqa: E402
 from figlint.features import analyses  # noqa: E402
+from fixtures.session_store import session_cache_dir  # noqa: E402
 
 ROUTES = ["pdf", "latex+pdf", "sources only"]
 
@@ -29,8 +30,9 @@ ROUTES = ["pdf", "latex+pdf", "sources only"]
 @pytest.fixture(scope="module")
 def frame_paper(tmp_path_factory, pdflatex):
     from fixtures.frame_paper import build_frame_paper
+    from fixtures.session_store import chart_dir
 
-    return build_frame_paper(tmp_path_factory.mktemp("frame_paper"), raster=True)
+    return build_frame_paper(tmp_path_factory.mktemp("frame_paper"), raster=True, charts=chart_dir(tmp_path_factory))
 
 
 @pytest.fixture(scope="module")
@@ -42,7 +44,8 @@ def readings(frame_paper, tmp_path_factory):
     paths = {"pdf": frame_paper.pdf, "latex+pdf": frame_paper.tex, "sources only": src / "main.tex"}
     out = {}
     with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("FIGLINT_CACHE_DIR", str(tmp_path_factory.mktemp("cache")))
+        # the session's OCR cache: a chart read alone here and by test_chart_rules is recognised once
+        mp.setenv("FIGLINT_CACHE_DIR", str(session_cache_dir(tmp_path_factory)))
         cfg = Config(select=["FL1", "FL4"], preview=True)
         for route in ROUTES:
             r = run([str(paths[route])], cfg).results[0]

@@ -13,6 +13,7 @@ import pytest
 
 from figlint.features import colours as C
 from figlint.rules.caption_marks import caption_colours, caption_styles
+from fixtures.session_store import session_cache_dir  # noqa: E402
 
 
 def test_ciede2000_reference_pairs():
@@ -167,7 +168,7 @@ def test_visual_chart_case(case, ext, visual_charts, tmp_path_factory, monkeypat
 
     if ext != "pdf" and not _raster_ready():
         pytest.skip("OpenCV/RapidOCR not installed")
-    monkeypatch.setenv("FIGLINT_CACHE_DIR", str(tmp_path_factory.getbasetemp() / "ocr-cache"))
+    monkeypatch.setenv("FIGLINT_CACHE_DIR", str(session_cache_dir(tmp_path_factory)))
     result = run([str(visual_charts / f"{case.file}.{ext}")], Config(select=[case.rule]))
     got = {(f.code, f.figure or "") for f in result.findings if f.code == case.rule}
     assert got == case.expect, [f.message for f in result.findings]
