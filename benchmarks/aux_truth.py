@@ -1716,6 +1716,24 @@ def typed_labels(aux: AuxRecord, main: Path) -> None:
             aux.labels[name] = (renumber[value], page, anchor, kind)
 
 
+def complete_side_run(side: AuxRecord, own: AuxRecord) -> None:
+    """A side run that stopped on a fatal error (a fragile command in a caption, which the
+    build never wrote to a list and the side run's hook does: AASTeX's \\replaced exhausts TeX's
+    memory) records only the figures and labels before it. The build's own .aux still labels
+    the rest: figures, labels and citations the side record lacks are taken from it (their captions then
+    come from the source, as for any labelled figure without an entry)."""
+    for name, value in own.labels.items():
+        side.labels.setdefault(name, value)
+    for key, value in own.bibcite.items():  # the bibliography comes last: a stopped run has none
+        side.bibcite.setdefault(key, value)
+    have = {f.number for f in side.figures}
+    for f in own.figures:
+        if f.number not in have:
+            have.add(f.number)
+            side.figures.append(f)
+            side.notes.append(f"Figure {f.number}: from the build's own .aux (the side run stopped before it)")
+
+
 def has_lof(main_aux: Path) -> bool:
     return any("\\@writefile{lof}" in p.read_text(errors="replace") or "\\blxcaption" in p.read_text(errors="replace")
                for p in _aux_files(main_aux))
@@ -1732,6 +1750,9 @@ def truth(main: Path, pdf: Path, root: Path | None = None, aux_path: Path | None
     """The full record of one built paper (main .tex next to its .aux, and its PDF); aux_path
     overrides the .aux read (a side run that kept the list of figures a class switched off)."""
     aux = read_aux(aux_path or main.with_suffix(".aux"))
+    own = main.with_suffix(".aux")
+    if aux_path and aux_path != own and own.is_file():
+        complete_side_run(aux, read_aux(own))
     typed_labels(aux, main)
     src = scan_sources(main, aux, root)
     aux.notes += [f"Figure {n}: numbered, no caption printed (sub-captions only)" for n in src.unprinted]

@@ -254,3 +254,32 @@ def test_a_caption_the_pdf_does_not_hold_is_scored_as_printed(tmp_path):
     assert two.variants[0] == caption(2) and len(two.variants) == 2
     assert caption(2).startswith(two.variants[1]) and 40 <= len(two.variants[1]) <= 60
     assert three.variants == [caption(3), ""]  # printed nowhere: no caption is right too
+
+
+def test_a_side_run_that_stops_keeps_the_figures_the_build_labelled(tmp_path, pdflatex):
+    # a class that writes no list of figures (ICML's way), and a caption command that only an expanding write
+    # sends into a loop (AASTeX's \replaced does so in the side run): the side run stops at its
+    # page, and the figures after it are known only to the build's own .aux (hyperref anchors)
+    pre = ("\\documentclass{article}\n\\usepackage{graphicx}\n\\usepackage{hyperref}\n\\makeatletter\n"
+           "\\let\\addcontentsline\\@gobblethree\n"
+           "\\def\\onlyprinted{\\ifx\\protect\\@typeset@protect two\\else\\onlyprinted\\fi}\n\\makeatother\n")
+    figs = _figs(3).replace("{p.png}\\caption{Panel set number 2", "{p.png}\\caption{Panel set \\onlyprinted{} 2")
+    figs = figs.replace("[p]", "[h]", 1).replace("\\end{figure}\n", "\\end{figure}\n\\clearpage\n", 1)
+    tex = pre + "\\begin{document}\nAs Figure~\\ref{fig:1} shows.\n\n" + figs + \
+        "Figures~\\ref{fig:2} and~\\ref{fig:3} agree.\n\\end{document}\n"
+    folder = tmp_path / "a"
+    folder.mkdir()
+    compile_tex(folder, tex, IMAGES)
+    assert not at.has_lof(folder / "main.aux")
+    (folder / "side.aux").write_text((folder / "main.aux").read_text())  # as side_aux() does
+    subprocess.run(["pdflatex", "-interaction=nonstopmode", "-jobname=side", ba.HOOK + "\\input{main.tex}"],
+                   cwd=folder, capture_output=True, timeout=180, stdin=subprocess.DEVNULL)
+    assert [f.number for f in at.read_aux(folder / "side.aux").figures] == ["1"]  # it stopped
+    aux, src = at.truth(folder / "main.tex", folder / "main.pdf", folder, folder / "side.aux")
+    assert [f.number for f in aux.figures] == ["1", "2", "3"]
+    assert [f.caption_from for f in aux.figures] == ["lof", "source", "source"]
+    assert aux.figures[2].caption == "Panel set number 3 of the study."
+    assert sorted(s.figure for s in src.sites) == ["1", "2", "3"]
+    # the build's own record alone (no side run) is unchanged: its labelled figures, no captions read
+    own, _src = at.truth(folder / "main.tex", folder / "main.pdf", folder)
+    assert [f.number for f in own.figures] == ["1", "2", "3"]
