@@ -18,7 +18,10 @@ Each case is a convention that once made the truth, not figlint, wrong on a fiel
   figures on the page of the paper's Figure 1;
 - a wrapped figure pushed off its page lost its caption in print (and another the rows after those
   its page could hold): the truth kept the whole caption LaTeX set, and scored figlint's reading of
-  the printed page as wrong.
+  the printed page as wrong;
+- a side run that stopped on a fatal error (a fragile caption command only its hook's write
+  expands) recorded the figures before it only: an astronomy paper's twelve later figures were
+  scored as figlint's extras.
 """
 
 from __future__ import annotations
