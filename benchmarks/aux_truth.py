@@ -1304,7 +1304,9 @@ def _unprinted_numbers(printed: str, envs: list, aux: AuxRecord) -> list[str]:
     stand between the two listed figures in the source."""
     listed = [f for f in aux.figures if f.caption_tex != ""]  # those with a main caption
     if any(f.caption_tex is None for f in listed):  # labelled figures with no entry come last: sort
-        listed.sort(key=lambda f: [int(x) if x.isdigit() else x for x in re.findall(r"\d+|\D+", f.number)])
+        # digits before letters, so "A1" (an appendix's) sorts after "9" and never meets an int
+        listed.sort(key=lambda f: [(0, int(x), "") if x.isdigit() else (1, 0, x)
+                                   for x in re.findall(r"\d+|\D+", f.number)])
     caps = _main_captions(printed, envs)
     if not listed or len(caps) != len(listed):
         return []
@@ -1716,18 +1718,23 @@ def typed_labels(aux: AuxRecord, main: Path) -> None:
             aux.labels[name] = (renumber[value], page, anchor, kind)
 
 
-def complete_side_run(side: AuxRecord, own: AuxRecord) -> None:
+def complete_side_run(side: AuxRecord, own: AuxRecord, in_env: set = frozenset()) -> None:
     """A side run that stopped on a fatal error (a fragile command in a caption, which the
     build never wrote to a list and the side run's hook does: AASTeX's \\replaced exhausts TeX's
     memory) records only the figures and labels before it. The build's own .aux still labels
     the rest: figures, labels and citations the side record lacks are taken from it (their captions then
-    come from the source, as for any labelled figure without an entry)."""
+    come from the source, as for any labelled figure without an entry). Without hyperref a
+    label has no anchor to say it is a figure's: one inside a figure environment (in_env) with a
+    whole number is."""
     for name, value in own.labels.items():
         side.labels.setdefault(name, value)
     for key, value in own.bibcite.items():  # the bibliography comes last: a stopped run has none
         side.bibcite.setdefault(key, value)
     have = {f.number for f in side.figures}
-    for f in own.figures:
+    unanchored = [AuxFigure(number=value, folio=page, anchor=None, caption_tex=None, caption_from="none")
+                  for name, (value, page, anchor, kind) in own.labels.items()
+                  if not anchor and " ".join(name.split()) in in_env and re.fullmatch(r"[A-Z]?[\d.]*\d", value)]
+    for f in own.figures + unanchored:
         if f.number not in have:
             have.add(f.number)
             side.figures.append(f)
@@ -1752,7 +1759,10 @@ def truth(main: Path, pdf: Path, root: Path | None = None, aux_path: Path | None
     aux = read_aux(aux_path or main.with_suffix(".aux"))
     own = main.with_suffix(".aux")
     if aux_path and aux_path != own and own.is_file():
-        complete_side_run(aux, read_aux(own))
+        text = flatten(main, root).text
+        in_env = {" ".join(lb.split()) for a, z in _figure_envs(text)
+                  for lb in re.findall(r"\\label\s*\{([^}]*)\}", text[a:z])}
+        complete_side_run(aux, read_aux(own), in_env)
     typed_labels(aux, main)
     src = scan_sources(main, aux, root)
     aux.notes += [f"Figure {n}: numbered, no caption printed (sub-captions only)" for n in src.unprinted]

@@ -30,6 +30,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from fixtures.pdf_build import compile_tex
 
 BENCH = Path(__file__).resolve().parents[1] / "benchmarks"
@@ -259,11 +261,14 @@ def test_a_caption_the_pdf_does_not_hold_is_scored_as_printed(tmp_path):
     assert three.variants == [caption(3), ""]  # printed nowhere: no caption is right too
 
 
-def test_a_side_run_that_stops_keeps_the_figures_the_build_labelled(tmp_path, pdflatex):
+@pytest.mark.parametrize("hyperref", [True, False])
+def test_a_side_run_that_stops_keeps_the_figures_the_build_labelled(tmp_path, pdflatex, hyperref):
     # a class that writes no list of figures (ICML's way), and a caption command that only an expanding write
     # sends into a loop (AASTeX's \replaced does so in the side run): the side run stops at its
-    # page, and the figures after it are known only to the build's own .aux (hyperref anchors)
-    pre = ("\\documentclass{article}\n\\usepackage{graphicx}\n\\usepackage{hyperref}\n\\makeatletter\n"
+    # page, and the figures after it are known only to the build's own .aux (by their hyperref
+    # anchors; without hyperref, by their labels' place inside a figure environment)
+    pre = ("\\documentclass{article}\n\\usepackage{graphicx}\n"
+           + ("\\usepackage{hyperref}\n" if hyperref else "") + "\\makeatletter\n"
            "\\let\\addcontentsline\\@gobblethree\n"
            "\\def\\onlyprinted{\\ifx\\protect\\@typeset@protect two\\else\\onlyprinted\\fi}\n\\makeatother\n")
     figs = _figs(3).replace("{p.png}\\caption{Panel set number 2", "{p.png}\\caption{Panel set \\onlyprinted{} 2")
@@ -285,4 +290,15 @@ def test_a_side_run_that_stops_keeps_the_figures_the_build_labelled(tmp_path, pd
     assert sorted(s.figure for s in src.sites) == ["1", "2", "3"]
     # the build's own record alone (no side run) is unchanged: its labelled figures, no captions read
     own, _src = at.truth(folder / "main.tex", folder / "main.pdf", folder)
-    assert [f.number for f in own.figures] == ["1", "2", "3"]
+    assert [f.number for f in own.figures] == (["1", "2", "3"] if hyperref else [])
+
+
+def test_labelled_figures_with_appendix_numbers_sort_after_the_listed_ones():
+    # labelled figures with no entry (a stopped side run's) are sorted by number before the
+    # source's captions are paired with them: "A1" and "10" once compared a letter with an int
+    figs = [at.AuxFigure(number=n, folio="1", anchor=None, caption_tex=c)
+            for n, c in (("1", "One."), ("A1", None), ("10", None), ("2", "Two."))]
+    aux = at.AuxRecord(figs, {}, {}, [], [])
+    printed = "".join(f"\\begin{{figure}}\\caption{{C{k}}}\\end{{figure}}" for k in range(4))
+    assert at._unprinted_numbers(printed, at._figure_envs(printed), aux) == []
+    assert [f.number for f in figs] == ["1", "A1", "10", "2"]  # the record itself keeps its order
