@@ -1747,9 +1747,12 @@ def has_lof(main_aux: Path) -> bool:
 
 
 def _junk(caption_tex: str) -> bool:
-    """A record a fragile command wrote expanded: parameter junk ("##") from a citation macro, or
-    kernel internals (a \\label's \\@bsphack ... \\protected@write body) instead of the text."""
-    return "##" in caption_tex or bool(re.search(r"\\@(?:unexpandable@protect|savsk|bsphack)\b", caption_tex))
+    """A record a fragile command wrote expanded: parameter junk ("##") from a citation macro,
+    kernel internals (a \\label's \\@bsphack ... \\protected@write body) instead of the text, or
+    the `\\let \\reserved@d =` of an \\@ifnextchar (a command with an optional argument that is
+    not robust, AASTeX's \\replaced), after which the write lost the rest of the caption."""
+    return "##" in caption_tex or bool(re.search(r"\\@(?:unexpandable@protect|savsk|bsphack)\b|\\reserved@d\b",
+                                                 caption_tex))
 
 
 def truth(main: Path, pdf: Path, root: Path | None = None, aux_path: Path | None = None

@@ -21,7 +21,9 @@ Each case is a convention that once made the truth, not figlint, wrong on a fiel
   the printed page as wrong;
 - a side run that stopped on a fatal error (a fragile caption command only its hook's write
   expands) recorded the figures before it only: an astronomy paper's twelve later figures were
-  scored as figlint's extras.
+  scored as figlint's extras;
+- a command with an optional argument that is not robust writes `\\let \\reserved@d =` into a
+  caption's record and the rest of the caption is lost: the cut record was scored as the caption.
 """
 
 from __future__ import annotations
@@ -302,3 +304,23 @@ def test_labelled_figures_with_appendix_numbers_sort_after_the_listed_ones():
     printed = "".join(f"\\begin{{figure}}\\caption{{C{k}}}\\end{{figure}}" for k in range(4))
     assert at._unprinted_numbers(printed, at._figure_envs(printed), aux) == []
     assert [f.number for f in figs] == ["1", "A1", "10", "2"]  # the record itself keeps its order
+
+
+def test_a_caption_cut_by_an_optional_argument_command_is_read_from_the_source(tmp_path, pdflatex):
+    # a command with an optional argument that is not robust (AASTeX's \replaced) writes
+    # "\let \reserved@d =[..." in the side run's record and the caption's rest is lost there
+    pre = ("\\documentclass{article}\n\\usepackage{graphicx}\n\\makeatletter\n\\let\\addcontentsline\\@gobblethree\n"
+           "\\def\\replaced{\\@ifnextchar[{\\xreplaced}{\\yreplaced}}\\def\\xreplaced[#1]#2{#2}"
+           "\\def\\yreplaced#1{#1}\n\\makeatother\n")
+    figs = _figs(2).replace("Panel set number 2 of", "Panel set \\replaced{count} 2 of")
+    tex = pre + "\\begin{document}\nAs Figures~\\ref{fig:1} and~\\ref{fig:2} show.\n\n" + figs + "\\end{document}\n"
+    folder = tmp_path / "a"
+    folder.mkdir()
+    compile_tex(folder, tex, IMAGES)
+    (folder / "side.aux").write_text((folder / "main.aux").read_text())
+    subprocess.run(["pdflatex", "-interaction=nonstopmode", "-jobname=side", ba.HOOK + "\\input{main.tex}"],
+                   cwd=folder, capture_output=True, timeout=180, stdin=subprocess.DEVNULL)
+    assert "\\reserved@d" in (folder / "side.aux").read_text()  # the convention is exercised
+    aux, _src = at.truth(folder / "main.tex", folder / "main.pdf", folder, folder / "side.aux")
+    assert [f.caption_from for f in aux.figures] == ["lof", "source"]  # the first, intact, kept
+    assert [f.caption for f in aux.figures] == ["Panel set number 1 of the study.", "Panel set count 2 of the study."]
