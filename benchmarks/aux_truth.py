@@ -1445,7 +1445,11 @@ _LIT = re.compile(
     r"(?:(?:\s|~|\\,)*(?:,|;|&|\\&|and|or|to|through|--+|\u2013|\u2014|-|\\textendash)(?:\s|~|\\,)*"
     r"(?:[A-Z]?\d+(?:\.\d+)?(?:\s?\(?[a-z]\)?(?![a-z]))?))*)"
     r"(?![\d.]*\d)")
-_OTHER_WORK = re.compile(r"^\s*(?:~|\s)*(?:of|in|from)\s*(?:~|\s)*(?:\\[A-Za-z]*cite|[Rr]efs?\.|"
+# "Figure 1 of \\citet{x}", "Fig. 3 in Smith et al.", also past another part of that work ("Figure 1
+# and Section 2.1 of \\citet{x}")
+_OTHER_WORK = re.compile(r"^\s*(?:~|\s)*(?:(?:and|,)\s*(?:~|\s)*(?:Sections?|Secs?\.|Tables?|Eqs?\.|Equations?|"
+                         r"Appendix)(?:~|\s)*[A-Z]?[\d.]*\d\s*(?:~|\s)*)?"
+                         r"(?:of|in|from)\s*(?:~|\s)*(?:\\[A-Za-z]*cite|[Rr]efs?\.|"
                          r"\[|paper|the\s+(?:original|cited|paper|article|study|work)|their|"
                          r"[A-Z][a-z]+\s+(?:et\s+al|\(|and\s+[A-Z]|&)|[A-Z][a-z]+(?:~|\s)\\cite)")
 
@@ -1476,7 +1480,10 @@ def _literal_sites(printed: str, fig_set: set, numbers: list, out: list, flat: F
                          r"bibliography|[A-Za-z]*cite[a-z]*|hyperref|subfile|import|includesvg|"
                          r"includestandalone)\*?\s*",
                          printed):  # a citation's notes ("\\autocite[][Fig. 5]{x}") name another work's figure
-        gs, e, _o = groups(printed, m.end(), 1)
+        k = m.end()
+        if "cite" in m.group() and printed.startswith("<", k) and printed.find(">", k) > 0:
+            k = printed.find(">", k) + 1  # apacite's prenote, \\cite<see Fig. 1 of>[]{x}: the cited work's
+        gs, e, _o = groups(printed, k, 1)
         masked = _blank(masked, m.start(), e)
     for m in _LIT.finditer(masked):
         before = printed[max(0, m.start() - 40):m.start()]

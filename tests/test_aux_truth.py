@@ -23,7 +23,9 @@ Each case is a convention that once made the truth, not figlint, wrong on a fiel
   expands) recorded the figures before it only: an astronomy paper's twelve later figures were
   scored as figlint's extras;
 - a command with an optional argument that is not robust writes `\\let \\reserved@d =` into a
-  caption's record and the rest of the caption is lost: the cut record was scored as the caption.
+  caption's record and the rest of the caption is lost: the cut record was scored as the caption;
+- "Figure 1 and Section 2.1 of \\citet{x}" and apacite's `\\cite<see fig.~1 of>[]{x}` name the cited
+  work's figure, yet were counted as sites of the paper's own Figure 1.
 """
 
 from __future__ import annotations
@@ -324,3 +326,16 @@ def test_a_caption_cut_by_an_optional_argument_command_is_read_from_the_source(t
     aux, _src = at.truth(folder / "main.tex", folder / "main.pdf", folder, folder / "side.aux")
     assert [f.caption_from for f in aux.figures] == ["lof", "source"]  # the first, intact, kept
     assert [f.caption for f in aux.figures] == ["Panel set number 1 of the study.", "Panel set count 2 of the study."]
+
+
+def test_a_typed_figure_of_a_cited_work_is_no_site(tmp_path):
+    # "Figure 1 and Section 2.1 of \citet{x}" and apacite's prenote "\cite<see fig.~1 of>[]{x}"
+    # name the cited work's figure; "Figure 2 shows" and "Figure~1 and Table~2 show" are this paper's
+    tex = ("\\documentclass{article}\n\\begin{document}\n"
+           "Masses are presented in Figure~1 and Section~2.1 of \\citet{negin}.\n"
+           "The framework \\cite<see fig.~1 of>[]{moss} is principled.\n"
+           "Figure~2 shows the noise, and Figure~1 and Table~2 show the fit.\n\\end{document}\n")
+    (tmp_path / "main.tex").write_text(tex)
+    figs = [at.AuxFigure(number=n, folio="1", anchor=None, caption_tex="C.") for n in ("1", "2")]
+    src = at.scan_sources(tmp_path / "main.tex", at.AuxRecord(figs, {}, {}, [], []), tmp_path)
+    assert sorted((s.figure, s.line) for s in src.sites) == [("1", 5), ("2", 5)]
