@@ -1045,6 +1045,12 @@ def scan_sources(main: Path, aux: AuxRecord, root: Path | None = None) -> Source
         if re.search(r"\\usepackage\s*\[[^\]]*\b" + opts + r"\b[^\]]*\]\s*\{" + pkg + r"\}", preamble):
             for c in cmds:
                 empty.setdefault(c, 1)
+    # AASTeX's change tracking: without the class option trackchanges, \\explain{..} and
+    # \\deleted{..} print nothing (\\added and \\replaced print their new text)
+    dc = re.search(r"\\documentclass\s*(?:\[([^\]]*)\])?\s*\{aastex\d*\}", preamble)
+    if dc and "trackchanges" not in (dc.group(1) or ""):
+        for c in ("explain", "deleted"):
+            empty.setdefault(c, 1)
     for name, nargs in empty.items():
         for m in re.finditer(r"\\" + re.escape(name) + r"(?![A-Za-z@])", printed):
             if printed[m.start():m.end()].strip() == "":

@@ -25,7 +25,9 @@ Each case is a convention that once made the truth, not figlint, wrong on a fiel
 - a command with an optional argument that is not robust writes `\\let \\reserved@d =` into a
   caption's record and the rest of the caption is lost: the cut record was scored as the caption;
 - "Figure 1 and Section 2.1 of \\citet{x}" and apacite's `\\cite<see fig.~1 of>[]{x}` name the cited
-  work's figure, yet were counted as sites of the paper's own Figure 1.
+  work's figure, yet were counted as sites of the paper's own Figure 1;
+- AASTeX's `\\explain{..}` prints nothing unless the class option trackchanges is on: its
+  mentions were counted as sites.
 """
 
 from __future__ import annotations
@@ -339,3 +341,16 @@ def test_a_typed_figure_of_a_cited_work_is_no_site(tmp_path):
     figs = [at.AuxFigure(number=n, folio="1", anchor=None, caption_tex="C.") for n in ("1", "2")]
     src = at.scan_sources(tmp_path / "main.tex", at.AuxRecord(figs, {}, {}, [], []), tmp_path)
     assert sorted((s.figure, s.line) for s in src.sites) == [("1", 5), ("2", 5)]
+
+
+@pytest.mark.parametrize("option, sites", [("twocolumn", [("1", 4)]), ("twocolumn,trackchanges", [("1", 3), ("1", 4)])])
+def test_aastex_explanations_print_only_when_changes_are_tracked(tmp_path, option, sites):
+    # AASTeX's \explain{..} (a note to the referee) prints nothing without the trackchanges option
+    tex = (f"\\documentclass[{option}]{{aastex63}}\n\\begin{{document}}\n"
+           "\\explain{Figure~\\ref{fig:1} has been updated.}\n"
+           "Figure~\\ref{fig:1} shows the rotation periods.\n\\end{document}\n")
+    (tmp_path / "main.tex").write_text(tex)
+    figs = [at.AuxFigure(number="1", folio="1", anchor="figure.1", caption_tex="C.")]
+    aux = at.AuxRecord(figs, {"fig:1": ("1", "1", "figure.1", "figure")}, {}, [], [])
+    src = at.scan_sources(tmp_path / "main.tex", aux, tmp_path)
+    assert sorted((s.figure, s.line) for s in src.sites) == sites
