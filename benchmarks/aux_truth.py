@@ -1648,12 +1648,14 @@ def place_pages(figs: list[AuxFigure], pdf: Path) -> None:
         num = " ".join(words(f.number))
         if not num:
             return []
-        label = re.compile(r"\bfig(?:ure)?\s+" + re.escape(num) + r"\b")
+        # "Fig 3", and PLOS's supporting-information order "S1 Fig"
+        named = r"(?:\bfig(?:ure)?\s+" + re.escape(num) + r"|\b" + re.escape(num) + r"\s+fig)"
+        label = re.compile(named + r"\b")
         weak, sure = set(), set()
         for text in (f.variants or [f.caption or ""]):  # renderings differ in citations and formulas
             head = " " + " ".join(prose(words(text))[:5]) + " "
             first = words(text)[:3]
-            strong = re.compile(r"\bfig(?:ure)?\s+" + re.escape(num) + r"\s+(?:\S+\s+){0,2}?" +
+            strong = re.compile(named + r"\s+(?:\S+\s+){0,2}?" +
                                 r"\s+".join(re.escape(w) for w in first) + r"\b") if first else None
             for i in range(n_pages):
                 if label.search(flat[i]) and (not head.strip() or head in prose_pages[i]):
@@ -1701,6 +1703,8 @@ def place_pages(figs: list[AuxFigure], pdf: Path) -> None:
             f.pdf_page, f.page_from = min(c, key=lambda q: abs(q - guess)), "caption-search"
         elif guess is not None and 1 <= guess <= n_pages:
             f.pdf_page, f.page_from = guess, "folio" if shift == 0 else f"folio{shift:+d}"
+        elif guess is None and len(c) == 1:  # no folio (a figure the source alone knows): one page has it
+            f.pdf_page, f.page_from = c[0], "caption-search"
         else:
             f.pdf_page, f.page_from = None, "unknown"
 
@@ -1754,6 +1758,27 @@ def complete_side_run(side: AuxRecord, own: AuxRecord, in_env: set = frozenset()
             side.notes.append(f"Figure {f.number}: from the build's own .aux (the side run stopped before it)")
 
 
+_SI_HEADING = re.compile(r"\\paragraph\*?\s*\{\s*(S\d+)[\s~]+Fig\.?\s*\}")
+
+
+def si_figures(aux: AuxRecord, main: Path, root: Path | None = None) -> None:
+    """PLOS's supporting-information figures: the template has each one's label typed as a
+    paragraph heading, `\\paragraph*{S1 Fig.}`, its title and legend after it, and no \\caption,
+    so LaTeX's record has no such figure. A figure environment holding a graphic and such a
+    heading is figure S1, its caption the text after the heading (page by caption search)."""
+    text = flatten(main, root).text
+    have = {f.number for f in aux.figures}
+    for a, z in _figure_envs(text):
+        body = text[a:z]
+        m = _SI_HEADING.search(body)
+        if not m or m.group(1) in have or re.search(r"\\caption\b", body) or "\\includegraphics" not in body:
+            continue
+        have.add(m.group(1))
+        cap = re.sub(r"\\end\s*\{[^}]*\}\s*$", "", body[m.end():]).strip()
+        aux.figures.append(AuxFigure(number=m.group(1), folio="", anchor=None, caption_tex=cap, caption_from="source"))
+        aux.notes.append(f"Figure {m.group(1)}: a supporting-information figure, label typed as a paragraph heading")
+
+
 def has_lof(main_aux: Path) -> bool:
     return any("\\@writefile{lof}" in p.read_text(errors="replace") or "\\blxcaption" in p.read_text(errors="replace")
                for p in _aux_files(main_aux))
@@ -1780,6 +1805,7 @@ def truth(main: Path, pdf: Path, root: Path | None = None, aux_path: Path | None
                   for lb in re.findall(r"\\label\s*\{([^}]*)\}", text[a:z])}
         complete_side_run(aux, read_aux(own), in_env)
     typed_labels(aux, main)
+    si_figures(aux, main, root)
     src = scan_sources(main, aux, root)
     aux.notes += [f"Figure {n}: numbered, no caption printed (sub-captions only)" for n in src.unprinted]
     ctxs = [Context(labels={k: (v[0], v[3]) for k, v in aux.labels.items()}, bibcite=aux.bibcite, cite_mode=m,

@@ -27,7 +27,9 @@ Each case is a convention that once made the truth, not figlint, wrong on a fiel
 - "Figure 1 and Section 2.1 of \\citet{x}" and apacite's `\\cite<see fig.~1 of>[]{x}` name the cited
   work's figure, yet were counted as sites of the paper's own Figure 1;
 - AASTeX's `\\explain{..}` prints nothing unless the class option trackchanges is on: its
-  mentions were counted as sites.
+  mentions were counted as sites;
+- PLOS's supporting figures carry their label as a `\\paragraph*{S1 Fig.}` heading, no \\caption:
+  LaTeX records no such figure, and figlint's reports of them were scored as extras.
 """
 
 from __future__ import annotations
@@ -354,3 +356,25 @@ def test_aastex_explanations_print_only_when_changes_are_tracked(tmp_path, optio
     aux = at.AuxRecord(figs, {"fig:1": ("1", "1", "figure.1", "figure")}, {}, [], [])
     src = at.scan_sources(tmp_path / "main.tex", aux, tmp_path)
     assert sorted((s.figure, s.line) for s in src.sites) == sites
+
+
+def test_a_plos_supporting_figure_typed_as_a_paragraph_heading_is_a_figure(tmp_path, pdflatex):
+    # PLOS's template: a supporting figure's label is a \paragraph* heading, no \caption; one
+    # outside any figure environment (a legend for a figure uploaded apart) is no figure here
+    tex = ("\\documentclass{article}\n\\usepackage{graphicx}\n\\begin{document}\n"
+           "See Figure~\\ref{fig:1}.\n\n" + _figs(1) + "\\clearpage\n\\section*{Supporting information}\n"
+           "\\begin{figure}[!ht]\n\\includegraphics[width=0.3\\textwidth]{p.png}\n\\paragraph*{S1 Fig.}\n"
+           "\\textbf{Size factors in a trivial design.} Each line is a median.\n\\end{figure}\n\n"
+           "\\paragraph*{S2 Fig.}\n\\textbf{Motif plots for all peaks.} Uploaded apart.\n\\end{document}\n")
+    aux, _src = _truth(tmp_path / "a", tex)
+    assert [f.number for f in aux.figures] == ["1", "S1"]
+    s1 = aux.figures[1]
+    assert (s1.caption, s1.caption_from, s1.pdf_page) == \
+        ("Size factors in a trivial design. Each line is a median.", "source", 3)  # after Figure 1's float page
+    assert "S1 Fig" in " ".join(_page_words_of(tmp_path / "a" / "main.pdf", 3))
+
+
+def _page_words_of(pdf: Path, page: int) -> list[str]:
+    import pymupdf
+    with pymupdf.open(str(pdf)) as doc:
+        return doc[page - 1].get_text().split()
