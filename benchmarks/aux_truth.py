@@ -1046,11 +1046,14 @@ def scan_sources(main: Path, aux: AuxRecord, root: Path | None = None) -> Source
             for c in cmds:
                 empty.setdefault(c, 1)
     # AASTeX's change tracking: without the class option trackchanges, \\explain{..} and
-    # \\deleted{..} print nothing (\\added and \\replaced print their new text)
+    # \\deleted{..} print nothing, \\added{new} its text, \\replaced{old}{new} the new text only
     dc = re.search(r"\\documentclass\s*(?:\[([^\]]*)\])?\s*\{aastex\d*\}", preamble)
     if dc and "trackchanges" not in (dc.group(1) or ""):
         for c in ("explain", "deleted"):
             empty.setdefault(c, 1)
+        for m in re.finditer(r"\\replaced(?![A-Za-z@])", printed):
+            _g, end, _o = groups(printed, m.end(), 1)
+            printed = _blank(printed, m.start(), end)  # "\\replaced{old}" goes, "{new}" stays
     for name, nargs in empty.items():
         for m in re.finditer(r"\\" + re.escape(name) + r"(?![A-Za-z@])", printed):
             if printed[m.start():m.end()].strip() == "":

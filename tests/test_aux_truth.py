@@ -26,8 +26,9 @@ Each case is a convention that once made the truth, not figlint, wrong on a fiel
   caption's record and the rest of the caption is lost: the cut record was scored as the caption;
 - "Figure 1 and Section 2.1 of \\citet{x}" and apacite's `\\cite<see fig.~1 of>[]{x}` name the cited
   work's figure, yet were counted as sites of the paper's own Figure 1;
-- AASTeX's `\\explain{..}` prints nothing unless the class option trackchanges is on: its
-  mentions were counted as sites;
+- AASTeX's `\\explain{..}` prints nothing unless the class option trackchanges is on, and
+  `\\replaced{old}{new}` only its new text: mentions in what does not print were counted as sites
+  (and a source caption read both texts);
 - PLOS's supporting figures carry their label as a `\\paragraph*{S1 Fig.}` heading, no \\caption:
   LaTeX records no such figure, and figlint's reports of them were scored as extras.
 """
@@ -345,12 +346,15 @@ def test_a_typed_figure_of_a_cited_work_is_no_site(tmp_path):
     assert sorted((s.figure, s.line) for s in src.sites) == [("1", 5), ("2", 5)]
 
 
-@pytest.mark.parametrize("option, sites", [("twocolumn", [("1", 4)]), ("twocolumn,trackchanges", [("1", 3), ("1", 4)])])
+@pytest.mark.parametrize("option, sites", [("twocolumn", [("1", 4)]),
+                                            ("twocolumn,trackchanges", [("1", 3), ("1", 4), ("1", 5)])])
 def test_aastex_explanations_print_only_when_changes_are_tracked(tmp_path, option, sites):
-    # AASTeX's \explain{..} (a note to the referee) prints nothing without the trackchanges option
+    # AASTeX's \explain{..} (a note to the referee) prints nothing without the trackchanges option,
+    # and \replaced{old}{new} prints only the new text
     tex = (f"\\documentclass[{option}]{{aastex63}}\n\\begin{{document}}\n"
            "\\explain{Figure~\\ref{fig:1} has been updated.}\n"
-           "Figure~\\ref{fig:1} shows the rotation periods.\n\\end{document}\n")
+           "Figure~\\ref{fig:1} shows the rotation periods.\n"
+           "\\replaced{As Figure~\\ref{fig:1} showed}{As shown}, they are short.\n\\end{document}\n")
     (tmp_path / "main.tex").write_text(tex)
     figs = [at.AuxFigure(number="1", folio="1", anchor="figure.1", caption_tex="C.")]
     aux = at.AuxRecord(figs, {"fig:1": ("1", "1", "figure.1", "figure")}, {}, [], [])
