@@ -656,6 +656,13 @@ def _bib_text(value: str) -> tuple[str, str]:
 _NUMBERISH = re.compile(r"^[A-Z]{0,3}[.\-]?\d+(?:[.\-]\d+)*\(?[a-z]?\)?$")
 
 
+def _figure_type(name: str) -> bool:
+    """A float type of its own whose entries are figures: a supplement's `sfigure` or
+    `suppfigure` (\\DeclareCaptionType{sfigure}[Fig], printed "Fig S1"), in a list of its own
+    (`\\@writefile{losfigure}`); not subfig's sub-figure entries."""
+    return name.endswith("figure") and name not in ("subfigure", "figure") and name.isalpha()
+
+
 def read_aux(main_aux: Path) -> AuxRecord:
     files = _aux_files(main_aux)
     lof: list[AuxFigure] = []
@@ -664,21 +671,22 @@ def read_aux(main_aux: Path) -> AuxRecord:
     lot_anchors: set = set()  # anchors of list-of-tables entries
     bib: dict = {}
     notes: list[str] = []
+    other_types: set = set()  # figure float types of their own (a supplement's "sfigure")
     for f in files:
         text = f.read_text(errors="replace")
         for target, body in _entries(text, "\\@writefile"):
-            if target.strip() not in ("lof", "lot"):
-                continue
             m = re.match(r"\s*\\contentsline\s*", body)
-            if not m:
+            if not m or target.strip() in ("toc", "lol", "loa"):
                 continue
             gs, _e, _o = groups(body, m.end(), 4, optional=False)
             if target.strip() == "lot":
                 if len(gs) > 3 and gs[3].strip():
                     lot_anchors.add(gs[3].strip())  # a table caption's anchor (see below)
                 continue
-            if len(gs) < 3 or gs[0].strip() != "figure":
+            if len(gs) < 3 or gs[0].strip() not in ("figure", *other_types) and not _figure_type(gs[0].strip()):
                 continue
+            if gs[0].strip() != "figure":
+                other_types.add(gs[0].strip())
             entry = gs[1]
             k = entry.find("\\numberline")
             if k >= 0:
@@ -726,6 +734,7 @@ def read_aux(main_aux: Path) -> AuxRecord:
         kind = ""
         if anchor:
             kind = anchor.split(".")[0]
+            kind = "figure" if kind in other_types else kind
         if name in cref_kind:
             kind = cref_kind[name] or kind
         out[name] = (value, page, anchor, kind)

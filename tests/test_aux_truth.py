@@ -30,7 +30,9 @@ Each case is a convention that once made the truth, not figlint, wrong on a fiel
   `\\replaced{old}{new}` only its new text: mentions in what does not print were counted as sites
   (and a source caption read both texts);
 - PLOS's supporting figures carry their label as a `\\paragraph*{S1 Fig.}` heading, no \\caption:
-  LaTeX records no such figure, and figlint's reports of them were scored as extras.
+  LaTeX records no such figure, and figlint's reports of them were scored as extras;
+- a supplement's float type of its own (`\\DeclareCaptionType{sfigure}[Fig]`, "Fig S1") lists its
+  entries in a list of its own, which the truth did not read: ten printed figures were extras.
 """
 
 from __future__ import annotations
@@ -382,3 +384,20 @@ def _page_words_of(pdf: Path, page: int) -> list[str]:
     import pymupdf
     with pymupdf.open(str(pdf)) as doc:
         return doc[page - 1].get_text().split()
+
+
+def test_a_supplement_figure_type_of_its_own_is_figures(tmp_path, pdflatex):
+    # \DeclareCaptionType{sfigure}[Fig] (caption package): "Fig S1." floats listed in a list of
+    # their own (\@writefile{losfigure}); a subfig sub-figure's entry is still no figure
+    tex = ("\\documentclass{article}\n\\usepackage{graphicx}\n\\usepackage{caption}\n\\usepackage{subfig}\n"
+           "\\DeclareCaptionType{sfigure}[Fig]\n\\renewcommand{\\thesfigure}{S\\arabic{sfigure}}\n\\usepackage{hyperref}\n"
+           "\\begin{document}\nSee Figure~\\ref{fig:1} and Fig~\\ref{sfig:1}.\n\n" + _figs(1)
+           + "\\begin{figure}[p]\\subfloat[Left]{\\includegraphics[width=0.2\\textwidth]{p.png}}"
+           "\\caption{Two panels of the study.}\\end{figure}\n"
+           "\\begin{sfigure}[p]\\centering\\includegraphics[width=0.3\\textwidth]{p.png}"
+           "\\caption{All times of the supplement.}\\label{sfig:1}\\end{sfigure}\n\\end{document}\n")
+    aux, src = _truth(tmp_path / "a", tex)
+    assert "\\@writefile{losfigure}" in (tmp_path / "a" / "main.aux").read_text()  # the convention is exercised
+    assert [f.number for f in aux.figures] == ["1", "2", "S1"]
+    assert aux.figures[2].caption == "All times of the supplement."
+    assert sorted(s.figure for s in src.sites) == ["1", "S1"]
