@@ -683,8 +683,9 @@ def read_aux(main_aux: Path) -> AuxRecord:
                 if len(gs) > 3 and gs[3].strip():
                     lot_anchors.add(gs[3].strip())  # a table caption's anchor (see below)
                 continue
-            if len(gs) < 3 or gs[0].strip() not in ("figure", *other_types) and not _figure_type(gs[0].strip()):
-                continue
+            if len(gs) < 3 or (gs[0].strip() != "figure" or target.strip() != "lof") and \
+                    gs[0].strip() not in other_types and not _figure_type(gs[0].strip()):
+                continue  # a figure entry of the list of figures, or of a figure type of its own
             if gs[0].strip() != "figure":
                 other_types.add(gs[0].strip())
             entry = gs[1]
