@@ -656,6 +656,13 @@ def _bib_text(value: str) -> tuple[str, str]:
 _NUMBERISH = re.compile(r"^[A-Z]{0,3}[.\-]?\d+(?:[.\-]\d+)*\(?[a-z]?\)?$")
 
 
+def _figure_type(name: str) -> bool:
+    """A float type of its own whose entries are figures: a supplement's `sfigure` or
+    `suppfigure` (\\DeclareCaptionType{sfigure}[Fig], printed "Fig S1"), in a list of its own
+    (`\\@writefile{losfigure}`); not subfig's sub-figure entries."""
+    return name.endswith("figure") and name not in ("subfigure", "figure") and name.isalpha()
+
+
 def read_aux(main_aux: Path) -> AuxRecord:
     files = _aux_files(main_aux)
     lof: list[AuxFigure] = []
@@ -664,21 +671,23 @@ def read_aux(main_aux: Path) -> AuxRecord:
     lot_anchors: set = set()  # anchors of list-of-tables entries
     bib: dict = {}
     notes: list[str] = []
+    other_types: set = set()  # figure float types of their own (a supplement's "sfigure")
     for f in files:
         text = f.read_text(errors="replace")
         for target, body in _entries(text, "\\@writefile"):
-            if target.strip() not in ("lof", "lot"):
-                continue
             m = re.match(r"\s*\\contentsline\s*", body)
-            if not m:
+            if not m or target.strip() in ("toc", "lol", "loa"):
                 continue
             gs, _e, _o = groups(body, m.end(), 4, optional=False)
             if target.strip() == "lot":
                 if len(gs) > 3 and gs[3].strip():
                     lot_anchors.add(gs[3].strip())  # a table caption's anchor (see below)
                 continue
-            if len(gs) < 3 or gs[0].strip() != "figure":
-                continue
+            if len(gs) < 3 or (gs[0].strip() != "figure" or target.strip() != "lof") and \
+                    gs[0].strip() not in other_types and not _figure_type(gs[0].strip()):
+                continue  # a figure entry of the list of figures, or of a figure type of its own
+            if gs[0].strip() != "figure":
+                other_types.add(gs[0].strip())
             entry = gs[1]
             k = entry.find("\\numberline")
             if k >= 0:
@@ -726,6 +735,7 @@ def read_aux(main_aux: Path) -> AuxRecord:
         kind = ""
         if anchor:
             kind = anchor.split(".")[0]
+            kind = "figure" if kind in other_types else kind
         if name in cref_kind:
             kind = cref_kind[name] or kind
         out[name] = (value, page, anchor, kind)
@@ -1045,6 +1055,15 @@ def scan_sources(main: Path, aux: AuxRecord, root: Path | None = None) -> Source
         if re.search(r"\\usepackage\s*\[[^\]]*\b" + opts + r"\b[^\]]*\]\s*\{" + pkg + r"\}", preamble):
             for c in cmds:
                 empty.setdefault(c, 1)
+    # AASTeX's change tracking: without the class option trackchanges, \\explain{..} and
+    # \\deleted{..} print nothing, \\added{new} its text, \\replaced{old}{new} the new text only
+    dc = re.search(r"\\documentclass\s*(?:\[([^\]]*)\])?\s*\{aastex\d*\}", preamble)
+    if dc and "trackchanges" not in (dc.group(1) or ""):
+        for c in ("explain", "deleted"):
+            empty.setdefault(c, 1)
+        for m in re.finditer(r"\\replaced(?![A-Za-z@])", printed):
+            _g, end, _o = groups(printed, m.end(), 1)
+            printed = _blank(printed, m.start(), end)  # "\\replaced{old}" goes, "{new}" stays
     for name, nargs in empty.items():
         for m in re.finditer(r"\\" + re.escape(name) + r"(?![A-Za-z@])", printed):
             if printed[m.start():m.end()].strip() == "":
@@ -1304,7 +1323,9 @@ def _unprinted_numbers(printed: str, envs: list, aux: AuxRecord) -> list[str]:
     stand between the two listed figures in the source."""
     listed = [f for f in aux.figures if f.caption_tex != ""]  # those with a main caption
     if any(f.caption_tex is None for f in listed):  # labelled figures with no entry come last: sort
-        listed.sort(key=lambda f: [int(x) if x.isdigit() else x for x in re.findall(r"\d+|\D+", f.number)])
+        # digits before letters, so "A1" (an appendix's) sorts after "9" and never meets an int
+        listed.sort(key=lambda f: [(0, int(x), "") if x.isdigit() else (1, 0, x)
+                                   for x in re.findall(r"\d+|\D+", f.number)])
     caps = _main_captions(printed, envs)
     if not listed or len(caps) != len(listed):
         return []
@@ -1443,7 +1464,11 @@ _LIT = re.compile(
     r"(?:(?:\s|~|\\,)*(?:,|;|&|\\&|and|or|to|through|--+|\u2013|\u2014|-|\\textendash)(?:\s|~|\\,)*"
     r"(?:[A-Z]?\d+(?:\.\d+)?(?:\s?\(?[a-z]\)?(?![a-z]))?))*)"
     r"(?![\d.]*\d)")
-_OTHER_WORK = re.compile(r"^\s*(?:~|\s)*(?:of|in|from)\s*(?:~|\s)*(?:\\[A-Za-z]*cite|[Rr]efs?\.|"
+# "Figure 1 of \\citet{x}", "Fig. 3 in Smith et al.", also past another part of that work ("Figure 1
+# and Section 2.1 of \\citet{x}")
+_OTHER_WORK = re.compile(r"^\s*(?:~|\s)*(?:(?:and|,)\s*(?:~|\s)*(?:Sections?|Secs?\.|Tables?|Eqs?\.|Equations?|"
+                         r"Appendix)(?:~|\s)*[A-Z]?[\d.]*\d\s*(?:~|\s)*)?"
+                         r"(?:of|in|from)\s*(?:~|\s)*(?:\\[A-Za-z]*cite|[Rr]efs?\.|"
                          r"\[|paper|the\s+(?:original|cited|paper|article|study|work)|their|"
                          r"[A-Z][a-z]+\s+(?:et\s+al|\(|and\s+[A-Z]|&)|[A-Z][a-z]+(?:~|\s)\\cite)")
 
@@ -1474,7 +1499,10 @@ def _literal_sites(printed: str, fig_set: set, numbers: list, out: list, flat: F
                          r"bibliography|[A-Za-z]*cite[a-z]*|hyperref|subfile|import|includesvg|"
                          r"includestandalone)\*?\s*",
                          printed):  # a citation's notes ("\\autocite[][Fig. 5]{x}") name another work's figure
-        gs, e, _o = groups(printed, m.end(), 1)
+        k = m.end()
+        if "cite" in m.group() and printed.startswith("<", k) and printed.find(">", k) > 0:
+            k = printed.find(">", k) + 1  # apacite's prenote, \\cite<see Fig. 1 of>[]{x}: the cited work's
+        gs, e, _o = groups(printed, k, 1)
         masked = _blank(masked, m.start(), e)
     for m in _LIT.finditer(masked):
         before = printed[max(0, m.start() - 40):m.start()]
@@ -1633,12 +1661,14 @@ def place_pages(figs: list[AuxFigure], pdf: Path) -> None:
         num = " ".join(words(f.number))
         if not num:
             return []
-        label = re.compile(r"\bfig(?:ure)?\s+" + re.escape(num) + r"\b")
+        # "Fig 3", and PLOS's supporting-information order "S1 Fig"
+        named = r"(?:\bfig(?:ure)?\s+" + re.escape(num) + r"|\b" + re.escape(num) + r"\s+fig)"
+        label = re.compile(named + r"\b")
         weak, sure = set(), set()
         for text in (f.variants or [f.caption or ""]):  # renderings differ in citations and formulas
             head = " " + " ".join(prose(words(text))[:5]) + " "
             first = words(text)[:3]
-            strong = re.compile(r"\bfig(?:ure)?\s+" + re.escape(num) + r"\s+(?:\S+\s+){0,2}?" +
+            strong = re.compile(named + r"\s+(?:\S+\s+){0,2}?" +
                                 r"\s+".join(re.escape(w) for w in first) + r"\b") if first else None
             for i in range(n_pages):
                 if label.search(flat[i]) and (not head.strip() or head in prose_pages[i]):
@@ -1686,6 +1716,8 @@ def place_pages(figs: list[AuxFigure], pdf: Path) -> None:
             f.pdf_page, f.page_from = min(c, key=lambda q: abs(q - guess)), "caption-search"
         elif guess is not None and 1 <= guess <= n_pages:
             f.pdf_page, f.page_from = guess, "folio" if shift == 0 else f"folio{shift:+d}"
+        elif guess is None and len(c) == 1:  # no folio (a figure the source alone knows): one page has it
+            f.pdf_page, f.page_from = c[0], "caption-search"
         else:
             f.pdf_page, f.page_from = None, "unknown"
 
@@ -1716,15 +1748,62 @@ def typed_labels(aux: AuxRecord, main: Path) -> None:
             aux.labels[name] = (renumber[value], page, anchor, kind)
 
 
+def complete_side_run(side: AuxRecord, own: AuxRecord, in_env: set = frozenset()) -> None:
+    """A side run that stopped on a fatal error (a fragile command in a caption, which the
+    build never wrote to a list and the side run's hook does: AASTeX's \\replaced exhausts TeX's
+    memory) records only the figures and labels before it. The build's own .aux still labels
+    the rest: figures, labels and citations the side record lacks are taken from it (their captions then
+    come from the source, as for any labelled figure without an entry). Without hyperref a
+    label has no anchor to say it is a figure's: one inside a figure environment (in_env) with a
+    whole number is."""
+    for name, value in own.labels.items():
+        side.labels.setdefault(name, value)
+    for key, value in own.bibcite.items():  # the bibliography comes last: a stopped run has none
+        side.bibcite.setdefault(key, value)
+    have = {f.number for f in side.figures}
+    unanchored = [AuxFigure(number=value, folio=page, anchor=None, caption_tex=None, caption_from="none")
+                  for name, (value, page, anchor, kind) in own.labels.items()
+                  if not anchor and " ".join(name.split()) in in_env and re.fullmatch(r"[A-Z]?[\d.]*\d", value)]
+    for f in own.figures + unanchored:
+        if f.number not in have:
+            have.add(f.number)
+            side.figures.append(f)
+            side.notes.append(f"Figure {f.number}: from the build's own .aux (the side run stopped before it)")
+
+
+_SI_HEADING = re.compile(r"\\paragraph\*?\s*\{\s*(S\d+)[\s~]+Fig\.?\s*\}")
+
+
+def si_figures(aux: AuxRecord, main: Path, root: Path | None = None) -> None:
+    """PLOS's supporting-information figures: the template has each one's label typed as a
+    paragraph heading, `\\paragraph*{S1 Fig.}`, its title and legend after it, and no \\caption,
+    so LaTeX's record has no such figure. A figure environment holding a graphic and such a
+    heading is figure S1, its caption the text after the heading (page by caption search)."""
+    text = flatten(main, root).text
+    have = {f.number for f in aux.figures}
+    for a, z in _figure_envs(text):
+        body = text[a:z]
+        m = _SI_HEADING.search(body)
+        if not m or m.group(1) in have or re.search(r"\\caption\b", body) or "\\includegraphics" not in body:
+            continue
+        have.add(m.group(1))
+        cap = re.sub(r"\\end\s*\{[^}]*\}\s*$", "", body[m.end():]).strip()
+        aux.figures.append(AuxFigure(number=m.group(1), folio="", anchor=None, caption_tex=cap, caption_from="source"))
+        aux.notes.append(f"Figure {m.group(1)}: a supporting-information figure, label typed as a paragraph heading")
+
+
 def has_lof(main_aux: Path) -> bool:
     return any("\\@writefile{lof}" in p.read_text(errors="replace") or "\\blxcaption" in p.read_text(errors="replace")
                for p in _aux_files(main_aux))
 
 
 def _junk(caption_tex: str) -> bool:
-    """A record a fragile command wrote expanded: parameter junk ("##") from a citation macro, or
-    kernel internals (a \\label's \\@bsphack ... \\protected@write body) instead of the text."""
-    return "##" in caption_tex or bool(re.search(r"\\@(?:unexpandable@protect|savsk|bsphack)\b", caption_tex))
+    """A record a fragile command wrote expanded: parameter junk ("##") from a citation macro,
+    kernel internals (a \\label's \\@bsphack ... \\protected@write body) instead of the text, or
+    the `\\let \\reserved@d =` of an \\@ifnextchar (a command with an optional argument that is
+    not robust, AASTeX's \\replaced), after which the write lost the rest of the caption."""
+    return "##" in caption_tex or bool(re.search(r"\\@(?:unexpandable@protect|savsk|bsphack)\b|\\reserved@d\b",
+                                                 caption_tex))
 
 
 def truth(main: Path, pdf: Path, root: Path | None = None, aux_path: Path | None = None
@@ -1732,7 +1811,14 @@ def truth(main: Path, pdf: Path, root: Path | None = None, aux_path: Path | None
     """The full record of one built paper (main .tex next to its .aux, and its PDF); aux_path
     overrides the .aux read (a side run that kept the list of figures a class switched off)."""
     aux = read_aux(aux_path or main.with_suffix(".aux"))
+    own = main.with_suffix(".aux")
+    if aux_path and aux_path != own and own.is_file():
+        text = flatten(main, root).text
+        in_env = {" ".join(lb.split()) for a, z in _figure_envs(text)
+                  for lb in re.findall(r"\\label\s*\{([^}]*)\}", text[a:z])}
+        complete_side_run(aux, read_aux(own), in_env)
     typed_labels(aux, main)
+    si_figures(aux, main, root)
     src = scan_sources(main, aux, root)
     aux.notes += [f"Figure {n}: numbered, no caption printed (sub-captions only)" for n in src.unprinted]
     ctxs = [Context(labels={k: (v[0], v[3]) for k, v in aux.labels.items()}, bibcite=aux.bibcite, cite_mode=m,

@@ -18,7 +18,21 @@ Each case is a convention that once made the truth, not figlint, wrong on a fiel
   figures on the page of the paper's Figure 1;
 - a wrapped figure pushed off its page lost its caption in print (and another the rows after those
   its page could hold): the truth kept the whole caption LaTeX set, and scored figlint's reading of
-  the printed page as wrong.
+  the printed page as wrong;
+- a side run that stopped on a fatal error (a fragile caption command only its hook's write
+  expands) recorded the figures before it only: an astronomy paper's twelve later figures were
+  scored as figlint's extras;
+- a command with an optional argument that is not robust writes `\\let \\reserved@d =` into a
+  caption's record and the rest of the caption is lost: the cut record was scored as the caption;
+- "Figure 1 and Section 2.1 of \\citet{x}" and apacite's `\\cite<see fig.~1 of>[]{x}` name the cited
+  work's figure, yet were counted as sites of the paper's own Figure 1;
+- AASTeX's `\\explain{..}` prints nothing unless the class option trackchanges is on, and
+  `\\replaced{old}{new}` only its new text: mentions in what does not print were counted as sites
+  (and a source caption read both texts);
+- PLOS's supporting figures carry their label as a `\\paragraph*{S1 Fig.}` heading, no \\caption:
+  LaTeX records no such figure, and figlint's reports of them were scored as extras;
+- a supplement's float type of its own (`\\DeclareCaptionType{sfigure}[Fig]`, "Fig S1") lists its
+  entries in a list of its own, which the truth did not read: ten printed figures were extras.
 """
 
 from __future__ import annotations
@@ -26,6 +40,8 @@ from __future__ import annotations
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 from fixtures.pdf_build import compile_tex
 
@@ -254,3 +270,134 @@ def test_a_caption_the_pdf_does_not_hold_is_scored_as_printed(tmp_path):
     assert two.variants[0] == caption(2) and len(two.variants) == 2
     assert caption(2).startswith(two.variants[1]) and 40 <= len(two.variants[1]) <= 60
     assert three.variants == [caption(3), ""]  # printed nowhere: no caption is right too
+
+
+@pytest.mark.parametrize("hyperref", [True, False])
+def test_a_side_run_that_stops_keeps_the_figures_the_build_labelled(tmp_path, pdflatex, hyperref):
+    # a class that writes no list of figures (ICML's way), and a caption command that only an expanding write
+    # sends into a loop (AASTeX's \replaced does so in the side run): the side run stops at its
+    # page, and the figures after it are known only to the build's own .aux (by their hyperref
+    # anchors; without hyperref, by their labels' place inside a figure environment)
+    pre = ("\\documentclass{article}\n\\usepackage{graphicx}\n"
+           + ("\\usepackage{hyperref}\n" if hyperref else "") + "\\makeatletter\n"
+           "\\let\\addcontentsline\\@gobblethree\n"
+           "\\def\\onlyprinted{\\ifx\\protect\\@typeset@protect two\\else\\onlyprinted\\fi}\n\\makeatother\n")
+    figs = _figs(3).replace("{p.png}\\caption{Panel set number 2", "{p.png}\\caption{Panel set \\onlyprinted{} 2")
+    figs = figs.replace("[p]", "[h]", 1).replace("\\end{figure}\n", "\\end{figure}\n\\clearpage\n", 1)
+    tex = pre + "\\begin{document}\nAs Figure~\\ref{fig:1} shows.\n\n" + figs + \
+        "Figures~\\ref{fig:2} and~\\ref{fig:3} agree.\n\\end{document}\n"
+    folder = tmp_path / "a"
+    folder.mkdir()
+    compile_tex(folder, tex, IMAGES)
+    assert not at.has_lof(folder / "main.aux")
+    (folder / "side.aux").write_text((folder / "main.aux").read_text())  # as side_aux() does
+    subprocess.run(["pdflatex", "-interaction=nonstopmode", "-jobname=side", ba.HOOK + "\\input{main.tex}"],
+                   cwd=folder, capture_output=True, timeout=180, stdin=subprocess.DEVNULL)
+    assert [f.number for f in at.read_aux(folder / "side.aux").figures] == ["1"]  # it stopped
+    aux, src = at.truth(folder / "main.tex", folder / "main.pdf", folder, folder / "side.aux")
+    assert [f.number for f in aux.figures] == ["1", "2", "3"]
+    assert [f.caption_from for f in aux.figures] == ["lof", "source", "source"]
+    assert aux.figures[2].caption == "Panel set number 3 of the study."
+    assert sorted(s.figure for s in src.sites) == ["1", "2", "3"]
+    # the build's own record alone (no side run) is unchanged: its labelled figures, no captions read
+    own, _src = at.truth(folder / "main.tex", folder / "main.pdf", folder)
+    assert [f.number for f in own.figures] == (["1", "2", "3"] if hyperref else [])
+
+
+def test_labelled_figures_with_appendix_numbers_sort_after_the_listed_ones():
+    # labelled figures with no entry (a stopped side run's) are sorted by number before the
+    # source's captions are paired with them: "A1" and "10" once compared a letter with an int
+    figs = [at.AuxFigure(number=n, folio="1", anchor=None, caption_tex=c)
+            for n, c in (("1", "One."), ("A1", None), ("10", None), ("2", "Two."))]
+    aux = at.AuxRecord(figs, {}, {}, [], [])
+    printed = "".join(f"\\begin{{figure}}\\caption{{C{k}}}\\end{{figure}}" for k in range(4))
+    assert at._unprinted_numbers(printed, at._figure_envs(printed), aux) == []
+    assert [f.number for f in figs] == ["1", "A1", "10", "2"]  # the record itself keeps its order
+
+
+def test_a_caption_cut_by_an_optional_argument_command_is_read_from_the_source(tmp_path, pdflatex):
+    # a command with an optional argument that is not robust (AASTeX's \replaced) writes
+    # "\let \reserved@d =[..." in the side run's record and the caption's rest is lost there
+    pre = ("\\documentclass{article}\n\\usepackage{graphicx}\n\\makeatletter\n\\let\\addcontentsline\\@gobblethree\n"
+           "\\def\\replaced{\\@ifnextchar[{\\xreplaced}{\\yreplaced}}\\def\\xreplaced[#1]#2{#2}"
+           "\\def\\yreplaced#1{#1}\n\\makeatother\n")
+    figs = _figs(2).replace("Panel set number 2 of", "Panel set \\replaced{count} 2 of")
+    tex = pre + "\\begin{document}\nAs Figures~\\ref{fig:1} and~\\ref{fig:2} show.\n\n" + figs + "\\end{document}\n"
+    folder = tmp_path / "a"
+    folder.mkdir()
+    compile_tex(folder, tex, IMAGES)
+    (folder / "side.aux").write_text((folder / "main.aux").read_text())
+    subprocess.run(["pdflatex", "-interaction=nonstopmode", "-jobname=side", ba.HOOK + "\\input{main.tex}"],
+                   cwd=folder, capture_output=True, timeout=180, stdin=subprocess.DEVNULL)
+    assert "\\reserved@d" in (folder / "side.aux").read_text()  # the convention is exercised
+    aux, _src = at.truth(folder / "main.tex", folder / "main.pdf", folder, folder / "side.aux")
+    assert [f.caption_from for f in aux.figures] == ["lof", "source"]  # the first, intact, kept
+    assert [f.caption for f in aux.figures] == ["Panel set number 1 of the study.", "Panel set count 2 of the study."]
+
+
+def test_a_typed_figure_of_a_cited_work_is_no_site(tmp_path):
+    # "Figure 1 and Section 2.1 of \citet{x}" and apacite's prenote "\cite<see fig.~1 of>[]{x}"
+    # name the cited work's figure; "Figure 2 shows" and "Figure~1 and Table~2 show" are this paper's
+    tex = ("\\documentclass{article}\n\\begin{document}\n"
+           "Masses are presented in Figure~1 and Section~2.1 of \\citet{negin}.\n"
+           "The framework \\cite<see fig.~1 of>[]{moss} is principled.\n"
+           "Figure~2 shows the noise, and Figure~1 and Table~2 show the fit.\n\\end{document}\n")
+    (tmp_path / "main.tex").write_text(tex)
+    figs = [at.AuxFigure(number=n, folio="1", anchor=None, caption_tex="C.") for n in ("1", "2")]
+    src = at.scan_sources(tmp_path / "main.tex", at.AuxRecord(figs, {}, {}, [], []), tmp_path)
+    assert sorted((s.figure, s.line) for s in src.sites) == [("1", 5), ("2", 5)]
+
+
+@pytest.mark.parametrize("option, sites", [("twocolumn", [("1", 4)]),
+                                            ("twocolumn,trackchanges", [("1", 3), ("1", 4), ("1", 5)])])
+def test_aastex_explanations_print_only_when_changes_are_tracked(tmp_path, option, sites):
+    # AASTeX's \explain{..} (a note to the referee) prints nothing without the trackchanges option,
+    # and \replaced{old}{new} prints only the new text
+    tex = (f"\\documentclass[{option}]{{aastex63}}\n\\begin{{document}}\n"
+           "\\explain{Figure~\\ref{fig:1} has been updated.}\n"
+           "Figure~\\ref{fig:1} shows the rotation periods.\n"
+           "\\replaced{As Figure~\\ref{fig:1} showed}{As shown}, they are short.\n\\end{document}\n")
+    (tmp_path / "main.tex").write_text(tex)
+    figs = [at.AuxFigure(number="1", folio="1", anchor="figure.1", caption_tex="C.")]
+    aux = at.AuxRecord(figs, {"fig:1": ("1", "1", "figure.1", "figure")}, {}, [], [])
+    src = at.scan_sources(tmp_path / "main.tex", aux, tmp_path)
+    assert sorted((s.figure, s.line) for s in src.sites) == sites
+
+
+def test_a_plos_supporting_figure_typed_as_a_paragraph_heading_is_a_figure(tmp_path, pdflatex):
+    # PLOS's template: a supporting figure's label is a \paragraph* heading, no \caption; one
+    # outside any figure environment (a legend for a figure uploaded apart) is no figure here
+    tex = ("\\documentclass{article}\n\\usepackage{graphicx}\n\\begin{document}\n"
+           "See Figure~\\ref{fig:1}.\n\n" + _figs(1) + "\\clearpage\n\\section*{Supporting information}\n"
+           "\\begin{figure}[!ht]\n\\includegraphics[width=0.3\\textwidth]{p.png}\n\\paragraph*{S1 Fig.}\n"
+           "\\textbf{Size factors in a trivial design.} Each line is a median.\n\\end{figure}\n\n"
+           "\\paragraph*{S2 Fig.}\n\\textbf{Motif plots for all peaks.} Uploaded apart.\n\\end{document}\n")
+    aux, _src = _truth(tmp_path / "a", tex)
+    assert [f.number for f in aux.figures] == ["1", "S1"]
+    s1 = aux.figures[1]
+    assert (s1.caption, s1.caption_from, s1.pdf_page) == \
+        ("Size factors in a trivial design. Each line is a median.", "source", 3)  # after Figure 1's float page
+    assert "S1 Fig" in " ".join(_page_words_of(tmp_path / "a" / "main.pdf", 3))
+
+
+def _page_words_of(pdf: Path, page: int) -> list[str]:
+    import pymupdf
+    with pymupdf.open(str(pdf)) as doc:
+        return doc[page - 1].get_text().split()
+
+
+def test_a_supplement_figure_type_of_its_own_is_figures(tmp_path, pdflatex):
+    # \DeclareCaptionType{sfigure}[Fig] (caption package): "Fig S1." floats listed in a list of
+    # their own (\@writefile{losfigure}); a subfig sub-figure's entry is still no figure
+    tex = ("\\documentclass{article}\n\\usepackage{graphicx}\n\\usepackage{caption}\n\\usepackage{subfig}\n"
+           "\\DeclareCaptionType{sfigure}[Fig]\n\\renewcommand{\\thesfigure}{S\\arabic{sfigure}}\n\\usepackage{hyperref}\n"
+           "\\begin{document}\nSee Figure~\\ref{fig:1} and Fig~\\ref{sfig:1}.\n\n" + _figs(1)
+           + "\\begin{figure}[p]\\subfloat[Left]{\\includegraphics[width=0.2\\textwidth]{p.png}}"
+           "\\caption{Two panels of the study.}\\end{figure}\n"
+           "\\begin{sfigure}[p]\\centering\\includegraphics[width=0.3\\textwidth]{p.png}"
+           "\\caption{All times of the supplement.}\\label{sfig:1}\\end{sfigure}\n\\end{document}\n")
+    aux, src = _truth(tmp_path / "a", tex)
+    assert "\\@writefile{losfigure}" in (tmp_path / "a" / "main.aux").read_text()  # the convention is exercised
+    assert [f.number for f in aux.figures] == ["1", "2", "S1"]
+    assert aux.figures[2].caption == "All times of the supplement."
+    assert sorted(s.figure for s in src.sites) == ["1", "S1"]
