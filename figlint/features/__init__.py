@@ -887,4 +887,25 @@ def _axis_title(an: FigureAnalysis, a: Axis) -> str:
         # set close under the labels overlaps their box) its middle below their box
         near = [t for t in words if not t.rotated and (t.bbox[1] >= a.box[3] - 0.2 * u or t.cy >= a.box[3])
                 and t.bbox[1] - a.box[3] < 3 * u and a.lo - 2 * u <= t.cx <= a.hi + 2 * u]
-    return " ".join(t.text.strip() for t in near[:2])
+    return " ".join(_with_scripts(near)[:2])
+
+
+def _with_scripts(near: list) -> list[str]:
+    """The title's words, each with the sub- or superscript set smaller right after it joined to
+    it ("T" then a smaller "eff" beside its foot: "Teff"): a script read as a word of its own
+    took the title's second place, and "T (K)" named no quantity. Horizontal words only (a
+    rotated title's scripts are read with it or not at all)."""
+    host: dict[int, int] = {}  # index of a script -> index of the word it belongs to
+    for i, s in enumerate(near):
+        if s.rotated:
+            continue
+        for j, t in enumerate(near):
+            if j != i and j not in host and not t.rotated and s.h <= 0.8 * t.h \
+                    and -0.05 * t.h <= s.bbox[0] - t.bbox[2] <= 0.3 * t.h \
+                    and s.bbox[1] < t.bbox[3] and s.bbox[3] > t.bbox[1]:
+                host[i] = j
+                break
+    texts = [t.text.strip() for t in near]
+    for i in sorted(host, key=lambda i: near[i].bbox[0]):
+        texts[host[i]] += texts[i]
+    return [x for i, x in enumerate(texts) if i not in host]

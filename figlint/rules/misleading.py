@@ -365,9 +365,17 @@ def dual_value_axes(fig: Figure, ctx: Context):
 # follows the convention.
 _SPECTRUM = (r"binding\s*energ|wave\s*numbers?\b|chemical\s*shifts?\b|δ\s*\(?\s*ppm|\bf[12]\s*\(\s*ppm"
              r"|(?<![A-Za-z])(?:\d{1,3}\s*)?(?:H|C|N|F|P|Si|B|Li|Na|Al|Sn|Pt|Se|Cd|Xe)\s*\(\s*ppm\s*\)")
+# Ages before present, as geology and palaeoclimate draw them toward today: "Age [Ma]", "age
+# (ka)", "Time (Myr)", "cal yr BP". Stellar atmospheres: a Hertzsprung-Russell or Kiel diagram
+# puts the effective temperature falling to the right and the surface gravity growing downward
+# ("T_eff", "Teff [K]", "log g").
+# (the units' case matters: "bp" is a genome's base pairs)
+_AGE = (r"\bages?\b[^A-Za-z]{0,4}[(\[]\s*(?-i:[kMG]a|[kMG]yrs?)\s*[)\]]|[(\[]\s*(?-i:[kMG]a|[kMG]yr)\s*[)\]]"
+        r"|(?-i:\bB\.?P\.?)(?![A-Za-z])")
+_STELLAR = r"\bT\s*_?\s*\{?\s*\\?(?:mathrm\s*\{\s*)?eff\b|effective\s*temperature|\blog\s*\(?\s*g\b|surface\s*gravity"
 _CONVENTION_WORDS = lazy(
     r"\bdepths?\b|\brank(?:s|ed|ing)?\b|\bmagnitudes?\b|\bmag\b|\bpressure\b|\bhPa\b|\bmbar\b"
-    r"|\bago\b|before present|" + _SPECTRUM, re.I)
+    r"|\bago\b|before present|" + _AGE + "|" + _STELLAR + "|" + _SPECTRUM, re.I)
 _SPECTRUM_WORDS = lazy(_SPECTRUM, re.I)
 
 
@@ -429,8 +437,11 @@ def inverted_value_axis(fig: Figure, ctx: Context):
     clean evenly spaced scale. Image and heatmap axes (row 0 at the top is their
     convention), row or category indices, timelines, the axes of 3D plots in
     perspective, and axes whose title names a quantity drawn reversed by
-    convention (depth, rank, magnitude, pressure, time before present, and a
-    spectrum's binding energy, wavenumber or chemical shift) are not reported.
+    convention (depth, rank, magnitude, pressure, time or age before present as
+    "Age [Ma]" or "cal yr BP", a stellar diagram's effective temperature and
+    surface gravity, and a spectrum's binding energy, wavenumber or chemical
+    shift) are not reported. An axis title's sub- and superscripts are read with
+    it ("T" with a smaller "eff" beside it is "Teff").
     Dates the numeric reading does not take ("Jan 2020", "Mar 30", "2019-06",
     "Q3 2018") are read as times: a row of them growing leftward is
     an inverted time axis. Without tick labels, a bar chart drawn upside down is
