@@ -41,6 +41,8 @@ _NOT_NL = re.compile(r"[^\n]")
 _MARK = re.compile("[\U000F0000-\U000FFFFD]")
 _FIG_WORD_BEFORE = re.compile(r"(?i)(?<![A-Za-z])(?:fig(?:ure)?s?\.?)[\s~]*(?:\\,|\\ )?$")
 _BEGIN_AT = re.compile(r"\\begin\s*\{([^}]*)\}")
+# a switch of the page's columns in the body: the floats after it are set in that many columns
+_COLUMN_SWITCH = re.compile(r"\\(one|two)column(?![A-Za-z@])")
 # What joins the two ends of a range of references: a dash ("Figs.~\\ref{a}--\\ref{b}", the end's
 # figure word may be repeated: "Fig.~\\ref{a} -- Fig.~\\ref{b}"), or "to"/"through" with no word
 # before the end ("Figures~\\ref{a} to~\\ref{b}"; "Figure~\\ref{a} to Figure~\\ref{b}" may compare two)
@@ -342,9 +344,15 @@ class _Assembler:
 
     def build_figures(self) -> None:
         word = self._figure_word()
+        switches = self._column_switches()
         for rec in self.scan.figures:
             cap = rec.caption
             fig = Figure(number=rec.number, env=rec.env, in_appendix=rec.in_appendix)
+            k = bisect.bisect_right(switches, (rec.begin_pos, 3)) - 1
+            if k >= 0:
+                # \onecolumn in a two-column paper (a supplement, an appendix set full width): the
+                # floats after it are set at the text width, \twocolumn after it in columns again
+                fig.extra["columns_set"] = switches[k][1]
             if rec.in_appendix:
                 fig.extra["appendix_section"] = self.appendix_of(rec.begin_pos)
             fig.location = self.doc.locate(rec.begin_pos)
@@ -588,6 +596,12 @@ class _Assembler:
         rec = self.scan.figures[fig] if 0 <= fig < len(self.scan.figures) else None
         return rec is not None and any(sub.long_range and sub.long_range[0] <= pos < sub.long_range[1]
                                        for sub in rec.subs)
+
+    def _column_switches(self) -> list[tuple[int, int]]:
+        """(position, columns) of each \\onecolumn and \\twocolumn in the body, in order (comments,
+        definitions and verbatim masked: a macro's body switches only where it is used)."""
+        return [(m.start(), 1 if m.group(1) == "one" else 2)
+                for m in _COLUMN_SWITCH.finditer(self._masked_text(), self.doc.body_start)]
 
     def _masked_text(self) -> str:
         """The sources with comments, verbatim and other unprinted parts masked (positions kept),

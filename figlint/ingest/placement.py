@@ -1455,7 +1455,7 @@ def place(content: _Content, opts: dict[str, Any], L: Lengths, post: list[tuple]
 def _base_context(fig: Figure, lay: Layout, L: Lengths) -> Lengths:
     tw, cw = lay.textwidth, lay.columnwidth
     env = fig.env or "figure"
-    if env in _WIDE_ENVS:
+    if env in _WIDE_ENVS or fig.extra.get("columns_set") == 1:  # (after \onecolumn: the text width)
         line = tw
     elif env in _SIDEWAYS_ENVS:
         line = None  # \linewidth is \textheight on a rotated page: unknown here

@@ -37,7 +37,8 @@ def figure_exceeds_text_block(fig: Figure, ctx: Context):
     compiled PDF: the text block of the figure's page (two-sided documents move it from
     page to page), read from the lines of running text of the pages of its parity; for a
     single-column float of a multi-column paper, the column of its caption (a `figure`
-    in a two-column paper is as wide as its column; `figure*` spans the text block;
+    in a two-column paper is as wide as its column, unless `\\onecolumn` set the pages
+    it is on in one column; `figure*` spans the text block;
     from the PDF alone, a float with no running text beside it in another column is
     taken to span). From
     the sources alone: the placed width of the graphics (`width=1.2\\linewidth`, a
@@ -210,8 +211,8 @@ def _measure(fig: Figure, cols, ink) -> tuple[tuple[float, float], str]:
     """The horizontal measure a figure is set to: the text block, or for a single-column float
     of a multi-column page, its column."""
     tb = (cols[0][0], cols[-1][1])
-    if len(cols) == 1 or (fig.env or "") in _WIDE:
-        return tb, "the text block"
+    if len(cols) == 1 or (fig.env or "") in _WIDE or fig.extra.get("columns_set") == 1:
+        return tb, "the text block"  # (a float after \onecolumn: set at the text width)
     cap = fig.caption.location.bbox if fig.caption is not None else None
     col_w = min(c1 - c0 for c0, c1 in cols)
     if fig.env:  # from the sources: a column float, set in its caption's column
@@ -252,7 +253,7 @@ def _from_sources(fig: Figure, ctx: Context, tol: float) -> dict | None:
     if any("unknown" in n for n in sl.get("notes") or []) and not all(_relative(r.get("how", "")) for r in records):
         return None  # an unknown class's text width is a guess: only widths relative to it are known
     # (a graphic inside cuted's `strip` or revtex's `widetext` is set over both columns)
-    wide = ((fig.env or "figure") in _WIDE or sl.get("columns", 1) == 1
+    wide = ((fig.env or "figure") in _WIDE or sl.get("columns", 1) == 1 or fig.extra.get("columns_set") == 1
             or any(f in ("strip", "widetext") for r in records for f in r.get("frames") or []))
     line_bp = (sl["textwidth_pt"] if wide else sl["columnwidth_pt"]) / _BP
     ink = ink_extent(fig, ctx.paper, limits=(-tol, line_bp + tol))
