@@ -871,10 +871,11 @@ def _axis_sides(an: FigureAnalysis) -> None:
             a.side = "left" if a.cross < an.mid_x else "right"
         else:
             a.side = "bottom" if a.cross > an.mid_y else "top"
-        a.title = _axis_title(an, a)
+        a.title, a.title_scripts = _axis_title(an, a)
 
 
-def _axis_title(an: FigureAnalysis, a: Axis) -> str:
+def _axis_title(an: FigureAnalysis, a: Axis) -> tuple[str, str]:
+    """The axis' title as read (its first two words) and with those words' scripts joined."""
     u = an.unit_size
     words = [t for t in an.tokens if t.value is None and any(c.isalpha() for c in t.text)]
     if a.orient == "y":
@@ -887,14 +888,15 @@ def _axis_title(an: FigureAnalysis, a: Axis) -> str:
         # set close under the labels overlaps their box) its middle below their box
         near = [t for t in words if not t.rotated and (t.bbox[1] >= a.box[3] - 0.2 * u or t.cy >= a.box[3])
                 and t.bbox[1] - a.box[3] < 3 * u and a.lo - 2 * u <= t.cx <= a.hi + 2 * u]
-    return " ".join(_with_scripts(near)[:2])
+    return " ".join(t.text.strip() for t in near[:2]), " ".join(_with_scripts(near)[:2])
 
 
 def _with_scripts(near: list) -> list[str]:
     """The title's words, each with the sub- or superscript set smaller right after it joined to
     it ("T" then a smaller "eff" beside its foot: "Teff"): a script read as a word of its own
     took the title's second place, and "T (K)" named no quantity. Horizontal words only (a
-    rotated title's scripts are read with it or not at all)."""
+    rotated title's scripts are read with it or not at all). Kept apart from the title: a
+    formula's symbols and scripts joined read as words ("Pω", "yia") a caption must name."""
     host: dict[int, int] = {}  # index of a script -> index of the word it belongs to
     for i, s in enumerate(near):
         if s.rotated:

@@ -74,6 +74,10 @@ class Axis:
     even_spacing: bool = True
     nice: bool = True  # value step is 1, 2, 2.5 or 5 × 10^k
     title: str = ""
+    # the title with each word's sub- and superscripts joined to it ("Teff (K)" where the title
+    # reads "T (K)"): what names a field's convention (FL403); the rules that match titles with
+    # captions read `title`, whose scripts stand apart
+    title_scripts: str = ""
 
     @property
     def edge_spread(self) -> tuple[float, float]:

@@ -384,7 +384,7 @@ def _conventional(an: FigureAnalysis, ax: Axis) -> bool:
     when it is a raster y axis: OCR reads rotated titles poorly, features/titles.py). An axis
     whose title was not found, in a spectrum (a text of the figure names a spectroscopy's
     abscissa: "¹⁵N (ppm)" set over a 2D spectrum's vertical axis), follows its convention."""
-    if _CONVENTION_WORDS.search(ax.title or ""):
+    if _CONVENTION_WORDS.search(ax.title or "") or _CONVENTION_WORDS.search(ax.title_scripts or ""):
         return True
     if ax.orient == "y" and _CONVENTION_WORDS.search(rotated_title(an, ax)):
         return True
