@@ -949,7 +949,7 @@ class _Scanner:
             c.fmt[ftype] = c.fmt["figure"].replace("{figure}", "{" + ftype + "}")
             if "figure" in c.resets.get("chapter", set()):
                 c.resets["chapter"].add(ftype)
-        elif within not in ("", "none"):
+        elif within not in ("", "none") and "\\" not in within:  # a macro (algorithm.sty's): not followed
             c.within(ftype, within, prefix=True)
         return end
 
