@@ -360,7 +360,9 @@ class _Assembler:
                 long_text = self._long_texts.get(rec.index)
                 if long_text is None:
                     long_text = self.renderer.node_text(cap.long_node)
-                label = f"{word} {rec.number}" if rec.number else ""
+                own = self.scan.float_names.get(rec.env.rstrip("*"))  # a declared type's "Fig" (texscan)
+                own = squash(self.renderer.latex_to_text(own)) if own else ""
+                label = f"{own or word} {rec.number}" if rec.number else ""
                 if rec.index in self._typed:
                     label, long_text = self._typed[rec.index]
                 short_text = self.renderer.node_text(cap.short_node) if cap.short_node is not None else None

@@ -151,6 +151,31 @@ _APPENDIX_TITLE = re.compile(r"^\s*(appendi(x|ces)|supplementa(ry|l)\b|supplemen
                              r"|online\s+appendix\b|electronic\s+supplementary\b)", re.I)
 
 
+# Float types a paper declares itself (caption's \DeclareCaptionType, newfloat's
+# \DeclareFloatingEnvironment, float's \newfloat): a supplement's "sfigure" printed "Fig. S1".
+# Each is numbered by its own counter and read as a figure when what it prints before its
+# number is a figure's name: the labels the PDF route reads (pdf_captions._BARE_LABEL).
+FLOAT_DECLS = {"DeclareCaptionType", "DeclareFloatingEnvironment", "newfloat", "floatname",
+               "SetupFloatingEnvironment"}
+_FIGURE_NAME = re.compile(r"^(?:(?:supplementa(?:ry|l)|supporting|extended\s+data)\s+)?fig(?:ure|\.)?$", re.I)
+
+
+def float_type_is_figure(name: str, listname: str = "") -> bool:
+    """Whether a declared float type prints as a figure: its name ("Fig", "Supplementary
+    Figure"; a "Table S" or "Listing" never), or, where the name is a macro we cannot read,
+    its list's name ("List of supplementary figures")."""
+    plain = re.sub(r"\s+", " ", name.replace("~", " ")).strip()
+    if plain and "\\" not in plain:
+        return _FIGURE_NAME.match(plain) is not None
+    return re.search(r"figures", listname, re.I) is not None and re.search(r"table", listname, re.I) is None
+
+
+def _key_value(opts: str, key: str) -> str | None:
+    """The value of key= in a key-value list (braces around it dropped)."""
+    m = re.search(r"(?:^|,)\s*" + key + r"\s*=\s*(\{[^{}]*\}|[^,]*)", opts)
+    return m.group(1).strip().strip("{}").strip() if m else None
+
+
 def labels_in_args(t: str, name: str, spec: str, args) -> list[str]:
     """The labels a reference command names, from its argument ranges in t."""
     if name == "hyperref":
@@ -328,6 +353,7 @@ class ScanResult:
     skipped: list[tuple[int, int]] = field(default_factory=list)  # not in the document at all
     table: MacroTable = field(default_factory=MacroTable)
     docclass: str = ""
+    float_names: dict[str, str] = field(default_factory=dict)  # declared figure types: what they print
     chapters: bool = False  # the class numbers figures per chapter (itself or the class it loads)
     cleveref_options: set[str] = field(default_factory=set)
     # \documentclass's options and each package's first \usepackage (position, options), in the
@@ -450,6 +476,7 @@ class _Scanner:
         # \frontmatter and \backmatter (book, scrbook, memoir): chapters there are unnumbered
         self.mainmatter = True
         self.appendix_figures: tuple[str, bool] | None = None  # a shipped class's \appendix (appendix_numbering)
+        self.float_types: dict[str, list[str]] = {}  # declared float types (FLOAT_DECLS): [name, listname]
 
     # -- helpers
     def mask(self, a: int, b: int) -> None:
@@ -493,6 +520,7 @@ class _Scanner:
                 continue
             pos = self.dispatch(name, star, i, pos, i >= body)
         self.legends_apart()
+        self.res.float_names = {f: v[0] for f, v in self.float_types.items() if self.declared_figure(f)}
         self.finish()
         return self.res
 
@@ -501,7 +529,9 @@ class _Scanner:
         if name in DEF_NEWCOMMAND or name in DEF_TEX or name in DEF_XPARSE:
             d, end = parse_definition(t, pos, name, star)
             if d is not None:
-                if d.name in ("thefigure", "thesection", "thechapter", "thetable", "thesubsection"):
+                self.float_type_def(d)
+                if d.name in ("thefigure", "thesection", "thechapter", "thetable", "thesubsection") \
+                        or d.name[3:] in self.float_types and d.name.startswith("the"):
                     self.counters.fmt[d.name[3:]] = d.body
                 elif d.name in _KERNEL_COMMANDS:
                     pass  # a template's font size or sectioning set by hand: prints what the kernel's does
@@ -515,6 +545,17 @@ class _Scanner:
             end = _skip_env_definition(t, pos, name)
             self.mask(i, end)
             return max(end, pos)
+        if name in FLOAT_DECLS:
+            end = self.declare_float(name, t, pos)
+            self.mask(i, end)
+            return max(end, pos)
+        if name == "captionsetup" and self.float_types:  # \captionsetup[sfigure]{name=Fig.}
+            args, _ = read_args(t, pos, "[{")
+            ftype = t[args[0][0]:args[0][1]].strip() if args[0] else ""
+            if ftype in self.float_types and args[1]:
+                got = _key_value(t[args[1][0]:args[1][1]], "name")
+                if got is not None:
+                    self.float_types[ftype][0] = got
         if name == "begin":
             return self.begin(i, pos)
         if name == "end":
@@ -834,8 +875,15 @@ class _Scanner:
                     self.graphicspath = _graphicspath_dirs(clean[r[0]:r[1]])
                     k = max(k, r[2])
                 continue
+            if nm in FLOAT_DECLS:  # a house style's supplement floats
+                k = max(k, self.declare_float(nm, clean, k))
+                continue
             if nm in DEF_NEWCOMMAND or nm in DEF_TEX or nm in DEF_XPARSE:
                 d, end = parse_definition(clean, k, nm, m.group(2) or "")
+                if d is not None:
+                    self.float_type_def(d)
+                    if d.name.startswith("the") and d.name[3:] in self.float_types:
+                        self.counters.fmt[d.name[3:]] = d.body
                 if d is not None and ext == ".cls" and "@" not in d.name and d.name != "chapter" \
                         and _STEPS_CHAPTER.search(d.body):
                     # a class's own command that begins a chapter: svmult's \maketitle opens each
@@ -860,6 +908,62 @@ class _Scanner:
                         self.table.add(d)
                 k = max(k, end)
         return True
+
+    def declare_float(self, nm: str, text: str, k: int) -> int:
+        """Read a float type's declaration (FLOAT_DECLS) in `text` from k, or a name it is
+        given afterwards; returns where the command ends. The type gets its own counter,
+        numbered within the chapter where both packages' default puts it."""
+        if nm in ("floatname", "SetupFloatingEnvironment"):
+            args, end = read_args(text, k, "{{")
+            ftype = text[args[0][0]:args[0][1]].strip() if args[0] else ""
+            if ftype in self.float_types and args[1]:
+                got = text[args[1][0]:args[1][1]]
+                got = got if nm == "floatname" else _key_value(got, "name")
+                if got is not None:
+                    self.float_types[ftype][0] = got.strip()
+            return end
+        if nm == "newfloat":  # float: \newfloat{type}{placement}{ext}[within], named as its type
+            args, end = read_args(text, k, "{{{[")
+            if not args[0]:
+                return end
+            ftype = text[args[0][0]:args[0][1]].strip()
+            name, listname = ftype, ""
+            within = text[args[3][0]:args[3][1]].strip() if args[3] else "none"
+        else:  # \DeclareCaptionType / \DeclareFloatingEnvironment [options]{type}[name][listname]
+            args, end = read_args(text, k, "[{[[")
+            if not args[1]:
+                return end
+            ftype = text[args[1][0]:args[1][1]].strip()
+            opts = text[args[0][0]:args[0][1]] if args[0] else ""
+            name = text[args[2][0]:args[2][1]].strip() if args[2] else _key_value(opts, "name")
+            if name is None:
+                name = ftype[:1].upper() + ftype[1:]
+            listname = text[args[3][0]:args[3][1]] if args[3] else (_key_value(opts, "listname") or "")
+            within = _key_value(opts, "within")
+        if not ftype or ftype in ("figure", "table"):
+            return end
+        self.float_types[ftype] = [name, listname]
+        c = self.counters
+        c.values[ftype] = 0
+        if within is None:  # as the figure counter: within the chapter of a class that has them
+            c.fmt[ftype] = c.fmt["figure"].replace("{figure}", "{" + ftype + "}")
+            if "figure" in c.resets.get("chapter", set()):
+                c.resets["chapter"].add(ftype)
+        elif within not in ("", "none") and "\\" not in within:  # a macro (algorithm.sty's): not followed
+            c.within(ftype, within, prefix=True)
+        return end
+
+    def float_type_def(self, d: MacroDef) -> None:
+        """A declared float type's name set by \\renewcommand{\\sfigurename}{Fig.}."""
+        if d.name.endswith("name") and d.name[:-4] in self.float_types:
+            self.float_types[d.name[:-4]][0] = d.body.strip()
+
+    def declared_figure(self, env: str) -> str:
+        """The counter of a declared float type `env` (or its starred form) that prints as a
+        figure; "" for any other environment."""
+        base = env[:-1] if env.endswith("*") else env
+        got = self.float_types.get(base)
+        return base if got is not None and float_type_is_figure(*got) else ""
 
     def _numbering(self, how: tuple[str, int | None] | None) -> None:
         """Number figures as a class does (a CLASS_NUMBERING value; None: as article does)."""
@@ -900,9 +1004,10 @@ class _Scanner:
             stop = m.end() if m else len(t)
             self.mask(i, stop)
             return stop
-        if env in FIGURE_ENVS and self.cur_float is None and i >= self.doc.body_start:
+        counter = "figure" if env in FIGURE_ENVS else self.declared_figure(env)
+        if counter and self.cur_float is None and i >= self.doc.body_start:
             self.env_stack.append([env, i, self.target])
-            self.figure_float(env, i, end_of_begin)
+            self.figure_float(env, i, end_of_begin, counter=counter)
             return end_of_begin
         self.env_stack.append([env, i, self.target])
         if env in TABLE_ENVS:
@@ -950,7 +1055,8 @@ class _Scanner:
                 if depth == 0:
                     return start + m.end()
         # never closed: stop at the next figure float or the end of the text
-        nxt = re.compile(r"\\begin\s*\{(" + "|".join(re.escape(e) for e in FIGURE_ENVS) + r")\}").search(t, start + 1)
+        envs = FIGURE_ENVS | {e for e in (f + s for f in self.float_types for s in ("", "*")) if self.declared_figure(e)}
+        nxt = re.compile(r"\\begin\s*\{(" + "|".join(re.escape(e) for e in envs) + r")\}").search(t, start + 1)
         stop = nxt.start() if nxt else len(t)
         loc = self.doc.locate(start)
         self.res.problems.append(Problem(
@@ -958,7 +1064,9 @@ class _Scanner:
             location=loc))
         return stop
 
-    def figure_float(self, env: str, i: int, after_begin: int, span: tuple[int, int] | None = None) -> None:
+    def figure_float(self, env: str, i: int, after_begin: int, span: tuple[int, int] | None = None,
+                     counter: str = "figure") -> None:
+        """Read one figure float; `counter` numbers it (a declared type's own: "sfigure")."""
         end = self._float_end(env, i) if span is None else span[1]
         info = parse_float(self.t, i if span is None else span[0], end, env, self.table, self.walker_ctx())
         self.cur_float = info
@@ -978,8 +1086,8 @@ class _Scanner:
         for k, cap in enumerate(info.mains):
             continues = cont if k == 0 and not cap.number else None
             if not cap.number and continues is None:
-                self.counters.step("figure")
-            rec = FigRec(index=len(self.res.figures), number=cap.number or self.counters.the("figure"), env=env,
+                self.counters.step(counter)
+            rec = FigRec(index=len(self.res.figures), number=cap.number or self.counters.the(counter), env=env,
                          begin_pos=i, caption=cap, float_info=info, in_appendix=self.in_appendix(cap.pos),
                          graphicspath=list(self.graphicspath), graphics_base=self.doc.dir_at(i),
                          tikz=info.tikz, float_index=k, continues=continues)
@@ -1004,8 +1112,8 @@ class _Scanner:
             # the figure counter at the first one (references print "2a"), and writes no
             # list-of-figures line, so the figure has a number and no caption
             if cont is None:
-                self.counters.step("figure")
-            rec = FigRec(index=len(self.res.figures), number=self.counters.the("figure"), env=env,
+                self.counters.step(counter)
+            rec = FigRec(index=len(self.res.figures), number=self.counters.the(counter), env=env,
                          begin_pos=i, caption=None, float_info=info, in_appendix=self.in_appendix(i),
                          graphicspath=list(self.graphicspath), graphics_base=self.doc.dir_at(i),
                          tikz=info.tikz, graphics=list(info.graphics), continues=cont)
@@ -1211,7 +1319,8 @@ class _Scanner:
             ctype = t[args[0][0]:args[0][1]].strip() if args[0] else ""
             if star:
                 return end
-            if ctype == "figure":
+            counter = "figure" if ctype == "figure" else self.declared_figure(ctype)
+            if counter:
                 w = lw.LatexWalker(t, latex_context=self.walker_ctx(), tolerant_parsing=True)
                 try:
                     nodes, _, _ = w.get_latex_nodes(pos=i, read_max_nodes=1)
@@ -1225,10 +1334,10 @@ class _Scanner:
                 if long is not None and long.isNodeType(lw.LatexGroupNode):
                     rng = (long.pos + 1, long.pos + long.len - 1)
                 cap = CapEvent(pos=i, macro="captionof", short_node=short, long_node=long, long_range=rng)
-                self.counters.step("figure")
+                self.counters.step(counter)
                 outer = next((e for e in reversed(self.env_stack) if e[0] != "document"), None)
                 begin = outer[1] if outer else i
-                rec = FigRec(index=len(self.res.figures), number=self.counters.the("figure"), env="captionof",
+                rec = FigRec(index=len(self.res.figures), number=self.counters.the(counter), env="captionof",
                              begin_pos=begin, caption=cap, float_info=None, in_appendix=self.in_appendix(i),
                              graphicspath=list(self.graphicspath), graphics_base=self.doc.dir_at(i))
                 # graphics placed in the same environment before the caption
@@ -1246,6 +1355,12 @@ class _Scanner:
                 self.target = ("table", self.counters.the("table"))
             return pos
         # \caption outside a figure float: a table caption, or nothing LaTeX would number
+        own = next((e[0].rstrip("*") for e in reversed(self.env_stack) if e[0].rstrip("*") in self.float_types), None)
+        if own is not None and not star:  # a declared type that is no figure ("Table S1"): its own counter
+            self.counters.step(own)
+            kind = "table" if re.match(r"\s*(?:\w+\s+)?tab", self.float_types[own][0], re.I) else "other"
+            self.target = (kind, self.counters.the(own))
+            return pos
         if self.in_table() and not star:
             self.counters.step("table")
             self.target = ("table", self.counters.the("table"))
