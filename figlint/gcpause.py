@@ -39,12 +39,11 @@ _frozen = False  # objects frozen by the last read are waiting for the next one
 _kept = 0  # objects frozen right after the last full collection
 _added = 0  # objects reads have added since then (estimated: collection was off)
 _collected = False  # this read began with a full collection
-collections = 0  # full collections made here (tests count work, not time)
 
 
 @contextmanager
 def paused() -> Iterator[None]:
-    global _depth, _was_enabled, _frozen, _kept, _added, _collected, collections
+    global _depth, _was_enabled, _frozen, _kept, _added, _collected
     with _lock:
         if _depth == 0:
             _was_enabled = gc.isenabled()
@@ -53,7 +52,6 @@ def paused() -> Iterator[None]:
                 _frozen = False
                 if _added > _kept:
                     gc.collect()
-                    collections += 1
                     _collected = True
             gc.disable()
         _depth += 1

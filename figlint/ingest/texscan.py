@@ -529,9 +529,9 @@ class _Scanner:
         if name in DEF_NEWCOMMAND or name in DEF_TEX or name in DEF_XPARSE:
             d, end = parse_definition(t, pos, name, star)
             if d is not None:
-                self.float_type_def(d)
-                if d.name in ("thefigure", "thesection", "thechapter", "thetable", "thesubsection") \
-                        or d.name[3:] in self.float_types and d.name.startswith("the"):
+                if self.float_type_def(d):
+                    pass  # a declared float type's number format
+                elif d.name in ("thefigure", "thesection", "thechapter", "thetable", "thesubsection"):
                     self.counters.fmt[d.name[3:]] = d.body
                 elif d.name in _KERNEL_COMMANDS:
                     pass  # a template's font size or sectioning set by hand: prints what the kernel's does
@@ -882,8 +882,6 @@ class _Scanner:
                 d, end = parse_definition(clean, k, nm, m.group(2) or "")
                 if d is not None:
                     self.float_type_def(d)
-                    if d.name.startswith("the") and d.name[3:] in self.float_types:
-                        self.counters.fmt[d.name[3:]] = d.body
                 if d is not None and ext == ".cls" and "@" not in d.name and d.name != "chapter" \
                         and _STEPS_CHAPTER.search(d.body):
                     # a class's own command that begins a chapter: svmult's \maketitle opens each
@@ -953,10 +951,17 @@ class _Scanner:
             c.within(ftype, within, prefix=True)
         return end
 
-    def float_type_def(self, d: MacroDef) -> None:
-        """A declared float type's name set by \\renewcommand{\\sfigurename}{Fig.}."""
+    def float_type_def(self, d: MacroDef) -> bool:
+        """A declared float type's name (\\renewcommand{\\sfigurename}{Fig.}, still a macro the
+        text may use) or number format (\\renewcommand{\\thesfigure}{S\\arabic{sfigure}}, which
+        the counters keep); True for the number format."""
         if d.name.endswith("name") and d.name[:-4] in self.float_types:
             self.float_types[d.name[:-4]][0] = d.body.strip()
+            return False
+        if d.name.startswith("the") and d.name[3:] in self.float_types:
+            self.counters.fmt[d.name[3:]] = d.body
+            return True
+        return False
 
     def declared_figure(self, env: str) -> str:
         """The counter of a declared float type `env` (or its starred form) that prints as a
