@@ -996,8 +996,8 @@ _CONNECT = re.compile(r"^(?:\s|[,;~()\[\]\-\u2013\u2014/&]|\\,|\\ |\\textendash|
                       r"\\&|fig(?:ure)?s?\.?|panels?|[a-z](?![a-z])|\(\w\))*$", re.I)
 
 
-def scan_sources(main: Path, aux: AuxRecord, root: Path | None = None) -> SourceRecord:
-    flat = flatten(main, root)
+def scan_sources(main: Path, aux: AuxRecord, root: Path | None = None, flat: "Flat | None" = None) -> SourceRecord:
+    flat = flat if flat is not None else flatten(main, root)
     text = flat.text
     undecided: list[str] = []
     # printed region: after \begin{document}, before \end{document}
@@ -1774,12 +1774,12 @@ def complete_side_run(side: AuxRecord, own: AuxRecord, in_env: set = frozenset()
 _SI_HEADING = re.compile(r"\\paragraph\*?\s*\{\s*(S\d+)[\s~]+Fig\.?\s*\}")
 
 
-def si_figures(aux: AuxRecord, main: Path, root: Path | None = None) -> None:
+def si_figures(aux: AuxRecord, text: str) -> None:
     """PLOS's supporting-information figures: the template has each one's label typed as a
     paragraph heading, `\\paragraph*{S1 Fig.}`, its title and legend after it, and no \\caption,
     so LaTeX's record has no such figure. A figure environment holding a graphic and such a
-    heading is figure S1, its caption the text after the heading (page by caption search)."""
-    text = flatten(main, root).text
+    heading is figure S1, its caption the text after the heading (page by caption search).
+    `text`: the flattened sources."""
     have = {f.number for f in aux.figures}
     for a, z in _figure_envs(text):
         body = text[a:z]
@@ -1812,14 +1812,15 @@ def truth(main: Path, pdf: Path, root: Path | None = None, aux_path: Path | None
     overrides the .aux read (a side run that kept the list of figures a class switched off)."""
     aux = read_aux(aux_path or main.with_suffix(".aux"))
     own = main.with_suffix(".aux")
+    flat = flatten(main, root)  # the sources, read once
+    text = flat.text
     if aux_path and aux_path != own and own.is_file():
-        text = flatten(main, root).text
         in_env = {" ".join(lb.split()) for a, z in _figure_envs(text)
                   for lb in re.findall(r"\\label\s*\{([^}]*)\}", text[a:z])}
         complete_side_run(aux, read_aux(own), in_env)
     typed_labels(aux, main)
-    si_figures(aux, main, root)
-    src = scan_sources(main, aux, root)
+    si_figures(aux, text)
+    src = scan_sources(main, aux, root, flat)
     aux.notes += [f"Figure {n}: numbered, no caption printed (sub-captions only)" for n in src.unprinted]
     ctxs = [Context(labels={k: (v[0], v[3]) for k, v in aux.labels.items()}, bibcite=aux.bibcite, cite_mode=m,
                     macros=src.macros) for m in (0, 1)]
