@@ -1452,10 +1452,17 @@ def place(content: _Content, opts: dict[str, Any], L: Lengths, post: list[tuple]
 
 # ---------------------------------------------------------------- figures
 
+def set_at_text_width(fig: Figure) -> bool:
+    """The float spans the text block whatever the columns: a wide float (figure*), or any
+    float after \\onecolumn (latex.py records the column switch in force at its \\begin).
+    FL111 measures it against the text block."""
+    return (fig.env or "figure") in _WIDE_ENVS or fig.extra.get("columns_set") == 1
+
+
 def _base_context(fig: Figure, lay: Layout, L: Lengths) -> Lengths:
     tw, cw = lay.textwidth, lay.columnwidth
     env = fig.env or "figure"
-    if env in _WIDE_ENVS or fig.extra.get("columns_set") == 1:  # (after \onecolumn: the text width)
+    if set_at_text_width(fig):
         line = tw
     elif env in _SIDEWAYS_ENVS:
         line = None  # \linewidth is \textheight on a rotated page: unknown here

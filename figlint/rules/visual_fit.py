@@ -12,9 +12,8 @@ from __future__ import annotations
 from figlint.model import Figure
 from figlint.rules.registry import Context, rule
 
-# Floats that span the text block (placement._WIDE_ENVS), and those measured otherwise or
-# not at all: a margin figure belongs in the margin, a rotated one on its own page.
-_WIDE = {"figure*", "teaserfigure", "widefigure", "SCfigure*", "wrapfigure*"}
+# Floats measured otherwise or not at all: a margin figure belongs in the margin, a rotated
+# one on its own page. (Those that span the text block: placement.set_at_text_width.)
 _SKIP = {"marginfigure", "sidewaysfigure", "sidewaysfigure*"}
 _BP = 72.27 / 72.0  # TeX points per PDF point
 
@@ -210,9 +209,11 @@ def _column_of(cols, x0: float, x1: float) -> int | None:
 def _measure(fig: Figure, cols, ink) -> tuple[tuple[float, float], str]:
     """The horizontal measure a figure is set to: the text block, or for a single-column float
     of a multi-column page, its column."""
+    from figlint.ingest.placement import set_at_text_width
+
     tb = (cols[0][0], cols[-1][1])
-    if len(cols) == 1 or (fig.env or "") in _WIDE or fig.extra.get("columns_set") == 1:
-        return tb, "the text block"  # (a float after \onecolumn: set at the text width)
+    if len(cols) == 1 or set_at_text_width(fig):
+        return tb, "the text block"
     cap = fig.caption.location.bbox if fig.caption is not None else None
     col_w = min(c1 - c0 for c0, c1 in cols)
     if fig.env:  # from the sources: a column float, set in its caption's column
@@ -241,6 +242,7 @@ def _measure(fig: Figure, cols, ink) -> tuple[tuple[float, float], str]:
 # ---- the sources alone ----------------------------------------------------------------------
 def _from_sources(fig: Figure, ctx: Context, tol: float) -> dict | None:
     from figlint.features.ink import ink_extent
+    from figlint.ingest.placement import set_at_text_width
 
     sl = ctx.paper.extra.get("source_layout") or {}
     if "textwidth_pt" not in sl or not fig.bbox:
@@ -253,7 +255,7 @@ def _from_sources(fig: Figure, ctx: Context, tol: float) -> dict | None:
     if any("unknown" in n for n in sl.get("notes") or []) and not all(_relative(r.get("how", "")) for r in records):
         return None  # an unknown class's text width is a guess: only widths relative to it are known
     # (a graphic inside cuted's `strip` or revtex's `widetext` is set over both columns)
-    wide = ((fig.env or "figure") in _WIDE or sl.get("columns", 1) == 1 or fig.extra.get("columns_set") == 1
+    wide = (set_at_text_width(fig) or sl.get("columns", 1) == 1
             or any(f in ("strip", "widetext") for r in records for f in r.get("frames") or []))
     line_bp = (sl["textwidth_pt"] if wide else sl["columnwidth_pt"]) / _BP
     ink = ink_extent(fig, ctx.paper, limits=(-tol, line_bp + tol))
