@@ -655,7 +655,10 @@ def _link_targets(pages: list[PageData], names: dict[str, dict], caps: list[Capt
                 prefix = name.split(".")[0].lower()
                 if prefix in NONFIG_DESTS:
                     continue
-                strict = prefix not in ("figure", "subfigure")
+                # a figure float type the paper declares (caption's \DeclareCaptionType{sfigure},
+                # newfloat's suppfigure) names its anchors after itself; they sit at its float's
+                # top as `figure.N` anchors do, held to the same distance
+                strict = "fig" not in prefix
                 dest = names.get(name)
                 if not dest or dest.get("page") is None:
                     continue
