@@ -73,6 +73,7 @@ def test_a_footnote_mark_is_no_part_of_the_citing_sentence(tmp_path, pdflatex):
 # supplement sets them)
 _CANVAS = ("\\begin{center}\\begin{tikzpicture}\\path (0,0) rectangle (6,5);"
            "\\fill[blue!40] (0,0) rectangle (6,3.2);\\end{tikzpicture}\\end{center}")
+_TALL = _CANVAS.replace("rectangle (6,5)", "rectangle (6,7)")  # the drawing 3.8 cm under the top
 _SUPPLEMENT = (
     "\\documentclass{article}\n\\usepackage{tikz}\n\\usepackage{caption}\n\\usepackage{hyperref}\n"
     "\\DeclareCaptionType{sfigure}[Fig]\n\\renewcommand{\\thesfigure}{S\\arabic{sfigure}}\n"
@@ -84,7 +85,7 @@ _SUPPLEMENT = (
     "The parameter values are listed in \\ref{st:a} of the appendix.\n\n"
     "\\begin{figure}[p]" + _CANVAS + "\\caption{Growth curves of the main runs.}\\label{fig:a}\\end{figure}\n\\clearpage\n"
     "\\begin{sfigure}[p]" + _CANVAS + "\\caption{Migration times of all runs.}\\label{sf:a}\\end{sfigure}\n\\clearpage\n"
-    "\\begin{sfigure}[p]" + _CANVAS + "\\caption{Mutation times of all runs.}\\label{sf:b}\\end{sfigure}\n"
+    "\\begin{sfigure}[p]" + _TALL + "\\caption{Mutation times of all runs.}\\label{sf:b}\\end{sfigure}\n"
     "\\clearpage\n\\begin{stable}[h]\\centering\\caption{Parameters of the runs.}\\label{st:a}"
     "\\begin{tabular}{ll}a & 1\\\\ b & 2\\end{tabular}\\end{stable}\n"
     "\\end{document}\n")
