@@ -143,6 +143,7 @@ def _read_pages(doc: pymupdf.Document, paper: Paper, path: str) -> list[PageData
         except Exception as exc:
             paper.problems.append(Problem("FL010", f"page {i + 1} could not be read: {exc}", Location(file=path, page=i + 1)))
             pages.append(PageData(i, paper.page_size[0], paper.page_size[1]))
+        forms.done(i)  # what was kept decoded for this page's reading is let go
     return pages
 
 
