@@ -24,7 +24,7 @@ from figlint.ingest import mupdf as _mupdf  # noqa: F401 - keeps MuPDF messages 
 from figlint.ingest.mupdf import open_pdf
 from figlint.ingest import pdf_regions as R
 from figlint.ingest.pdf_turn import point as _turned_point, turn_matrix, turned_size, upright
-from figlint.ingest.pdf_captions import CaptionBlock, _hoverlap, find_captions, listed_legend, next_to, pick_captions
+from figlint.ingest.pdf_captions import CaptionBlock, _hoverlap, find_captions, legend_overleaf, listed_legend, next_to, pick_captions
 from figlint.ingest import pdf_sites as S
 from figlint.ingest.pdf_layout import (NONFIG_DESTS, BBox, column_lines, cut_from, Layout, Line, PageData, body_stats, find_layout, is_body_size, margin_text,
                                       mark_margins, number_widths, page_columns, page_layout, read_page)
@@ -219,6 +219,7 @@ def _build(paper: Paper, pages: list[PageData], names: dict[str, dict], path: st
         if legend is not None:
             caps.remove(legend)
             legends.append(legend)
+            legend_overleaf(legend, pages, own)  # body text: it may run on past its page
             c.legend, c.text, c.continuation, c.apart = legend, legend.text, False, False
     # (a legend whose name nothing sets apart, a description list's item "Figure 1 Title. ...",
     # is no caption candidate: it is looked for by the name of the heading left without one)
@@ -228,6 +229,7 @@ def _build(paper: Paper, pages: list[PageData], names: dict[str, dict], path: st
             for ln in legend.lines:
                 ln.role = "caption"
             legends.append(legend)
+            legend_overleaf(legend, pages, own)
             c.legend, c.text, c.continuation, c.apart = legend, legend.text, False, False
     # a caption kept as a float's continued part that owns no graphics is not one (pick_captions),
     # nor is a figure's heading or legend kept apart that nothing paired
