@@ -182,3 +182,43 @@ def test_a_listed_legend_broken_across_a_page_runs_on_at_the_next_pages_top(tmp_
             ["Their sites are in Fig. 2, and the controls in Fig. 3."]], what
     # the caption is located where the legend opens
     assert [f.caption.location.page for f in printed.figures] == [2, 2, 3]
+
+
+def _graphic_missing() -> str:
+    """Figure 3's graphic never made it into the manuscript (its file missing, as in a draft):
+    its figure page prints the heading "Figure 3" over nothing, its entry in the list of legends
+    is the heading alone, and the text never cites it."""
+    tex = _manuscript("subsection")
+    tex = tex.replace("Their sites are in Fig. 2, and the controls in Fig. 3.", "Their sites are in Fig. 2, mapped as before.")
+    title, text = LEGENDS[2]
+    tex = tex.replace(f"\\textbf{{{title}}}. {text}\n\n", "")
+    return tex.replace("{c}\n\\end{figure}", "{missing}\n\\end{figure}")
+
+
+def test_a_heading_naming_a_figure_is_no_citing_site_of_it(tmp_path, pdflatex):
+    """In a manuscript that keeps its legends apart, a heading that names a figure is no
+    sentence citing it: neither the empty entry of the list of legends nor the figure page's
+    heading over a missing graphic (a draft of the field audit: the figure page's heading was
+    read as the figure's only citation, false FL302/FL303/FL305, and the true FL301 hidden)."""
+    tex = _graphic_missing()
+    built = tmp_path / "built"
+    built.mkdir()
+    pdf = compile_tex(built, tex, IMAGES)
+    import fitz
+
+    with fitz.open(pdf) as doc:  # the list's entry and the figure page: the heading alone
+        assert doc[2].get_text().split()[-3:] == ["Figure", "3", "3"] and doc[-1].get_text().split() == ["Figure", "3", "6"]
+    papers = (load(pdf), load(str(built / "main.tex")), load(str(built / "main.tex"), pdf=pdf))
+    for paper in papers:
+        what = (paper.route, [(f.number, [s.sentence for s in f.sites]) for f in paper.figures])
+        sites = {f.number: sorted(s.sentence for s in f.sites) for f in paper.figures}
+        assert sites == {"1": ["Each dot is one site; the sites are those of Fig. 1 again.", "The plots are mapped in Fig. 1."],
+                         "2": ["Their sites are in Fig. 2, mapped as before."],
+                         "3": []}, what
+    for found in (lint_path(pdf, Config(preview=True)).findings,
+                  lint_path(str(built / "main.tex"), Config(pdf=pdf, preview=True)).findings):
+        codes = sorted(f.code for f in found if f.figure == "3" and f.code.startswith("FL3"))
+        assert codes[:1] == ["FL301"] and not set(codes) & {"FL302", "FL303", "FL305"}, \
+            [(f.code, f.figure, f.message) for f in found]
+        # Figures 1 and 2 are cited by their typed numbers, as before
+        assert not [f for f in found if f.figure in ("1", "2") and f.code in ("FL301", "FL305")]

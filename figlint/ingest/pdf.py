@@ -162,7 +162,8 @@ def _build(paper: Paper, pages: list[PageData], names: dict[str, dict], path: st
 
     # a page read turned (a float set sideways) has its own text block (page_layout)
     own = {pd.index: page_layout(layout, pd) for pd in pages}
-    caps = pick_captions([c for pd in pages for c in find_captions(pd, own[pd.index])])
+    cands = [c for pd in pages for c in find_captions(pd, own[pd.index])]
+    caps = pick_captions(cands)
     for c in caps:
         for ln in c.lines:
             ln.role = "caption"
@@ -237,6 +238,13 @@ def _build(paper: Paper, pages: list[PageData], names: dict[str, dict], path: st
         caps.remove(c)
         for ln in c.lines:
             ln.role = ""
+    if legends:
+        # In a manuscript that keeps its legends apart, a heading that names a figure and holds
+        # nothing else names it: an empty entry of the list of legends, a figure page whose
+        # graphic is missing, the heading of one set twice. It is no text, and no citing site
+        for c in cands:
+            if c.kind == "figure" and c.heading and not c.text and c.lines[0].role == "":
+                c.lines[0].role = "heading"
     # A float headed by a number-first label that has its own caption too (PLoS's "S1 Fig." set
     # over the graphic, "Figure 9: ..." under it, as the sources' \\paragraph* and \\caption print):
     # the caption is the figure's, the heading a heading
