@@ -215,10 +215,12 @@ def legend_overleaf(legend: CaptionBlock, pages: list[PageData], layouts: dict[i
         ref = last.bbox[0] - c0 + n0
         body = [ln for ln in legend.lines if not (legend.heading and ln is legend.lines[0])]
         opening = len(body) == 1  # the legend's one line so far may open it indented
+        # (a line that opens with a figure's name is the next entry or a caption, unless the
+        # legend's sentence runs on into it: "... as in" | "Fig. 2. The ...")
         if not (abs(first.bbox[0] - ref) <= 0.5 * first.size or opening and first.bbox[0] < ref) \
                 or not is_body_size(first.size, lay.body_size) or first.bold and not last.bold \
-                or parse_float_label(first.text):
-            return  # an indented paragraph, a heading, a caption: not the legend's
+                or (parse_float_label(first.text) or _BARE_LABEL.match(first.text)) and not _runs_on(last, lay):
+            return  # an indented paragraph, a heading, the next entry, a caption: not the legend's
         more = [first] + _continuation(pd.lines, pd.lines.index(first), lay, bare=False, graphics=graphics,
                                        marks=[d.rect for d in pd.drawings])
         for ln in more:
