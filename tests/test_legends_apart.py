@@ -135,3 +135,90 @@ def test_caption_less_floats_under_no_heading_after_a_list_of_legends_stay_unnum
     (tmp_path / "main.tex").write_text(tex)
     paper = read_latex(str(tmp_path / "main.tex"))
     assert [(f.number, f.caption) for f in paper.figures] == [("", None)] * 3
+
+
+def _long(n: int) -> str:
+    return " ".join(f"Panel {i} gives the counts of plot {i} over the season, as measured by the second team of observers."
+                    for i in range(1, n))
+
+
+# Figure 2's legend is too long for what is left of the list's first page: LaTeX breaks it like
+# any paragraph, its last line and a half at the top of the next page (under the running head),
+# over Figure 3's heading
+BROKEN = [("Counts over the season", "The colour gives the count of each plot. " + _long(5)),
+          ("Sites of the survey", "Each dot is one site. " + _long(10) + " The sites are those of Fig. 1 again, mapped at the same scale."),
+          ("Controls of the survey", "The controls were run as in Fig. 2.")]
+
+
+def _broken_legend() -> str:
+    legends = "".join(f"\\subsection*{{Figure {n}}}\n\\textbf{{{title}}}. {text}\n\n" for n, (title, text) in enumerate(BROKEN, 1))
+    pages = "".join(f"\\newpage\n\\subsection*{{Figure {n}}}\n\\begin{{figure}}[ht!]\n\\centering"
+                    f"\\includegraphics[width=0.6\\textwidth]{{{g}}}\n\\end{{figure}}\n\n" for n, g in enumerate("abc", 1))
+    return ("\\documentclass[12pt]{article}\n\\usepackage{graphicx,setspace}\n\\pagestyle{myheadings}\\markright{Submitted manuscript}\n"
+            "\\begin{document}\n\\doublespacing\n\\section*{Introduction}\n" + TEXT * 10 + "The plots are mapped in Fig. 1.\n\n"
+            + TEXT * 6 + "Their sites are in Fig. 2, and the controls in Fig. 3.\n\n"
+            + "\\section*{References}\nA. Author. A book of counts. 2001.\n\n"
+            + "\\newpage\n\\section*{Figure legends}\n" + legends + pages + "\\end{document}\n")
+
+
+def test_a_listed_legend_broken_across_a_page_runs_on_at_the_next_pages_top(tmp_path, pdflatex):
+    """A legend listed apart is body text, broken across a page like any paragraph: the PDF
+    route read it to its page's foot and lost the rest (an ecology manuscript of the field
+    audit: two legends cut short). It goes on at the top of the next page's text block, after
+    the running head, to the next legend's heading; the citation in its overleaf part is a
+    site of the figure it names, read once, in its whole sentence."""
+    pdf, printed, sources, both = _three_routes(tmp_path, _broken_legend())
+    import fitz
+
+    with fitz.open(pdf) as doc:  # the fixture breaks Figure 2's legend over a page
+        assert "Figure 2" in doc[1].get_text() and "mapped at the same scale" in doc[2].get_text()
+    for paper in (printed, sources, both):
+        what = (paper.route, [(f.number, f.caption.text[-60:] if f.caption else None) for f in paper.figures])
+        assert [f.number for f in paper.figures] == ["1", "2", "3"], what
+        assert [f.caption.text for f in paper.figures] == [f"{title}. {text}" for title, text in BROKEN], what
+        assert [sorted(s.sentence for s in f.sites) for f in paper.figures] == [
+            ["The plots are mapped in Fig. 1.", "The sites are those of Fig. 1 again, mapped at the same scale."],
+            ["The controls were run as in Fig. 2.", "Their sites are in Fig. 2, and the controls in Fig. 3."],
+            ["Their sites are in Fig. 2, and the controls in Fig. 3."]], what
+    # the caption is located where the legend opens
+    assert [f.caption.location.page for f in printed.figures] == [2, 2, 3]
+
+
+def _graphic_missing() -> str:
+    """Figure 3's graphic never made it into the manuscript (its file missing, as in a draft):
+    its figure page prints the heading "Figure 3" over nothing, its entry in the list of legends
+    is the heading alone, and the text never cites it."""
+    tex = _manuscript("subsection")
+    tex = tex.replace("Their sites are in Fig. 2, and the controls in Fig. 3.", "Their sites are in Fig. 2, mapped as before.")
+    title, text = LEGENDS[2]
+    tex = tex.replace(f"\\textbf{{{title}}}. {text}\n\n", "")
+    return tex.replace("{c}\n\\end{figure}", "{missing}\n\\end{figure}")
+
+
+def test_a_heading_naming_a_figure_is_no_citing_site_of_it(tmp_path, pdflatex):
+    """In a manuscript that keeps its legends apart, a heading that names a figure is no
+    sentence citing it: neither the empty entry of the list of legends nor the figure page's
+    heading over a missing graphic (a draft of the field audit: the figure page's heading was
+    read as the figure's only citation, false FL302/FL303/FL305, and the true FL301 hidden)."""
+    tex = _graphic_missing()
+    built = tmp_path / "built"
+    built.mkdir()
+    pdf = compile_tex(built, tex, IMAGES)
+    import fitz
+
+    with fitz.open(pdf) as doc:  # the list's entry and the figure page: the heading alone
+        assert doc[2].get_text().split()[-3:] == ["Figure", "3", "3"] and doc[-1].get_text().split() == ["Figure", "3", "6"]
+    papers = (load(pdf), load(str(built / "main.tex")), load(str(built / "main.tex"), pdf=pdf))
+    for paper in papers:
+        what = (paper.route, [(f.number, [s.sentence for s in f.sites]) for f in paper.figures])
+        sites = {f.number: sorted(s.sentence for s in f.sites) for f in paper.figures}
+        assert sites == {"1": ["Each dot is one site; the sites are those of Fig. 1 again.", "The plots are mapped in Fig. 1."],
+                         "2": ["Their sites are in Fig. 2, mapped as before."],
+                         "3": []}, what
+    for found in (lint_path(pdf, Config(preview=True)).findings,
+                  lint_path(str(built / "main.tex"), Config(pdf=pdf, preview=True)).findings):
+        codes = sorted(f.code for f in found if f.figure == "3" and f.code.startswith("FL3"))
+        assert codes[:1] == ["FL301"] and not set(codes) & {"FL302", "FL303", "FL305"}, \
+            [(f.code, f.figure, f.message) for f in found]
+        # Figures 1 and 2 are cited by their typed numbers, as before
+        assert not [f for f in found if f.figure in ("1", "2") and f.code in ("FL301", "FL305")]

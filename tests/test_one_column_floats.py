@@ -24,15 +24,16 @@ WORDS = ("The measurements agree with the model within the stated uncertainty, a
          "no trend with time, temperature or the order in which the samples were taken. ")
 
 
-def _paper(wide_in_columns: str, wide_after: str) -> str:
+def _paper(wide_in_columns: str, wide_after: str, head: str = "\\documentclass[twocolumn]{article}",
+           switch: str = "\\onecolumn") -> str:
     text = (WORDS * 6 + "\n\n") * 3
     return (
-        "\\documentclass[twocolumn]{article}\n\\usepackage{graphicx}\n\\begin{document}\n"
+        head + "\n\\usepackage{graphicx}\n\\begin{document}\n"
         + text
         + "Figure~\\ref{fig:a} shows the first result and Figure~\\ref{fig:b} the second.\n\n"
         "\\begin{figure}[h]\\centering\\includegraphics[width=" + wide_in_columns + "]{p.png}"
         "\\caption{The first result.}\\label{fig:a}\\end{figure}\n\n"
-        + text + "\\onecolumn\n\\section*{Supplement}\n" + text
+        + text + switch + "\n\\section*{Supplement}\n" + text
         + "\\begin{figure}[h]\\centering\\includegraphics[width=" + wide_after + "]{p.png}"
         "\\caption{The second result.}\\label{fig:b}\\end{figure}\n\n" + text + "\\end{document}\n")
 
@@ -71,3 +72,11 @@ def test_figures_wider_than_their_measure_are_still_reported(built, pdflatex):
         found = _fl111(path)
         assert set(found) == {"1", "2"}, (route, found)
         assert "text block" in found["2"], (route, found)
+
+
+def test_revtex_onecolumngrid_sets_the_floats_after_it_at_the_text_width(built, pdflatex):
+    """REVTeX switches columns with \\onecolumngrid (no page break): a float after it is set in
+    one column, as after \\onecolumn (the field audit: a REVTeX paper's appendix)."""
+    paper = _paper("\\linewidth", "0.9\\textwidth", "\\documentclass[reprint]{revtex4-2}", "\\onecolumngrid")
+    for route, path in _routes(built, paper).items():
+        assert _fl111(path) == {}, route

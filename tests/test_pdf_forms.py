@@ -279,9 +279,74 @@ def test_inline_form(content, box, ok):
         assert b"\n" not in got and got.split() == content.split()
 
 
+def test_kept_bytes_are_let_go_page_by_page(tmp_path, monkeypatch):
+    """What is kept decoded is bounded by the page being read (and the painters left decoded as
+    they are): a painter on the last page is still written in place after those of the pages
+    before it, where keeping every page's versions would have run out of room."""
+    doc = pymupdf.open()
+    for _ in range(3):
+        _painted_page(doc, b"0 0 2 2 re f " * 4, "0 0 4 4")
+    path = tmp_path / "three.pdf"
+    doc.save(str(path))
+
+    def read(let_go: bool) -> tuple[list[bool], int]:
+        pymupdf.TOOLS.mupdf_warnings(reset=True)  # messages of building it are not the file's
+        forms = FormInflater(_open(path))
+        written, most = [], 0
+        for i in range(3):
+            forms.page(i)
+            written.append(bool(forms.painters_on[i]))
+            most = max(most, forms.kept)
+            if let_go:
+                forms.done(i)
+        return written, most
+
+    written, most = read(True)
+    assert written == [True] * 3
+    assert read(False)[1] > most
+    monkeypatch.setattr(pdf_forms, "MAX_TOTAL_BYTES", most)
+    assert read(True)[0] == [True] * 3
+    assert read(False)[0][-1] is False  # never let go: the last page finds no room
+
+
+def test_a_painter_on_two_pages_is_written_in_place_on_both(tmp_path):
+    """A chart form placed on two pages: let go after the first, it gets its versions again on
+    the second."""
+    doc = pymupdf.open()
+    _painted_page(doc, b"0 0 2 2 re f " * 4, "0 0 4 4")
+    chart = next(x for x, name, *_ in doc.get_page_xobjects(0) if name == "C0")
+    page = doc.new_page()
+    page.insert_text((72, 700), "Figure 2: The same marks.", fontsize=10)
+    kind, val = doc.xref_get_key(page.xref, "Resources")
+    doc.xref_set_key(int(val.split()[0]) if kind == "xref" else page.xref,
+                     "XObject" if kind == "xref" else "Resources/XObject", f"<</C0 {chart} 0 R>>")
+    xref = page.get_contents()[0]
+    doc.update_stream(xref, doc.xref_stream(xref) + b"\nq 1 0 0 1 100 100 cm /C0 Do Q\n")
+    path = tmp_path / "twice.pdf"
+    doc.save(str(path))
+    pymupdf.TOOLS.mupdf_warnings(reset=True)  # messages of building it are not the file's
+    plain = _open(path)
+    doc = _open(path)
+    forms = FormInflater(doc)
+    for i in range(2):
+        forms.page(i)
+        assert forms.painters_on[i] == [chart], i
+        with forms.path_pass(i):
+            assert _paths(doc[i].get_cdrawings(extended=True)) == _paths(plain[i].get_cdrawings(extended=True))
+        forms.done(i)
+
+
 def _painted_forms_pdf(path: Path, body: bytes, box: str, label: str = "Figure 1: Many marks.") -> str:
     """A page whose one form (a chart, as pdfTeX places one) paints a small form 100 times."""
     doc = pymupdf.open()
+    _painted_page(doc, body, box, label)
+    doc.save(str(path))
+    doc.close()
+    return str(path)
+
+
+def _painted_page(doc, body: bytes, box: str, label: str = "Figure 1: Many marks.") -> None:
+    """A new page of `doc` as _painted_forms_pdf makes it."""
     page = doc.new_page()
     page.insert_text((72, 700), label, fontsize=10)
     mark = doc.get_new_xref()
@@ -296,9 +361,6 @@ def _painted_forms_pdf(path: Path, body: bytes, box: str, label: str = "Figure 1
     doc.xref_set_key(target, "XObject" if kind == "xref" else "Resources/XObject", f"<</C0 {chart} 0 R>>")
     xref = page.get_contents()[0]
     doc.update_stream(xref, doc.xref_stream(xref) + b"\nq 1 0 0 1 100 100 cm /C0 Do Q\n")
-    doc.save(str(path))
-    doc.close()
-    return str(path)
 
 
 def test_a_mark_its_box_clips_is_painted_as_a_form(tmp_path):

@@ -42,7 +42,8 @@ _MARK = re.compile("[\U000F0000-\U000FFFFD]")
 _FIG_WORD_BEFORE = re.compile(r"(?i)(?<![A-Za-z])(?:fig(?:ure)?s?\.?)[\s~]*(?:\\,|\\ )?$")
 _BEGIN_AT = re.compile(r"\\begin\s*\{([^}]*)\}")
 # a switch of the page's columns in the body: the floats after it are set in that many columns
-_COLUMN_SWITCH = re.compile(r"\\(one|two)column(?![A-Za-z@])")
+# (REVTeX's \onecolumngrid / \twocolumngrid switch without a page break, the same for floats)
+_COLUMN_SWITCH = re.compile(r"\\(one|two)column(?:grid)?(?![A-Za-z@])")
 # What joins the two ends of a range of references: a dash ("Figs.~\\ref{a}--\\ref{b}", the end's
 # figure word may be repeated: "Fig.~\\ref{a} -- Fig.~\\ref{b}"), or "to"/"through" with no word
 # before the end ("Figures~\\ref{a} to~\\ref{b}"; "Figure~\\ref{a} to Figure~\\ref{b}" may compare two)
@@ -600,7 +601,8 @@ class _Assembler:
                                        for sub in rec.subs)
 
     def _column_switches(self) -> list[tuple[int, int]]:
-        """(position, columns) of each \\onecolumn and \\twocolumn in the body, in order (comments,
+        """(position, columns) of each \\onecolumn and \\twocolumn (or REVTeX's \\onecolumngrid and
+        \\twocolumngrid) in the body, in order (comments,
         definitions and verbatim masked: a macro's body switches only where it is used)."""
         return [(m.start(), 1 if m.group(1) == "one" else 2)
                 for m in _COLUMN_SWITCH.finditer(self._masked_text(), self.doc.body_start)]

@@ -24,7 +24,7 @@ from figlint.ingest import mupdf as _mupdf  # noqa: F401 - keeps MuPDF messages 
 from figlint.ingest.mupdf import open_pdf
 from figlint.ingest import pdf_regions as R
 from figlint.ingest.pdf_turn import point as _turned_point, turn_matrix, turned_size, upright
-from figlint.ingest.pdf_captions import CaptionBlock, _hoverlap, find_captions, listed_legend, next_to, pick_captions
+from figlint.ingest.pdf_captions import CaptionBlock, _hoverlap, find_captions, legend_overleaf, listed_legend, next_to, pick_captions
 from figlint.ingest import pdf_sites as S
 from figlint.ingest.pdf_layout import (NONFIG_DESTS, BBox, column_lines, cut_from, Layout, Line, PageData, body_stats, find_layout, is_body_size, margin_text,
                                       mark_margins, number_widths, page_columns, page_layout, read_page)
@@ -143,6 +143,7 @@ def _read_pages(doc: pymupdf.Document, paper: Paper, path: str) -> list[PageData
         except Exception as exc:
             paper.problems.append(Problem("FL010", f"page {i + 1} could not be read: {exc}", Location(file=path, page=i + 1)))
             pages.append(PageData(i, paper.page_size[0], paper.page_size[1]))
+        forms.done(i)  # what was kept decoded for this page's reading is let go
     return pages
 
 
@@ -162,7 +163,8 @@ def _build(paper: Paper, pages: list[PageData], names: dict[str, dict], path: st
 
     # a page read turned (a float set sideways) has its own text block (page_layout)
     own = {pd.index: page_layout(layout, pd) for pd in pages}
-    caps = pick_captions([c for pd in pages for c in find_captions(pd, own[pd.index])])
+    cands = [c for pd in pages for c in find_captions(pd, own[pd.index])]
+    caps = pick_captions(cands)
     for c in caps:
         for ln in c.lines:
             ln.role = "caption"
@@ -219,6 +221,7 @@ def _build(paper: Paper, pages: list[PageData], names: dict[str, dict], path: st
         if legend is not None:
             caps.remove(legend)
             legends.append(legend)
+            legend_overleaf(legend, pages, own)  # body text: it may run on past its page
             c.legend, c.text, c.continuation, c.apart = legend, legend.text, False, False
     # (a legend whose name nothing sets apart, a description list's item "Figure 1 Title. ...",
     # is no caption candidate: it is looked for by the name of the heading left without one)
@@ -228,6 +231,7 @@ def _build(paper: Paper, pages: list[PageData], names: dict[str, dict], path: st
             for ln in legend.lines:
                 ln.role = "caption"
             legends.append(legend)
+            legend_overleaf(legend, pages, own)
             c.legend, c.text, c.continuation, c.apart = legend, legend.text, False, False
     # a caption kept as a float's continued part that owns no graphics is not one (pick_captions),
     # nor is a figure's heading or legend kept apart that nothing paired
@@ -235,6 +239,13 @@ def _build(paper: Paper, pages: list[PageData], names: dict[str, dict], path: st
         caps.remove(c)
         for ln in c.lines:
             ln.role = ""
+    if legends:
+        # In a manuscript that keeps its legends apart, a heading that names a figure and holds
+        # nothing else names it: an empty entry of the list of legends, a figure page whose
+        # graphic is missing, the heading of one set twice. It is no text, and no citing site
+        for c in cands:
+            if c.kind == "figure" and c.heading and not c.text and c.lines[0].role == "":
+                c.lines[0].role = "heading"
     # A float headed by a number-first label that has its own caption too (PLoS's "S1 Fig." set
     # over the graphic, "Figure 9: ..." under it, as the sources' \\paragraph* and \\caption print):
     # the caption is the figure's, the heading a heading

@@ -49,7 +49,8 @@ class CaptionBlock:
 
     @property
     def bbox(self) -> BBox:
-        return union([ln.bbox for ln in self.lines])
+        # (a legend listed apart may run on to the next page: pdf_captions.legend_overleaf)
+        return union([ln.bbox for ln in self.lines if ln.page == self.page] or [ln.bbox for ln in self.lines])
 
 
 def _hoverlap(a0: float, a1: float, b0: float, b1: float) -> float:
@@ -169,6 +170,63 @@ def listed_legend(pd: PageData, layout: Layout, number: str) -> CaptionBlock | N
         text = join_lines([ln.text[m.end():]] + [l.text for l in body[1:]])
         return CaptionBlock("figure", f"{m.group(1)} {number}", number, pd.index, body, text, 0.0)
     return None
+
+
+def legend_overleaf(legend: CaptionBlock, pages: list[PageData], layouts: dict[int, Layout]) -> None:
+    """A legend listed apart from its figure is a paragraph of the text, not a float: LaTeX
+    breaks it across a page (or a column) like any other. When its last line ends its column's
+    text block and runs on (a full line, or one that ends no sentence), it goes on at the top of
+    the next text block, after the running head: that block's first line, in the same place
+    across its column (a paragraph's later lines are not indented), set in the text's type and
+    no heading or float label, and the lines that continue it, to the paragraph's end (the next
+    legend's "Figure N" heading, a section heading, a float). They join the legend (its text,
+    lines and role); where it opens stays its place."""
+    while True:
+        last = legend.lines[-1]
+        pd, lay = pages[last.page], layouts[last.page]
+        col = lay.column_of(last.bbox[0], last.bbox[2])
+        c0, c1 = lay.columns[col] if col is not None else (lay.columns[0][0], lay.columns[-1][1])
+        pitch = lay.body_size + max(lay.line_gap, 0.0)
+        if last.bbox[3] < lay.text_bottom - 2 * pitch or not (last.bbox[2] >= c1 - last.size or _runs_on(last, lay)):
+            return
+        if any(ln.horizontal and ln.role in ("", "caption") and ln.text.strip() and ln.bbox[1] > last.bbox[3] - 1
+               and _hoverlap(ln.bbox[0], ln.bbox[2], c0, c1) > 0 for ln in pd.lines) \
+                or any(_hoverlap(g[0], g[2], c0, c1) > 0 and g[1] > last.bbox[3] - 1 for g in _graphic_boxes(pd)):
+            return  # something follows it in its column: the legend ends there
+        # the next text block: the page's next column, else the next page's first
+        if col is not None and col + 1 < len(lay.columns):
+            n0, n1 = lay.columns[col + 1]
+        elif last.page + 1 < len(pages):
+            pd = pages[last.page + 1]
+            lay = layouts[pd.index]
+            n0, n1 = lay.columns[0] if col is not None else (lay.columns[0][0], lay.columns[-1][1])
+        else:
+            return
+        block = [ln for ln in pd.lines if ln.horizontal and not ln.role and ln.text.strip()
+                 and _hoverlap(ln.bbox[0], ln.bbox[2], n0, n1) > 0.5 * (ln.bbox[2] - ln.bbox[0])]
+        graphics = _graphic_boxes(pd)
+        if not block:
+            return
+        first = min(block, key=lambda ln: (ln.bbox[1], ln.bbox[0]))
+        if any(_hoverlap(g[0], g[2], n0, n1) > 0 and g[1] < first.bbox[1] for g in graphics) \
+                or first.bbox[1] > lay.text_top + pitch:
+            return  # the block opens with a graphic, or lower down (under a float)
+        # where a line of the legend's paragraph starts, moved to the next column
+        ref = last.bbox[0] - c0 + n0
+        body = [ln for ln in legend.lines if not (legend.heading and ln is legend.lines[0])]
+        opening = len(body) == 1  # the legend's one line so far may open it indented
+        # (a line that opens with a figure's name is the next entry or a caption, unless the
+        # legend's sentence runs on into it: "... as in" | "Fig. 2. The ...")
+        if not (abs(first.bbox[0] - ref) <= 0.5 * first.size or opening and first.bbox[0] < ref) \
+                or not is_body_size(first.size, lay.body_size) or first.bold and not last.bold \
+                or (parse_float_label(first.text) or _BARE_LABEL.match(first.text)) and not _runs_on(last, lay):
+            return  # an indented paragraph, a heading, the next entry, a caption: not the legend's
+        more = [first] + _continuation(pd.lines, pd.lines.index(first), lay, bare=False, graphics=graphics,
+                                       marks=[d.rect for d in pd.drawings])
+        for ln in more:
+            ln.role = "caption"
+        legend.lines += more
+        legend.text = join_lines([legend.text] + [ln.text for ln in more])
 
 
 def _text_start(ln: Line, label: str) -> float | None:

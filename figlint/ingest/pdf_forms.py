@@ -238,6 +238,14 @@ class FormInflater:
                     self.inline[xref] = self._inline(xref, bbox)
         mine = self.painters_on[number] = []
         for parent, used in names.items():
+            kept = self.painters.get(parent)
+            if kept is not None and kept[1] is None:  # let go after an earlier page (done)
+                versions = self._versions(kept[0], used)
+                size = 0 if versions is None else len(versions[1]) + len(versions[2] or b"")
+                if versions is None or self.kept + size > MAX_TOTAL_BYTES:
+                    continue
+                self.kept += size
+                self.painters[parent] = versions
             if parent not in self.painters:
                 self.painters[parent] = None
                 if parent in self.paths_only:
@@ -299,6 +307,19 @@ class FormInflater:
         written = {**kept, **{n: b"q " + inline[x] + b" Q" for n, x in used.items() if inline.get(x)}}
         parts[1::2] = map(written.__getitem__, names)
         return data, text, b"".join(parts)
+
+    def done(self, number: int) -> None:
+        """Page `number` has been read: its painters' versions for the text and path passes are
+        let go (each painter stays decoded as it is, and counted), so that those versions are
+        bounded by the page being read, not by every page read before it: kept, a chart-heavy
+        paper's early painters used up MAX_TOTAL_BYTES and a scatter pages later was read
+        with a clip around each marker. A painter that a later page paints too gets its
+        versions again there (_painters)."""
+        for parent in self.painters_on.pop(number, ()):
+            versions = self.painters.get(parent)
+            if versions is not None and versions[1] is not None:
+                self.kept -= len(versions[1]) + len(versions[2] or b"")
+                self.painters[parent] = (versions[0], None, None)
 
     @contextmanager
     def text_pass(self, number: int):

@@ -1298,6 +1298,10 @@ class _Scanner:
                 named[rec.index] = head
         if not named:
             return
+        # (none of these headings is a citing site: each names the figure set under it or the
+        # legend listed under it, or stands over nothing, a figure whose graphic is missing or
+        # whose legend is still empty; latex.py skips what figure_heads hold)
+        self.res.figure_heads += [(h[0], h[1]) for h in heads]
         used = {h[0] for h in named.values()}
         listed: dict[str, tuple] = {}  # number -> the first heading over a legend that names no float
         for h in heads:
@@ -1306,12 +1310,10 @@ class _Scanner:
         for idx, head in named.items():
             rec = self.res.figures[idx]
             rec.number = head[2]
-            self.res.figure_heads.append((head[0], head[1]))
             if spans[head[0]] is None:
                 head = listed.pop(head[2], None)
                 if head is None:
                     continue  # named, with no legend: a figure without a caption
-                self.res.figure_heads.append((head[0], head[1]))
             a, b = spans[head[0]]
             rec.caption = CapEvent(pos=a, macro="legend", long_node=_group(t, a, b, self.walker_ctx()),
                                    long_range=(a, b), number=rec.number)
