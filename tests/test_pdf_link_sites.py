@@ -64,3 +64,44 @@ def test_a_footnote_mark_is_no_part_of_the_citing_sentence(tmp_path, pdflatex):
     assert len(fig.sites) == 1
     sentence = fig.sites[0].sentence
     assert "cross-attention from our baseline" in sentence and "m3 as well" in sentence, sentence
+
+
+# A figure float type the paper declares (caption's \DeclareCaptionType, newfloat): hyperref
+# names its anchors after it ("sfigure.caption.3"), at the float's top as for `figure`; a
+# canvas with white space above its drawing (a plot's bounding box) and a centred block put the
+# drawing tens of points below that anchor (each float here on a page of its own, as a
+# supplement sets them)
+_CANVAS = ("\\begin{center}\\begin{tikzpicture}\\path (0,0) rectangle (6,5);"
+           "\\fill[blue!40] (0,0) rectangle (6,3.2);\\end{tikzpicture}\\end{center}")
+_TALL = _CANVAS.replace("rectangle (6,5)", "rectangle (6,7)")  # the drawing 3.8 cm under the top
+_SUPPLEMENT = (
+    "\\documentclass{article}\n\\usepackage{tikz}\n\\usepackage{caption}\n\\usepackage{hyperref}\n"
+    "\\DeclareCaptionType{sfigure}[Fig]\n\\renewcommand{\\thesfigure}{S\\arabic{sfigure}}\n"
+    "\\DeclareCaptionType{stable}[Table]\n\\renewcommand{\\thestable}{S\\arabic{stable}}\n"
+    "\\begin{document}\n" + "Some text before the figures. " * 30 + "\n\n"
+    "The growth curves are drawn in \\ref{fig:a} for every site. "
+    "The migration times are spread widely in \\ref{sf:a} across the runs. "
+    "The remaining combinations are shown in S\\ref{sf:b} Fig for completeness. "
+    "The parameter values are listed in \\ref{st:a} of the appendix.\n\n"
+    "\\begin{figure}[p]" + _CANVAS + "\\caption{Growth curves of the main runs.}\\label{fig:a}\\end{figure}\n\\clearpage\n"
+    "\\begin{sfigure}[p]" + _CANVAS + "\\caption{Migration times of all runs.}\\label{sf:a}\\end{sfigure}\n\\clearpage\n"
+    "\\begin{sfigure}[p]" + _TALL + "\\caption{Mutation times of all runs.}\\label{sf:b}\\end{sfigure}\n"
+    "\\clearpage\n\\begin{stable}[h]\\centering\\caption{Parameters of the runs.}\\label{st:a}"
+    "\\begin{tabular}{ll}a & 1\\\\ b & 2\\end{tabular}\\end{stable}\n"
+    "\\end{document}\n")
+
+
+def test_links_to_a_declared_figure_float_type_are_bound(tmp_path, pdflatex):
+    # a PLoS-style supplement: \DeclareCaptionType{sfigure}, numbers "S1"; a bare \ref prints
+    # "S1" under a link to "sfigure.caption.N", read before as some other float's anchor held
+    # to a few points, so no reference to a supplementary figure was bound unless the word
+    # "Fig" stood by it. "S\ref{..} Fig" prints the prefix twice ("SS2 Fig"): the link says it is S2.
+    # Negative: a declared table type numbered the same way ("S1" under a link to
+    # "stable.caption.N") cites no figure
+    (tmp_path / "a").mkdir()
+    figs = {f.number: f for f in read_pdf(compile_tex(tmp_path / "a", _SUPPLEMENT)).figures if f.number}
+    assert set(figs) == {"1", "S1", "S2"}, sorted(figs)
+    got = {n: [(s.via, s.mention) for s in f.sites] for n, f in figs.items()}
+    assert got == {"1": [("link", "1")], "S1": [("link", "S1")], "S2": [("link", "SS2")]}, got
+    assert "spread widely in S1 across" in figs["S1"].sites[0].sentence
+    assert "shown in SS2 Fig for completeness" in figs["S2"].sites[0].sentence

@@ -666,7 +666,10 @@ def _link_targets(pages: list[PageData], names: dict[str, dict], caps: list[Capt
                 prefix = name.split(".")[0].lower()
                 if prefix in NONFIG_DESTS:
                     continue
-                strict = prefix not in ("figure", "subfigure")
+                # a figure float type the paper declares (caption's \DeclareCaptionType{sfigure},
+                # newfloat's suppfigure) names its anchors after itself; they sit at its float's
+                # top as `figure.N` anchors do, held to the same distance
+                strict = "fig" not in prefix
                 dest = names.get(name)
                 if not dest or dest.get("page") is None:
                     continue
@@ -691,7 +694,15 @@ def _link_targets(pages: list[PageData], names: dict[str, dict], caps: list[Capt
                     # turned; a figure's anchor there is the page's one figure's
                     on_page = [c.number for c in floats if c.page == tp and c.kind == "figure"]
                     numbers = on_page if len(on_page) == 1 else []
-            out.append((pd.index, link, numbers or _float_at(floats, tp, x, y, strict)))
+            numbers = numbers or _float_at(floats, tp, x, y, strict)
+            if not numbers and not strict:
+                # a figure's anchor above the one figure of its page, further up than the
+                # distance allowed (a float page's tall float, its drawing low in a canvas with
+                # white space above it): that figure's, as on a turned page
+                on_page = [c for c in floats if c.page == tp and c.kind == "figure"]
+                if len(on_page) == 1 and y < union([on_page[0].bbox] + ([on_page[0].region] if on_page[0].region else []))[1]:
+                    numbers = [on_page[0].number]
+            out.append((pd.index, link, numbers))
     return out
 
 

@@ -602,6 +602,11 @@ def bare_panel_sites(paras: list[Para], panels: dict[str, set[str]], taken: list
 _LINK_TEXT_RE = re.compile(r"^\(?([A-Z]?\.?\d+(?:[.\-\u2013]\d+)?)?\(?(?:([a-z])|(?<=\d)[A-Z])?\)?$")
 
 
+# the series prefix typed again before a number that prints it: "S\\ref{x} Fig" with
+# \\thesfigure = S\\arabic{sfigure} prints "SS2" under the link to Figure S2
+_PREFIX_TWICE_RE = re.compile(r"([A-Z]{1,2})(\1\d+)")
+
+
 def link_sites(paras: list[Para], pages: list[PageData], targets: list[tuple[int, dict, list[str]]],
                taken: list[tuple[Para, int, int, str]], path: str) -> list[tuple[str, CitingSite]]:
     """Sites from link annotations that point at a figure: targets holds (page, link, candidate numbers).
@@ -632,8 +637,11 @@ def link_sites(paras: list[Para], pages: list[PageData], targets: list[tuple[int
         keys = {normalize_number(n): n for n in numbers}
         named = find_mentions(text, set(keys))
         m = _LINK_TEXT_RE.match(text.replace(" ", ""))
+        twice = _PREFIX_TWICE_RE.fullmatch(text.replace(" ", ""))
         if named:
             hits = [(normalize_number(n), mm.panels.get(n, [])) for mm in named for n in mm.numbers if normalize_number(n) in keys]
+        elif twice and normalize_number(twice.group(2)) in keys:
+            hits = [(normalize_number(twice.group(2)), [])]
         elif m and m.group(1):
             hits = [(normalize_number(m.group(1)), [m.group(2)] if m.group(2) else [])]
             hits = [h for h in hits if h[0] in keys]
