@@ -443,10 +443,19 @@ _EXT_BEFORE = [
 ]
 _EXT_WORDS = ("their", "its", "his", "her", "whose")
 _SUPP_WORDS = ("supp", "supporting", "extended data", "si ")
+# A citation as the sources write it (any citation command: \cite, \citet, biblatex's \parencite,
+# \textcite) or as it prints: "[12]", "[3-5]", an alphabetic style's "[SJ19]", and a citation
+# LaTeX could not resolve, "[?]" (numeric styles), "?" and "(?)" (natbib's \citet and \citep);
+# an author-year one in its parentheses, "(Lee, 2020)", "(Smith et al. 2019)"
+_CITATION = (r"(?:~?\\[A-Za-z]*cite[A-Za-z]*\b|\[\s*(?:\d|\?|[A-Z][A-Za-z+]{0,5}\d{2}[a-z]?\])"
+             r"|\(\s*\?(?:\s*[,;]\s*\?)*\s*\)|\?(?![?\w])"
+             r"|\([A-Z][\w'\u2019-]+(?:\s+et\s+al\.?|,?\s+(?:and|&)\s+[A-Z][\w'\u2019-]+)?,?\s+(?:19|20)\d{2}[a-z]?[,;)])")
 _EXT_AFTER = re.compile(
-    r"^\s*\)?\s*,?\s*(?:\\cite|~\\cite|\\citep|\\citet|\[\d"
-    r"|(?:in|of|from)\s+(?:\\cite|\\citet|\\citep|\[\d|\(\d|the\s+(?:original|cited)"
-    r"|Refs?\.?\s*~?\s*(?:\\cite|\[\d|\d)"  # "Fig. 11 of Ref.~\cite{x}", "of Refs. [3,4]"
+    r"^\s*\)?\s*,?\s*(?:\\cite|~\\cite|\\citep|\\citet|\[\d|\[\s*\?\s*[\],;]"
+    # joined by of/in/from ("of~\cite{x}" in the sources): a figure of the cited work
+    r"|(?:in|of|from)(?:\s|~|\\ )+(?:" + _CITATION + r"|\(\d|the\s+(?:original|cited)"
+    # "Fig. 11 of Ref.~\cite{x}", "of Refs. [3,4]", "in ref. [?]", "of Reference 12"
+    r"|(?i:refs?\.?|references?)(?:\s|~|\\ )*(?:" + _CITATION + r"|\d)"
     r"|(?:our\s+)?Paper\s+[IVX]+\b"  # a companion paper of a series: "Fig. 4b of Paper I"
     r"|(?:the\s+)?(?:paper|work|study|article)\s+(?:of|by)\b"
     r"|(?:the|that|this)\s+(?:original\s+|cited\s+)?(?:paper|work|study|article|preprint)\s*(?:~?\\cite|\[\d)"

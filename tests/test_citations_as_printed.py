@@ -14,6 +14,8 @@ import re
 import shutil
 import subprocess
 
+import pytest
+
 from figlint.ingest.auxcite import read_cites, render
 from figlint.ingest.latex import read_latex
 from figlint.ingest.pdf import read_pdf
@@ -192,3 +194,61 @@ def test_an_apacite_prenote_pointing_into_a_cited_work_is_not_this_papers_figure
     for path in (pdf, tex):
         codes = {f.code for f in lint_path(path, Config(preview=True)).findings}
         assert not codes & {"FL303", "FL305"}, (path.suffix, codes)
+
+
+def _other_works_paper(folder, natbib: bool) -> None:
+    """Two figures, each cited once by \\ref; then typed mentions of a cited work's figures with
+    the citation after the number ("Fig.~1 of Ref.~\\cite{k}", "of~\\cite{k}", "in ref.~\\cite{k}",
+    natbib's "of \\citet{k}"), some of keys the bibliography lacks (printed "[?]", "?", "(?)");
+    and typed mentions of this paper's own figures joined the same way to a section or an
+    appendix, which stay its citing sites."""
+    from PIL import Image
+
+    for name, colour in (("a.png", (90, 140, 200)), ("b.png", (200, 120, 60))):
+        Image.new("RGB", (300, 200), colour).save(folder / name)
+    pre = "\\usepackage[round]{natbib}\n" if natbib else ""
+    other = ("The dominant background was estimated from Figure~1 of \\citet{nokey} in earlier work.\n"
+             "The signal shape follows Fig.~2 of \\citep{lee2020} closely at low mass.\n"
+             "The efficiency drop is taken from Fig.~2 in \\citet{smith2019} for the barrel.\n"
+             if natbib else
+             "Based on Fig.~1 of Ref.~\\cite{nokey}, we expect the dominant background to be small.\n"
+             "The signal shape follows Fig.~2 of~\\cite{smith2019} closely at low mass.\n"
+             "The efficiency drop is taken from Fig.~2 in ref.~\\cite{lee2020} for the barrel.\n")
+    (folder / "main.tex").write_text(
+        "\\documentclass{article}\n\\usepackage{graphicx}\n" + pre + "\\begin{document}\n"
+        "\\section{Setup}\\label{sec:setup}\n"
+        "Figure~\\ref{fig:a} shows the growth of the disk over the whole run.\n"
+        "\\begin{figure}[h]\\centering\\includegraphics[width=3cm]{a.png}\n"
+        "\\caption{Growth of the disk.}\\label{fig:a}\\end{figure}\n"
+        "Figure~\\ref{fig:b} shows the edge of the disk against its radius.\n"
+        "\\begin{figure}[h]\\centering\\includegraphics[width=3cm]{b.png}\n"
+        "\\caption{Edge of the disk.}\\label{fig:b}\\end{figure}\n\n" + other + "\n"
+        "The outer rim is marked in Figure~2 in Section~\\ref{sec:setup} by a dashed line.\n"
+        "The inner rim is as in Fig.~1 of the appendix, where it is drawn in full.\n"
+        + (BIB if natbib else BIB_NUM) + "\\end{document}\n")
+    for _ in range(2):
+        subprocess.run(["pdflatex", "-interaction=batchmode", "main.tex"], cwd=folder, capture_output=True, timeout=120)
+
+
+def test_a_figure_of_a_cited_work_named_with_its_citation_is_not_this_papers(tmp_path, pdflatex):
+    # "Fig. 1 of Ref. [?]" (a citation the build left unresolved) was a citing site of this
+    # paper's Figure 1 on the PDF route of a physics preprint; "of~\cite{k}" and "in ref.~\cite{k}"
+    # were on the sources route. "Figure 2 in Section 1" and "Fig. 1 of the appendix" stay sites.
+    import pymupdf
+
+    from figlint.ingest import load
+    from figlint.ingest.latex import read_latex
+
+    for natbib in (False, True):
+        folder = tmp_path / ("natbib" if natbib else "numeric")
+        folder.mkdir()
+        _other_works_paper(folder, natbib)
+        with pymupdf.open(folder / "main.pdf") as doc:
+            page = " ".join(doc[0].get_text().split())
+        assert ("Figure 1 of ?" if natbib else "Fig. 1 of Ref. [?]") in page
+        for paper in (load(str(folder / "main.pdf")), read_latex(str(folder / "main.tex")),
+                      load(str(folder / "main.tex"), pdf=str(folder / "main.pdf"))):
+            assert [f.number for f in paper.figures] == ["1", "2"]
+            got = {f.number: sorted(" ".join(s.sentence.split())[:22] for s in f.sites) for f in paper.figures}
+            assert got == {"1": ["Figure 1 shows the gro", "The inner rim is as in"],
+                           "2": ["Figure 2 shows the edg", "The outer rim is marke"]}, (natbib, got)

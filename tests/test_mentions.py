@@ -257,6 +257,25 @@ def test_abbreviations_joined_to_a_word_do_not_break_sentences():
     ("compared with the results of Smith \\cite{s} (Figure 3), the loss", False),
     ("as shown in Fig. 11 of Ref.~\\cite{lhc} for the fit", True),  # source
     ("as shown in Fig. 11 of Ref. [7] for the fit", True),  # printed
+    # a citation the build left unresolved ("[?]"; natbib's "?" and "(?)"), lower-case "ref.",
+    # "of~\cite" and biblatex's commands in the sources, an alphabetic label, "(Author, Year)"
+    ("Based on Fig. 1 of Ref. [?], we expect", True),
+    ("as shown in Fig. 1 in [?, ?] for the fit", True),
+    ("as shown in Figure 1 of ? for the fit", True),
+    ("as shown in Figure 1 of (?) for the fit", True),
+    ("as shown in Fig. 2 in ref. [4] for the fit", True),
+    ("as shown in Figure 2 of reference 12 for the fit", True),
+    ("as shown in Fig.~2 of~\\cite{lhc} for the fit", True),
+    ("as shown in Fig.~2 in ref.~\\cite{lhc} for the fit", True),
+    ("as shown in Fig.~2 of Ref.\\ \\cite{lhc} for the fit", True),
+    ("as shown in Fig.~2 of \\parencite{lhc} for the fit", True),
+    ("as shown in Fig. 2 of [SJ19] for the fit", True),
+    ("as shown in Fig. 2 of (Lee, 2020) for the fit", True),
+    ("as shown in Fig. 2 of (Smith et al. 2019) for the fit", True),
+    ("as shown in Figure 2 of ?? for the fit", False),  # an unresolved \\ref, not a citation
+    ("as shown in Figure 2 in reference to the fit", False),
+    ("as shown in Fig. 2 of the appendix for the fit", False),
+    ("as shown in Fig. 2 in (a) for the fit", False),
     ("the profile of Fig. 4b of Paper I is flatter", True),  # a companion paper of a series
     ("Figure 2 of Part II repeats the setup", False),  # a part of this document
     ("as Figure 3 shows, the loss falls", False),

@@ -70,7 +70,7 @@ GRAPHICS_MACROS = {"includegraphics", "includesvg", "includestandalone", "includ
 # (\figref & co. are often the paper's own macros: those stay redefinable)
 USER_DEFINABLE_REFS = {"figref", "Figref", "fref", "Fref"}
 PROTECTED = (set(REF_MACROS) - USER_DEFINABLE_REFS) | set(NON_FIGURE_REFS) | GRAPHICS_MACROS | {
-    "caption", "captionof", "subcaption", "subcaptionbox", "subfloat", "subfigure", "label",
+    "caption", "captionof", "captionbox", "subcaption", "subcaptionbox", "subfloat", "subfigure", "label",
     "begin", "end", "input", "include", "section", "chapter", "item", "par", "appendix",
     "newcommand", "renewcommand", "def", "thefigure", "part", "subsection", "subsubsection",
     "setcounter", "addtocounter", "stepcounter", "refstepcounter", "graphicspath", "documentclass",
@@ -81,6 +81,7 @@ _WALKER_MACROS = {
     # tufte-book's \caption[short][offset]{long} takes a second optional argument: without it
     # in the spec the caption read as "[" (one optional argument more is harmless elsewhere)
     "caption": "*[[{", "captionof": "*{[{", "subcaption": "*[{", "subcaptionbox": "*[{[[{",
+    "captionbox": "*[{[[{",
     "subfloat": "[[{", "subfigure": "[[{", "sidesubfloat": "[[{", "label": "{",
     "includegraphics": "*[[{", "includesvg": "[{", "includestandalone": "[{",
     "includepdf": "[{", "includetikz": "[{", "input": "{", "graphicspath": "{",
@@ -483,6 +484,7 @@ class CapEvent:
     parent: int | None = None  # sub-captions: index of the main caption they belong to
     letter: str = ""
     number: str = ""  # printed number given by hand (a class's \appendcaption{A1}{...}), else ""
+    holds: tuple[int, int] | None = None  # \captionbox: absolute range of the content it captions
 
 
 @dataclass
@@ -615,6 +617,30 @@ class _FloatWalker:
             self.info.mains.append(ev)
             sc.target = ("main", len(self.info.mains) - 1)
 
+    def captionbox(self, node, sc: _Scope, override, args) -> None:
+        """The caption package's `\\captionbox[list]{caption}[width][pos]{content}`: a caption
+        set in a box with the content it captions (two side by side in one float are two
+        figures). It is a \\caption inside a \\parbox, so only a \\label in the caption
+        argument names it; one in the content or after the box does not (pdflatex prints ??)."""
+        star, short, long = (args + [None] * 6)[:3]
+        content = args[5] if len(args) > 5 else None
+        inner = sc.child()
+        if sc.ctype not in (None, "figure", "subfigure"):
+            if star is None:
+                self.info.others.append((self.pos(node, override), sc.ctype))
+                inner.target = ("other", len(self.info.others) - 1)
+        elif star is not None:  # \captionbox*: no number
+            self.info.starred.append(CapEvent(pos=self.pos(node, override), macro="captionbox", long_node=long,
+                                              long_range=self._range(long, override)))
+        else:
+            self.caption(node, inner, override, short, long, sc.sub_env is not None)
+            ev = self.info.subs[-1] if sc.sub_env is not None else self.info.mains[-1]
+            ev.holds = self._range(content, override)
+        for k, a in enumerate(args):
+            if a is not None and k > 0:
+                self.walk(a.nodelist if a.isNodeType(lw.LatexGroupNode) else [a],
+                          inner.child() if k in (1, 2) else sc.child(), override)
+
     def macro(self, node, sc: _Scope, override) -> None:
         name = node.macroname
         args = margs(node)
@@ -631,6 +657,9 @@ class _FloatWalker:
                 self.info.others.append((self.pos(node, override), sc.ctype))
                 sc.target = ("other", len(self.info.others) - 1)
             self.args(node, sc.child(), override)
+            return
+        if name == "captionbox":
+            self.captionbox(node, sc, override, args)
             return
         if name in ("caption", "captionof"):
             if name == "captionof":
@@ -791,13 +820,12 @@ def parse_float(text: str, start: int, end: int, env: str, table: MacroTable, ct
         _parse_part(info, text, start, start + half, table, ctx, whole=True)
         _parse_part(info, text, end - half, end, table, ctx, whole=False)
     _heading_or_caption(info)
-    # sub-captions belong to the nearest following main caption, else the preceding one
+    # sub-captions belong to the \captionbox whose content holds them, else the nearest
+    # following main caption, else the preceding one
     for sub in info.subs:
-        parent = None
-        for k, mc in enumerate(info.mains):
-            if mc.pos > sub.pos:
-                parent = k
-                break
+        parent = held_by(info.mains, sub.pos)
+        if parent is None:
+            parent = next((k for k, mc in enumerate(info.mains) if mc.pos > sub.pos), None)
         if parent is None and info.mains:
             parent = len(info.mains) - 1
         sub.parent = parent
@@ -808,6 +836,12 @@ def parse_float(text: str, start: int, end: int, env: str, table: MacroTable, ct
         counts[sub.parent] = counts.get(sub.parent, 0) + 1
         sub.letter = _alph(counts[sub.parent])
     return info
+
+
+def held_by(caps: list[CapEvent], pos: int) -> int | None:
+    """Index of the caption whose \\captionbox content holds `pos` (set before it in the
+    source, printed above it), else None."""
+    return next((k for k, c in enumerate(caps) if c.holds and c.holds[0] <= pos < c.holds[1]), None)
 
 
 def _heading_or_caption(info: FloatInfo) -> None:

@@ -23,7 +23,7 @@ from pylatexenc import latexwalker as lw
 
 from figlint.ingest.texparse import (
     CITE_MACROS, EQUATION_ENVS, FIGURE_ENVS, NON_FIGURE_REFS, REF_MACROS, TABLE_ENVS, CapEvent, FloatInfo,
-    GraphicEvent, MacroDef, MacroTable, _alph, margs, numbered_caption_args, parse_float, split_labels,
+    GraphicEvent, MacroDef, MacroTable, _alph, held_by, margs, numbered_caption_args, parse_float, split_labels,
     walker_context, xparse_kinds,
 )
 from figlint.ingest.texsource import (
@@ -1105,11 +1105,13 @@ class _Scanner:
                 self.res.figures[figs[sub.parent]].subs.append(sub)
         for k in figs:
             self._letter_subs(self.res.figures[k])
-        # graphics go to the first caption after them (or the last caption)
+        # graphics go to the \captionbox holding them, else the first caption after them (or the last)
         for g in info.graphics:
             if not figs:
                 break
-            k = next((j for j, c in enumerate(info.mains) if c.pos > g.pos), len(figs) - 1)
+            k = held_by(info.mains, g.pos)
+            if k is None:
+                k = next((j for j, c in enumerate(info.mains) if c.pos > g.pos), len(figs) - 1)
             self.res.figures[figs[k]].graphics.append(g)
         if not figs and i >= self.doc.body_start and any(
                 sub.macro in ("subcaption", "subcaptionbox", "phantomsubcaption") or sub.sub_env is not None for sub in info.subs):
