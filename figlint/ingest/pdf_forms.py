@@ -137,6 +137,12 @@ def inline_form(content: bytes, bbox: tuple) -> bytes | None:
     return b" ".join(content.split())
 
 
+def _pass_bytes(versions: tuple[bytes, bytes, bytes | None]) -> int:
+    """The bytes of a painter's versions for the text and path passes (FormInflater.done lets
+    them go; the painter as it is stays)."""
+    return len(versions[1]) + len(versions[2] or b"")
+
+
 def _identity(matrix: str) -> bool:
     try:
         return [float(v) for v in matrix.strip("[] ").split()] == [1, 0, 0, 1, 0, 0]
@@ -241,10 +247,9 @@ class FormInflater:
             kept = self.painters.get(parent)
             if kept is not None and kept[1] is None:  # let go after an earlier page (done)
                 versions = self._versions(kept[0], used)
-                size = 0 if versions is None else len(versions[1]) + len(versions[2] or b"")
-                if versions is None or self.kept + size > MAX_TOTAL_BYTES:
+                if versions is None or self.kept + _pass_bytes(versions) > MAX_TOTAL_BYTES:
                     continue
-                self.kept += size
+                self.kept += _pass_bytes(versions)
                 self.painters[parent] = versions
             if parent not in self.painters:
                 self.painters[parent] = None
@@ -318,7 +323,7 @@ class FormInflater:
         for parent in self.painters_on.pop(number, ()):
             versions = self.painters.get(parent)
             if versions is not None and versions[1] is not None:
-                self.kept -= len(versions[1]) + len(versions[2] or b"")
+                self.kept -= _pass_bytes(versions)
                 self.painters[parent] = (versions[0], None, None)
 
     @contextmanager
