@@ -143,12 +143,20 @@ class Mention:
 _SERIAL = lazy(r"((?:[A-Z]{1,3}[ \u00a0\u2009\u202f.-]?)?(?:\d+" + _CHAPTER_DOT + r")?)(\d+)")
 
 
-def _expand(first: str, last: str) -> list[str]:
+def _expand(first: str, last: str, dashed: bool = False) -> list[str]:
     """Numbers from first to last inclusive when both share a prefix ("Figures 3.6 to 3.8"
-    names 3.7 too, "Figs. SI 4–SI 6" SI 5); else just the ends."""
+    names 3.7 too, "Figs. SI 4–SI 6" SI 5); else just the ends.
+
+    `dashed`: the two are joined by a dash, the compact form in which the end may be printed
+    without the prefix its start carries: "figures S1-4" is S1 to S4, "Figs. A2–5" A2 to A5,
+    "Figs. 2.3-5" 2.3 to 2.5, as "1-4" is 1 to 4 (read as S1 and Figure 4 it cited a main
+    figure and left S2, S3 uncited). Not after "to" ("compare Figure S1 to 4" may name two
+    figures), and not when the end is below the start ("Fig. 3.2-1"): then the two ends."""
     m1 = _SERIAL.fullmatch(first)
     m2 = _SERIAL.fullmatch(last)
-    if m1 and m2 and re.sub(r"\s", "", m1.group(1)) == re.sub(r"\s", "", m2.group(1)):
+    p1 = re.sub(r"\s", "", m1.group(1)) if m1 else ""
+    p2 = re.sub(r"\s", "", m2.group(1)) if m2 else ""
+    if m1 and m2 and (p1 == p2 or (dashed and p1 and not p2)):
         lo, hi = int(m1.group(2)), int(m2.group(2))
         if lo < hi and hi - lo <= 50:
             prefix = m1.group(1)
@@ -228,11 +236,12 @@ def _parse_item(text: str, pos: int, known=None) -> tuple[int, list[str], dict[s
                 end = m2.end()
             # "Figure 3 - 5 GB" is rare; a range end must not be followed by a unit-like word.
             elif m2 and not re.match(r"[A-Za-z]{2,}", text[m2.end():m2.end() + 2]):
-                numbers = _expand(num, m2.group(1))
+                numbers = _expand(num, m2.group(1), dashed=not worded and bool(re.search(_DASH, rm.group(0))))
                 end = m2.end()
                 g2 = _GLUED_PANELS_RE.match(text, end)
                 if g2 and not g2.group(2):
-                    panels.setdefault(m2.group(1), [g2.group(1)])
+                    # the range's last figure, its prefix restored: "S1-4a" is panel a of S4
+                    panels.setdefault(numbers[-1], [g2.group(1)])
                     end = g2.end()
     return end, numbers, panels
 

@@ -102,6 +102,36 @@ def test_a_range_of_chapter_or_prefixed_numbers_names_every_figure_in_it():
     assert [m.numbers for m in find_mentions("Figures 3.6 and 3.8 show it", known)] == [["3.6", "3.8"]]
 
 
+def test_a_range_whose_end_drops_the_prefix_of_its_start_names_every_figure_in_it():
+    # field audit: a population-genetics manuscript's "figure S1-4" and "figure S5-8" read as S1
+    # and main Figure 4, so S2, S3 (and S6-S8) were reported uncited on the PDF route
+    def nums(text, known=None):
+        return [m.numbers for m in find_mentions(text, known)]
+    assert nums("(figure S1-4)") == [["S1", "S2", "S3", "S4"]]
+    assert nums("(figures S5–8)") == [["S5", "S6", "S7", "S8"]]
+    assert nums("Figs. S1--4 show") == [["S1", "S2", "S3", "S4"]]
+    assert nums("Figs. A2-5 show") == [["A2", "A3", "A4", "A5"]]
+    assert nums("Figs. A.2-4 show") == [["A.2", "A.3", "A.4"]]
+    assert nums("Figures 2.3-5 show") == [["2.3", "2.4", "2.5"]]
+    assert nums("Figs. SI 4-6 show", {"SI4", "SI5", "SI6"}) == [["SI 4", "SI 5", "SI 6"]]
+    assert nums("Figs. S1-4 and 7 show") == [["S1", "S2", "S3", "S4", "7"]]
+    # a panel on the range's end is the last figure's, prefix and all
+    (m,) = find_mentions("Figs. S1-4a show")
+    assert m.numbers == ["S1", "S2", "S3", "S4"] and m.panels == {"S4": ["a"]}
+    # as before: the prefix printed twice, a plain range, a joined number the paper has
+    assert nums("Figures S1–S4 show") == [["S1", "S2", "S3", "S4"]]
+    assert nums("Figures 1-4 show") == [["1", "2", "3", "4"]]
+    assert nums("Figure S1-4 shows", {"S1-4"}) == [["S1-4"]]
+    # not a range: a word after the dash, "to" between two figures, an end below the start,
+    # the figure word repeated, a page range later, panels on the start
+    assert nums("a Figure S1-style plot") == [["S1"]]
+    assert nums("compare Figure S1 to 4") == [["S1", "4"]]
+    assert nums("Figure 3.2-1 shows") == [["3.2", "1"]]
+    assert nums("Fig. S1 – Fig. 4 show") == [["S1", "4"]]
+    assert nums("Figure S1, pp. 3-4") == [["S1"]]
+    assert nums("Fig. S1a-c shows") == [["S1"]]
+
+
 def test_the_supplements_figures_are_this_papers_when_it_prints_them():
     from figlint.mentions import external_mention
 
@@ -411,3 +441,27 @@ def test_number_first_citations_cite_on_both_routes(tmp_path, pdflatex):
     for target, pdf in ((tmp_path / "main.pdf", None), (tmp_path / "main.tex", str(tmp_path / "main.pdf"))):
         codes = [f.code for f in lint_path(str(target), Config(select=["FL301"], pdf=pdf)).findings]
         assert codes == [], (target.name, codes)
+
+
+def test_a_range_whose_end_drops_the_prefix_cites_every_figure_on_both_routes(tmp_path, pdflatex):
+    """Typed "figures S1-3" (the supplement's prefix written once) cites S2 and S3 too, on the
+    PDF route and the sources route alike, and not main Figure 3; "Figure S3-style" cites no
+    further figure, and a range of main figures is unchanged (field audit, a population-genetics
+    manuscript: 5 false FL301 on the PDF route)."""
+    from figlint.config import Config
+    from figlint.engine import lint_path
+    from fixtures.pdf_build import compile_tex
+
+    fig = ("\\begin{{figure}}[h]\\centering\\includegraphics[width=3cm]{{plot.png}}"
+           "\\caption{{{}}}\\end{{figure}}\n")
+    tex = ("\\documentclass{article}\n\\usepackage{graphicx}\n\\begin{document}\n"
+           "The main runs are in figures 1-2. The spread of every run is in the supplement "
+           "(figures S1-3), and Figure S3-style plots of the seeds would need more runs.\n"
+           + fig.format("First run.") + fig.format("Second run.") + fig.format("Third run.")
+           + "\\clearpage\\setcounter{figure}{0}\\renewcommand{\\thefigure}{S\\arabic{figure}}\n"
+           + "".join(fig.format(f"Spread {k}.") for k in range(1, 6)) + "\\end{document}\n")
+    compile_tex(tmp_path, tex, {"plot.png": ((400, 200), (90, 140, 200))})
+    for target, pdf in ((tmp_path / "main.pdf", None), (tmp_path / "main.tex", str(tmp_path / "main.pdf"))):
+        found = lint_path(str(target), Config(select=["FL301"], pdf=pdf)).findings
+        uncited = sorted(f.figure for f in found if f.code == "FL301")
+        assert uncited == ["3", "S4", "S5"], (target.name, uncited)
