@@ -222,3 +222,104 @@ def test_a_heading_naming_a_figure_is_no_citing_site_of_it(tmp_path, pdflatex):
             [(f.code, f.figure, f.message) for f in found]
         # Figures 1 and 2 are cited by their typed numbers, as before
         assert not [f for f in found if f.figure in ("1", "2") and f.code in ("FL301", "FL305")]
+
+
+# Each figure a caption-less float on a page of its own, its legend typed as the paragraph right
+# after it (a population-genetics manuscript of the field audit: "\end{figure*}" then a bold
+# "Figure 1." and the legend, ten figures and eight supplementary ones)
+LEGENDS_AFTER = {
+    "bold": lambda n: f"\\textbf{{Figure {n}.}} ",
+    "plain": lambda n: f"\n\\noindent Fig. {n}: ",
+    "bare": lambda n: f"{{\\bf Figure {n}}} ",
+}
+
+
+def _legends_after(style: str, page_breaks: bool = True) -> str:
+    label = LEGENDS_AFTER[style]
+    pages = "".join(("\\newpage\n" if page_breaks else "\n") + f"\\begin{{figure*}}[!ht]\n\\centering\n"
+                    f"\\includegraphics[width=0.6\\textwidth]{{{g}}}\\\\\n\\end{{figure*}}\n"
+                    + label(n) + f"\\textbf{{{title}}}. {text}\n\n"
+                    for n, ((title, text), g) in enumerate(zip(LEGENDS, "abc"), 1))
+    return ("\\documentclass[11pt]{article}\n\\usepackage{graphicx}\n\\begin{document}\n"
+            "\\section*{Introduction}\n" + TEXT * 10 + "The plots are mapped in Fig. 1.\n\n" + TEXT * 6
+            + "Their sites are in Fig. 2, and the controls in Fig. 3.\n\n" + TEXT * 5
+            + "\\section*{References}\nA. Author. A book of counts. 2001.\n\n\\section*{Figures}\n"
+            + pages + "\\end{document}\n")
+
+
+@pytest.mark.parametrize("style", ["bold", "plain", "bare"])
+def test_a_legend_typed_right_after_a_caption_less_float_captions_it(tmp_path, pdflatex, style):
+    """The sources read such floats as uncaptioned figures with no number (false FL201, and
+    false FL008: each printed figure "absent from the sources") while the PDF route bound each
+    graphic to the legend under it. The paragraph after the float, opening with a label set
+    apart (bold, or a stop after its number), numbers the float and is its caption."""
+    pdf, printed, sources, both = _three_routes(tmp_path, _legends_after(style))
+    for paper in (printed, sources, both):
+        what = (paper.route, [(f.number, f.caption.text[:40] if f.caption else None) for f in paper.figures])
+        assert [f.number for f in paper.figures] == ["1", "2", "3"], what
+        assert [f.caption.label for f in paper.figures] == [f"{'Fig.' if style == 'plain' else 'Figure'} {n}" for n in "123"]
+        assert [f.caption.text.split(". ")[0] for f in paper.figures] == [title for title, _ in LEGENDS], what
+    for paper in (sources, both):
+        # (the PDF route may stop an indented legend paragraph short of its last line, set left of
+        # its first: a matter of that route)
+        what = (paper.route, [(f.number, f.caption.text) for f in paper.figures])
+        assert [f.caption.text for f in paper.figures] == [f"{title}. {text}" for title, text in LEGENDS], what
+        # the label opening each legend is no citing site; Figure 2's legend cites Figure 1
+        assert [sorted(s.sentence for s in f.sites) for f in paper.figures] == [
+            ["Each dot is one site; the sites are those of Fig. 1 again.", "The plots are mapped in Fig. 1."],
+            ["The controls were run as in Fig. 2.", "Their sites are in Fig. 2, and the controls in Fig. 3."],
+            ["Their sites are in Fig. 2, and the controls in Fig. 3."]], what
+    assert [f.graphics for f in sources.figures] == [["a.png"], ["b.png"], ["c.png"]]
+    assert [f.page for f in both.figures] == [f.page for f in printed.figures] == [2, 3, 4]
+    for found in (lint_path(pdf, Config(preview=True)).findings,
+                  lint_path(str(tmp_path / "built" / "main.tex"), Config(pdf=pdf, preview=True)).findings):
+        assert not [f for f in found if f.code in ("FL008", "FL201", "FL203", "FL301")], \
+            [(f.code, f.figure, f.message) for f in found]
+
+
+def test_legends_typed_after_floats_with_no_page_breaks_each_go_to_the_float_before_them(tmp_path):
+    """Float, legend, float, legend with no page break: each legend is the float's before it
+    (the second float's legend is not the first's, nor the first's the second's)."""
+    from figlint.ingest.latex import read_latex
+
+    (tmp_path / "main.tex").write_text(_legends_after("bold", page_breaks=False))
+    paper = read_latex(str(tmp_path / "main.tex"))
+    assert [(f.number, f.caption.text if f.caption else None) for f in paper.figures] == [
+        (str(n), f"{title}. {text}") for n, (title, text) in enumerate(LEGENDS, 1)]
+
+
+def test_a_legend_typed_before_its_float_is_not_the_float_before_it(tmp_path):
+    """Legend, float, legend, float: the first float is not captioned by the second legend,
+    typed after it (its own stands before it)."""
+    from figlint.ingest.latex import read_latex
+
+    tex = "".join(f"\\textbf{{Figure {n}. {title}.}} {text}\n\n\\begin{{figure}}[h]\\centering"
+                  f"\\includegraphics[width=0.5\\linewidth]{{{g}}}\\end{{figure}}\n\n"
+                  for n, ((title, text), g) in enumerate(zip(LEGENDS, "abc"), 1))
+    (tmp_path / "main.tex").write_text("\\documentclass{article}\n\\usepackage{graphicx}\n\\begin{document}\n"
+                                       + TEXT * 5 + "\n\n" + tex + "\\end{document}\n")
+    paper = read_latex(str(tmp_path / "main.tex"))
+    assert [f.number for f in paper.figures][:2] == ["", ""], [(f.number, f.caption) for f in paper.figures]
+
+
+AFTER_NEGATIVE = ("\\documentclass{article}\n\\usepackage{graphicx}\n\\begin{document}\n\\section{Results}\n"
+                  + TEXT * 8 + "The plots are in Figure~\\ref{fig:a}.\n\n"
+                  "\\begin{figure}[h]\\centering\\includegraphics[width=0.5\\linewidth]{a.png}"
+                  "\\caption{Counts over the season.}\\label{fig:a}\\end{figure}\n\n" + TEXT * 4 + "\n\n"
+                  "\\begin{figure}[h]\\centering\\includegraphics[width=0.4\\linewidth]{b.png}\\end{figure}\n"
+                  "Figure 2 shows the sites of the survey, chosen at random. " + TEXT * 4 + "\n\n"
+                  "\\begin{figure}[h]\\centering\\includegraphics[width=0.4\\linewidth]{c.png}\\end{figure}\n"
+                  "Figure 1. " + TEXT * 2 + "\n\n" + TEXT * 6 + "\n\\end{document}\n")
+
+
+def test_a_paragraph_after_a_float_opening_figure_n_shows_is_no_legend(tmp_path, pdflatex):
+    """"Figure 2 shows ..." after a caption-less float is a sentence of the text, and a typed
+    "Figure 1." names a number a caption prints: both floats stay uncaptioned (FL201), on both
+    routes, and the captioned figure keeps its caption and citation."""
+    pdf, printed, sources, both = _three_routes(tmp_path, AFTER_NEGATIVE)
+    for paper in (sources, both):
+        what = (paper.route, [(f.number, f.caption.text[:30] if f.caption else None) for f in paper.figures])
+        assert [(f.number, f.caption.text if f.caption else None) for f in paper.figures] == [
+            ("1", "Counts over the season."), ("", None), ("", None)], what
+    found = lint_path(str(tmp_path / "built" / "main.tex"), Config(pdf=pdf, preview=True)).findings
+    assert len([f for f in found if f.code == "FL201"]) == 2, [(f.code, f.message) for f in found]

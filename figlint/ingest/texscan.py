@@ -1279,25 +1279,47 @@ class _Scanner:
         goes by, as the PDF route reads them: the heading over a caption-less float gives it its
         number, the legend under that heading or listed under the same name is its caption. A
         caption-less float under no such heading stays uncaptioned, a heading over a text names
-        no figure unless a float has that name, and none names a number a caption prints."""
+        no figure unless a float has that name, and none names a number a caption prints.
+
+        A manuscript may also type each legend right after its caption-less float, as the
+        paragraph that follows it: "\\end{figure}" then "\\textbf{Figure 1.} The legend ..."
+        (figures at the end of a submission, one a page). That paragraph's label numbers the
+        float and the paragraph is its caption, as the PDF route reads the page; the label must
+        be set apart (bold, or a stop after the number: "Figure 3 shows ..." opens no legend).
+        Floats are taken in order: one whose legend stands right before it keeps that legend
+        (headings and legends first, then the float), so a legend after a float is its own only
+        when no earlier float took it and none stands before it."""
         t = self.t
         taken = {rec.number for rec in self.res.figures if rec.number}  # a heading may name those only in passing
         heads = [h for h in _figure_heads(t, self.doc.body_start)
                  if h[2] not in taken and not any(a <= h[0] < b for a, b in self.res.skipped)]
-        if not heads:
-            return
         spans = {h[0]: _legend_span(t, h) for h in heads}  # the legend under each heading, if any
         named: dict[int, tuple] = {}  # FigRec index -> its heading
+        after: dict[int, tuple[int, int, int, int, str, str]] = {}  # FigRec index -> the legend typed after it
         for rec in self.res.figures:
             if rec.number or rec.caption is not None or not (rec.graphics or rec.tikz) or not rec.env:
                 continue
             first = min([g.pos for g in rec.graphics], default=rec.begin_pos)
-            head = next((h for h in heads if _FILLER.fullmatch(t, h[1], rec.begin_pos)
-                         or rec.begin_pos < h[0] and _FILLER.fullmatch(t, h[1], first)
-                         or spans[h[0]] is not None and _FILLER.fullmatch(t, spans[h[0]][1], rec.begin_pos)
-                         and not _PAGE_BREAK.search(t, spans[h[0]][1], rec.begin_pos)), None)
+            head = next((h for h in heads if not any(la <= h[1] <= b for la, _, _, b, *_ in after.values())
+                         and (_FILLER.fullmatch(t, h[1], rec.begin_pos)
+                              or rec.begin_pos < h[0] and _FILLER.fullmatch(t, h[1], first)
+                              or spans[h[0]] is not None and _FILLER.fullmatch(t, spans[h[0]][1], rec.begin_pos)
+                              and not _PAGE_BREAK.search(t, spans[h[0]][1], rec.begin_pos))), None)
             if head is not None:
                 named[rec.index] = head
+            elif rec.float_info is not None:
+                legend = _legend_after(t, rec.float_info.end)
+                before = _legend_before(t, rec.begin_pos)
+                if legend is not None and legend[4] not in taken and (
+                        before is None or any(v[0] == before[0] for v in after.values())):
+                    after[rec.index] = legend
+        for idx, (label_at, label_end, a, b, number, macro) in after.items():
+            rec = self.res.figures[idx]
+            rec.number = number
+            rec.caption = CapEvent(pos=a, macro=macro, long_node=_group(t, a, b, self.walker_ctx()),
+                                   long_range=(a, b), number=number)
+            self.res.caption_ranges.append((a, b, idx))
+            self.res.figure_heads.append((label_at, label_end))  # its label names it, citing nothing
         if not named:
             return
         # (none of these headings is a citing site: each names the figure set under it or the
@@ -1476,6 +1498,55 @@ def _figure_heads(t: str, start: int) -> list[tuple[int, int, str]]:
         if found and found[1] and not found[2].strip():
             out.append((m.start(), m.end(), found[1]))
     return out
+
+
+# what may stand between a float's end and the legend typed after it: spaces (a blank line
+# too), comments, a paragraph's start and vertical space; no page break, heading or text
+_AFTER_FLOAT = re.compile(r"(?:\s+|%[^\n]*|\\(?:par|noindent|medskip|smallskip|bigskip)(?![A-Za-z])"
+                          r"|\\vspace\*?\s*\{[^{}]*\})*")
+# a bold group holding a figure's label and nothing else: "\textbf{Figure 1}", "{\bf Fig. 1:}"
+_BOLD_LABEL = re.compile(r"(?:\\textbf\s*\{|\{\\(?:bf|bfseries)(?![A-Za-z])\s*)([^{}\n]{1,40}?)\}")
+_AFTER_LABEL = re.compile(r"[\s.:~]*")
+_PARAGRAPH_START = re.compile(r"\n[ \t]*\n|\\end\s*\{[^{}]*\}|\\par(?![A-Za-z])")
+
+
+def _legend_after(t: str, end: int) -> tuple[int, int, int, int, str, str] | None:
+    """(label's start and end, caption's start and end, number, caption macro) of a legend
+    typed as the paragraph right after a float ending at `end`: it opens with a figure's label set apart, with a stop after its number
+    ("Figure 1. The ...", "Fig. 1: The ...", bold or not) or in bold on its own ("\\textbf{Figure
+    1} The ..."), and words follow. None for anything else ("Figure 3 shows ..." is text)."""
+    from figlint.mentions import parse_caption_label
+
+    a = _AFTER_FLOAT.match(t, end).end()
+    if a >= len(t):
+        return None
+    m = _TYPED_OPEN.match(t, a)
+    head = _TYPED_STRIP.sub("", t[m.end():m.end() + 160]).replace("~", " ")
+    found = parse_caption_label(head)
+    b = _paragraph_end(t, a)
+    if found is not None and found[1] and found[2].strip():
+        # the label is the caption's (latex._typed_labels reads it off), the bold group it opens too
+        k = t.find(found[1], m.end(), b)
+        return (a, k + len(found[1]), a, b, found[1], "typed") if k >= 0 else None
+    bold = _BOLD_LABEL.match(t, a)
+    inner = parse_caption_label(_TYPED_STRIP.sub("", bold.group(1)).replace("~", " ").strip()) if bold else None
+    if inner is None or not inner[1] or inner[2].strip():
+        return None
+    # "\\textbf{Figure 1} The ...": the caption is the words after the bold label
+    c = _AFTER_LABEL.match(t, bold.end()).end()
+    return (a, bold.end(), c, b, inner[1], "legend") if t[c:b].strip() else None
+
+
+def _legend_before(t: str, begin: int) -> tuple[int, int, int, int, str, str] | None:
+    """A legend typed as the paragraph right before a float beginning at `begin` (no page break
+    between), as _legend_after reads one: the float may be that legend's."""
+    j = len(t[:begin].rstrip())
+    lo = max(0, j - 4000)
+    starts = [m.end() for m in _PARAGRAPH_START.finditer(t, lo, j)]
+    legend = _legend_after(t, starts[-1] if starts else lo)
+    if legend is None or not _FILLER.fullmatch(t, legend[3], begin) or _PAGE_BREAK.search(t, legend[3], begin):
+        return None
+    return legend
 
 
 def _legend_span(t: str, head: tuple[int, int, str]) -> tuple[int, int] | None:
