@@ -115,3 +115,57 @@ def test_which_declared_names_are_figures():
     assert not float_type_is_figure("Listing")
     assert not float_type_is_figure("Algorithm")
     assert not float_type_is_figure("\\suppname", "List of Supplementary Tables")
+
+
+def _quarto_paper(documentclass: str) -> str:
+    """Quarto's cross-referenceable supplementary figures: float's \\newfloat in both branches of
+    \\@ifundefined{c@chapter} (numbered within the chapter where the class has chapters),
+    named "Figure S", its label format gluing the number to that name ("Figure S1"), cited by a
+    macro that types the "S" before a \\ref printing the counter alone."""
+    chapter = "\\chapter{Results}\n" if documentclass == "report" else ""
+    return (f"\\documentclass{{{documentclass}}}\n\\usepackage{{graphicx}}\n\\usepackage{{float}}\n"
+            "\\usepackage{caption}\n\\usepackage{hyperref}\n\\makeatletter\n"
+            "\\@ifundefined{c@chapter}{\\newfloat{suppfig}{h}{losuppfig}}{\\newfloat{suppfig}{h}{losuppfig}[chapter]}\n"
+            "\\makeatother\n\\floatname{suppfig}{Figure S}\n"
+            "\\newcommand*\\quartosuppfigref[1]{Figure \\hyperref[#1]{S\\ref{#1}}}\n"
+            "\\DeclareCaptionLabelFormat{quartosuppfigreflabelformat}{#1#2}\n"
+            "\\captionsetup[suppfig]{labelformat=quartosuppfigreflabelformat}\n"
+            "\\begin{document}\n" + chapter + TEXT * 15
+            + "Figure~\\ref{fig:main} shows the counts, \\quartosuppfigref{sfig:controls} the controls "
+            + "and \\quartosuppfigref{sfig:raw} the raw data.\n\n"
+            + _float("figure", "p.png", "Counts over the season.", "fig:main") + TEXT * 6 + "\n"
+            + "\\clearpage\n"
+            + _float("suppfig", "q.png", "Controls of the survey, one per plot.", "sfig:controls")
+            + _float("suppfig", "r.png", "Raw data as recorded in the field.", "sfig:raw")
+            + TEXT * 3 + "\n\\end{document}\n")
+
+
+def test_quarto_series_named_figure_type(tmp_path, pdflatex):
+    """A field audit (three Quarto manuscripts) found the sources route reading none of these
+    figures: "Figure S" was no figure's name, so each printed "Figure S1" was a PDF figure with
+    no source (FL008); and the [chapter] branch of \\@ifundefined was read in an article,
+    numbering them 0.1, 0.2. Now the series letter begins the number on every route, and only
+    the branch LaTeX takes declares the type."""
+    for cls, want in (("article", ["1", "S1", "S2"]), ("report", ["1.1", "S1.1", "S1.2"])):
+        d = tmp_path / cls
+        d.mkdir()
+        pdf = compile_tex(d, _quarto_paper(cls), IMAGES)
+        printed = load(pdf)
+        both = load(str(d / "main.tex"), pdf=pdf)
+        alone = load(_sources_alone(d))
+        for paper in (printed, both, alone):
+            assert [f.number for f in paper.figures] == want, (cls, paper.route, [f.number for f in paper.figures])
+            assert "Controls of the survey" in paper.figures[1].caption.text
+            assert "Raw data as recorded" in paper.figures[2].caption.text
+        assert [len(f.sites) for f in both.figures] == [1, 1, 1], (cls, _reading(both))
+        assert [n for n, _, _ in _reading(printed)] == [n for n, _, _ in _reading(both)]
+        assert not [p for p in both.problems if p.code == "FL008"], [p.message for p in both.problems]
+
+
+def test_series_letters_after_a_figure_name():
+    assert float_type_is_figure("Figure S")
+    assert float_type_is_figure("Figure A")
+    assert float_type_is_figure("Supplementary Figure S")
+    assert not float_type_is_figure("Table S")
+    assert not float_type_is_figure("Figure Set")  # a word, not series letters
+    assert not float_type_is_figure("Figures")

@@ -158,7 +158,9 @@ class _Assembler:
         if not new:
             return
         for idx, num in new.items():
-            recs[idx].number = num
+            # a declared type named "Figure S" prints "Figure S1" over a counter that prints "1"
+            series = self.scan.float_series.get((recs[idx].env or "").rstrip("*"), "")
+            recs[idx].number = num if num.startswith(series) else series + num
         for lab in self.scan.labels:
             if lab.name in aux.labels and aux.labels[lab.name]:
                 lab.printed = aux.labels[lab.name]

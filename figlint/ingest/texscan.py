@@ -157,6 +157,8 @@ _APPENDIX_TITLE = re.compile(r"^\s*(appendi(x|ces)|supplementa(ry|l)\b|supplemen
 # number is a figure's name: the labels the PDF route reads (pdf_captions._BARE_LABEL).
 FLOAT_DECLS = {"DeclareCaptionType", "DeclareFloatingEnvironment", "newfloat", "floatname",
                "SetupFloatingEnvironment"}
+# A float type's name ending in series letters after a word: "Figure S", "Figure A" (Quarto).
+_SERIES_NAME = re.compile(r"^(\S.*?\S)[ ~\u00a0]+([A-Z]{1,2})$")
 _FIGURE_NAME = re.compile(r"^(?:(?:supplementa(?:ry|l)|supporting|extended\s+data)\s+)?fig(?:ure|\.)?$", re.I)
 
 
@@ -166,7 +168,8 @@ def float_type_is_figure(name: str, listname: str = "") -> bool:
     its list's name ("List of supplementary figures")."""
     plain = re.sub(r"\s+", " ", name.replace("~", " ")).strip()
     if plain and "\\" not in plain:
-        return _FIGURE_NAME.match(plain) is not None
+        m = _SERIES_NAME.match(plain)  # "Figure S": a figure's name, its series letter after it
+        return _FIGURE_NAME.match(m.group(1) if m else plain) is not None
     return re.search(r"figures", listname, re.I) is not None and re.search(r"table", listname, re.I) is None
 
 
@@ -354,6 +357,9 @@ class ScanResult:
     table: MacroTable = field(default_factory=MacroTable)
     docclass: str = ""
     float_names: dict[str, str] = field(default_factory=dict)  # declared figure types: what they print
+    # declared float types whose name ends in series letters ("Figure S"): the letters, which
+    # begin the number the reader reads ("S1") though \\ref and the .aux print the counter ("1")
+    float_series: dict[str, str] = field(default_factory=dict)
     chapters: bool = False  # the class numbers figures per chapter (itself or the class it loads)
     cleveref_options: set[str] = field(default_factory=set)
     # \documentclass's options and each package's first \usepackage (position, options), in the
@@ -553,9 +559,9 @@ class _Scanner:
             args, _ = read_args(t, pos, "[{")
             ftype = t[args[0][0]:args[0][1]].strip() if args[0] else ""
             if ftype in self.float_types and args[1]:
-                got = _key_value(t[args[1][0]:args[1][1]], "name")
-                if got is not None:
-                    self.float_types[ftype][0] = got
+                self.name_float(ftype, _key_value(t[args[1][0]:args[1][1]], "name"))
+        if name == "@ifundefined":
+            return self.if_undefined(t, pos)
         if name == "begin":
             return self.begin(i, pos)
         if name == "end":
@@ -916,9 +922,7 @@ class _Scanner:
             ftype = text[args[0][0]:args[0][1]].strip() if args[0] else ""
             if ftype in self.float_types and args[1]:
                 got = text[args[1][0]:args[1][1]]
-                got = got if nm == "floatname" else _key_value(got, "name")
-                if got is not None:
-                    self.float_types[ftype][0] = got.strip()
+                self.name_float(ftype, got if nm == "floatname" else _key_value(got, "name"))
             return end
         if nm == "newfloat":  # float: \newfloat{type}{placement}{ext}[within], named as its type
             args, end = read_args(text, k, "{{{[")
@@ -943,13 +947,57 @@ class _Scanner:
         self.float_types[ftype] = [name, listname]
         c = self.counters
         c.values[ftype] = 0
+        c.fmt.pop(ftype, None)
         if within is None:  # as the figure counter: within the chapter of a class that has them
             c.fmt[ftype] = c.fmt["figure"].replace("{figure}", "{" + ftype + "}")
             if "figure" in c.resets.get("chapter", set()):
                 c.resets["chapter"].add(ftype)
         elif within not in ("", "none") and "\\" not in within:  # a macro (algorithm.sty's): not followed
             c.within(ftype, within, prefix=True)
+        self.name_float(ftype, name)
         return end
+
+    def name_float(self, ftype: str, name: str | None) -> None:
+        """Give the declared float type `ftype` its printed name. A name that ends in a series
+        letter or two after a word ("Figure S", "Figure A": Quarto's supplementary and appendix
+        figures, printed "Figure S1" with the number right after the letter) is that word, and
+        the letters begin the type's number, as the reader reads it ("S1", as "Fig. S1" is)."""
+        if name is None:
+            return
+        name = name.strip()
+        m = _SERIES_NAME.match(name)
+        if m:
+            name, series = m.group(1), m.group(2)
+            fmt = self.counters.fmt.get(ftype, "\\arabic{" + ftype + "}")
+            if not fmt.startswith(series):
+                self.counters.fmt[ftype] = series + fmt
+            self.res.float_series[ftype] = series
+        self.float_types[ftype][0] = name
+
+    def if_undefined(self, t: str, pos: int) -> int:
+        """\\@ifundefined{c@chapter}{...}{...} in a preamble (Quarto declares its float types
+        so, with [chapter] in the second branch): where the counter's existence is known (the
+        chapter's: whether the class has chapters; the counters every class has), the branch
+        LaTeX takes is read and the other skipped. Otherwise both are read, as before."""
+        args, end = read_args(t, pos, "{{{")
+        if None in args:
+            return pos
+        m = re.fullmatch(r"\s*c@([A-Za-z]+)\s*", t[args[0][0]:args[0][1]])
+        if m is None:
+            return pos
+        counter = m.group(1)
+        if counter == "chapter":
+            defined = self.counters.chapters
+        elif counter in self.counters.values:
+            defined = True
+        else:
+            return pos
+        skip = args[1] if defined else args[2]
+        a0, a1 = skip[0] - 1, skip[1] + 1  # the braces too
+        self.skips = deque(sorted([*self.skips, (a0, a1)]))
+        self.res.skipped.append((a0, a1))
+        self.mask(a0, a1)
+        return args[1][0]
 
     def float_type_def(self, d: MacroDef) -> bool:
         """A declared float type's name (\\renewcommand{\\sfigurename}{Fig.}, still a macro the
