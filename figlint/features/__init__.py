@@ -251,8 +251,6 @@ class FigureAnalysis:
         if m is None or y1 <= y0 or x1 <= x0:
             return False
         if self.source == "raster":
-            import numpy as np
-
             if m.fg is None:
                 return False
             ya, yb = max(int(y0), 0), min(int(y1) + 1, m.height)
@@ -273,8 +271,6 @@ class FigureAnalysis:
             return False
         span = max(y1 - y0, 1e-6)
         if self.source == "raster":
-            import numpy as np
-
             if m.fg is None:
                 return False
             x0 = max(int(x - width), 0)
