@@ -85,6 +85,9 @@ class TextSpan:
     font: str = ""
     bbox: BBox = (0.0, 0.0, 0.0, 0.0)
     color: int | None = None  # sRGB as 0xRRGGBB
+    # the writing direction of its line, a unit vector with y down as MuPDF gives it ((1, 0)
+    # left to right, (0, -1) up the page); None where not known
+    dir: tuple[float, float] | None = None
 
 
 @dataclass

@@ -251,8 +251,6 @@ class FigureAnalysis:
         if m is None or y1 <= y0 or x1 <= x0:
             return False
         if self.source == "raster":
-            import numpy as np
-
             if m.fg is None:
                 return False
             ya, yb = max(int(y0), 0), min(int(y1) + 1, m.height)
@@ -273,8 +271,6 @@ class FigureAnalysis:
             return False
         span = max(y1 - y0, 1e-6)
         if self.source == "raster":
-            import numpy as np
-
             if m.fg is None:
                 return False
             x0 = max(int(x - width), 0)
@@ -875,7 +871,8 @@ def _axis_sides(an: FigureAnalysis) -> None:
 
 
 def _axis_title(an: FigureAnalysis, a: Axis) -> tuple[str, str]:
-    """The axis' title as read (its first two words) and with those words' scripts joined."""
+    """The axis' title as read (its first two words, in reading order) and with those words'
+    scripts joined."""
     u = an.unit_size
     words = [t for t in an.tokens if t.value is None and any(c.isalpha() for c in t.text)]
     if a.orient == "y":
@@ -883,26 +880,75 @@ def _axis_title(an: FigureAnalysis, a: Axis) -> tuple[str, str]:
         near = [t for t in words if t.rotated and abs(t.cy - mid) < (a.hi - a.lo) / 2 + 2 * u
                 and (t.bbox[2] <= a.box[0] + u and a.box[0] - t.bbox[2] < 4 * u
                      or t.bbox[0] >= a.box[2] - u and t.bbox[0] - a.box[2] < 4 * u)]
+        near = _reading_order(_title_column(near, a), vertical=True)
     else:
         # under the tick labels: its top below theirs, or (OCR's boxes are padded, so a title
         # set close under the labels overlaps their box) its middle below their box
         near = [t for t in words if not t.rotated and (t.bbox[1] >= a.box[3] - 0.2 * u or t.cy >= a.box[3])
                 and t.bbox[1] - a.box[3] < 3 * u and a.lo - 2 * u <= t.cx <= a.hi + 2 * u]
+        near = _reading_order(near, vertical=False)
     return " ".join(t.text.strip() for t in near[:2]), " ".join(_with_scripts(near)[:2])
+
+
+def _title_column(near: list[Token], a: Axis) -> list[Token]:
+    """The turned words beside a vertical axis' labels that are its title: those on the side of
+    the word nearest the labels, in its column or the next (a title of two lines). A title is
+    set close beside the labels; the other side may hold a column of words set in the plot (a
+    timeline's era names just right of its age labels), which read first took the title's
+    place."""
+    def gap(t: Token) -> float:
+        return a.box[0] - t.bbox[2] if t.cx < a.box[0] else t.bbox[0] - a.box[2]
+
+    if not near:
+        return near
+    first = min(near, key=gap)
+    left = first.cx < a.box[0]
+    side = [t for t in near if (t.cx < a.box[0]) == left]
+    return [t for t in side if gap(t) <= gap(first) + 1.5 * max(t.w, first.w)]
+
+
+def _reading_order(words: list[Token], vertical: bool) -> list[Token]:
+    """Words in the order they are read: line by line, each line along its writing direction.
+    Tokens come sorted by their tops, and a title's words of different fonts have different
+    tops: "T", "eff" and "[K]" came "[K] T", a turned "log g" came "g log" (read bottom to
+    top, its last word is highest). Turned text reads up the page unless its direction says
+    down (a vertical title's lines then run right to left)."""
+    if len(words) < 2:
+        return words
+    down = vertical and sum(1 for t in words if t.dir is not None and t.dir[1] > 0) > len(words) / 2
+    if vertical:  # lines are columns, read up (or down) the page
+        lo, hi, along = 0, 2, ((lambda t: t.cy) if down else (lambda t: -t.cy))
+    else:
+        lo, hi, along = 1, 3, (lambda t: t.cx)
+    lines: list[list[Token]] = []
+    for t in sorted(words, key=lambda t: (t.bbox[lo] + t.bbox[hi]) / 2):
+        if lines:
+            ref = lines[-1][0]
+            over = min(ref.bbox[hi], t.bbox[hi]) - max(ref.bbox[lo], t.bbox[lo])
+            if over >= 0.5 * min(ref.bbox[hi] - ref.bbox[lo], t.bbox[hi] - t.bbox[lo]):
+                lines[-1].append(t)
+                continue
+        lines.append([t])
+    if down:
+        lines.reverse()  # text turned clockwise: its first line is the rightmost
+    return [t for line in lines for t in sorted(line, key=along)]
 
 
 def _with_scripts(near: list) -> list[str]:
     """The title's words, each with the sub- or superscript set smaller right after it joined to
     it ("T" then a smaller "eff" beside its foot: "Teff"): a script read as a word of its own
-    took the title's second place, and "T (K)" named no quantity. Horizontal words only (a
-    rotated title's scripts are read with it or not at all). Kept apart from the title: a
-    formula's symbols and scripts joined read as words ("Pω", "yia") a caption must name."""
+    took the title's second place, and "T (K)" named no quantity. Smaller by the printed size
+    where both are known (7 pt under 10 pt): the box heights are the fonts', and an oblique "T"
+    beside an upright "eff" has a box only a sixth taller. Horizontal words only (a rotated
+    title's scripts are read with it or not at all). Kept apart from the title: a formula's
+    symbols and scripts joined read as words ("Pω", "yia") a caption must name."""
     host: dict[int, int] = {}  # index of a script -> index of the word it belongs to
     for i, s in enumerate(near):
         if s.rotated:
             continue
         for j, t in enumerate(near):
-            if j != i and j not in host and not t.rotated and s.h <= 0.8 * t.h \
+            smaller = s.size <= 0.8 * t.size if s.size > 0 and t.size > 0 else s.h <= 0.8 * t.h
+            if j != i and j not in host and not t.rotated and smaller \
                     and -0.05 * t.h <= s.bbox[0] - t.bbox[2] <= 0.3 * t.h \
                     and s.bbox[1] < t.bbox[3] and s.bbox[3] > t.bbox[1]:
                 host[i] = j

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from statistics import median
 
 from figlint.features.numbers import nice_step, parse_number
@@ -31,6 +31,9 @@ class Token:
     kind: str = ""  # number kind (plain, percent, pow10, ...) for numeric tokens
     rotated: bool = False
     size: float = 0.0  # font size in pt, when known (vector text); 0: unknown (OCR)
+    # writing direction of vector text (TextSpan.dir: (0, -1) up the page, (0, 1) down it);
+    # None where not known (OCR, whose rotated text is told by its box)
+    dir: tuple[float, float] | None = None
 
     @property
     def cx(self) -> float:

@@ -20,6 +20,13 @@ from figlint.model import Drawing, Figure, TextSpan
 
 
 def _is_rotated(s: TextSpan) -> bool:
+    """Text set across the page. Where the PDF gives its line's writing direction, that
+    decides however short the text: a turned axis title set in pieces has boxes no taller
+    than wide (a usetex "log g" is the spans "log" and "g", matplotlib's "log(g)" is "log(",
+    "g" and ")"), and read as upright words no vertical title was found beside its axis.
+    Otherwise a box far taller than wide, of two characters or more."""
+    if s.dir is not None:
+        return abs(s.dir[1]) > 2 * abs(s.dir[0])
     w, h = s.bbox[2] - s.bbox[0], s.bbox[3] - s.bbox[1]
     return len(s.text.strip()) >= 2 and h > 1.5 * w
 
@@ -126,7 +133,7 @@ def _joined_numbers(spans: list[TextSpan]) -> list[TextSpan]:
         digits = [p for p in parts if p.text.strip()[-1:].isdigit()] or parts
         joined[chain[0]] = TextSpan(text=text, size=first.size, font=first.font,
                                     bbox=(first.bbox[0], min(p.bbox[1] for p in digits), parts[-1].bbox[2],
-                                          max(p.bbox[3] for p in digits)), color=first.color)
+                                          max(p.bbox[3] for p in digits)), color=first.color, dir=first.dir)
         gone.update(chain[1:])
     if not joined:
         return spans
@@ -179,7 +186,7 @@ def span_tokens(fig: Figure) -> list[Token]:
                     used.add(j)
                     break
         used.add(i)
-        found[i] = Token(text=text, bbox=bbox, rotated=_is_rotated(s), size=float(s.size or 0.0))
+        found[i] = Token(text=text, bbox=bbox, rotated=_is_rotated(s), size=float(s.size or 0.0), dir=s.dir)
     return [found[i] for i in sorted(found)]
 
 

@@ -144,7 +144,8 @@ def _read_pdf_figure(path: str) -> Paper:
                     if not s["text"].strip():
                         continue
                     spans.append(TextSpan(text=s["text"], size=round(float(s["size"]), 2), font=s.get("font", ""),
-                                          bbox=tuple(round(v, 2) for v in s["bbox"]), color=s.get("color")))
+                                          bbox=tuple(round(v, 2) for v in s["bbox"]), color=s.get("color"),
+                                          dir=tuple(line.get("dir", (1.0, 0.0)))))
         # the same marks as the figure's region in a paper and its file placed from the sources
         # (paths.clipped_drawings): one reading, one set of features, whichever way it is read
         drawings = clipped_drawings(paths, page_box=tuple(rect))

@@ -554,7 +554,7 @@ def _fill(fig: Figure, pd: PageData, box: BBox) -> Figure:
     for ln in lines:
         for s in ln.spans:
             if s["text"].strip() and s["size"] >= 0.5:
-                fig.spans.append(TextSpan(text=s["text"].strip(), size=round(s["size"], 2), font=s["font"], bbox=tuple(round(v, 2) for v in s["bbox"]), color=s["color"]))
+                fig.spans.append(TextSpan(text=s["text"].strip(), size=round(s["size"], 2), font=s["font"], bbox=tuple(round(v, 2) for v in s["bbox"]), color=s["color"], dir=ln.dir))
     for im in pd.images:
         if R.inside(im["bbox"], box, 2.0):
             dx = im["width"] * 72.0 / im["disp_w"] if im["disp_w"] else 0.0

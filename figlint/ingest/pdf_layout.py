@@ -52,6 +52,7 @@ class Line:
     bold: bool
     block: int
     horizontal: bool = True
+    dir: tuple[float, float] = (1.0, 0.0)  # writing direction (MuPDF's, y down); horizontal: (1, 0)
     gap: float = 0.0  # widest horizontal gap between the pieces joined into this line
     role: str = ""  # header, footer, margin, toc, caption, figure, table, ... ("" = body text)
     order: float = 0.0  # position in the document's reading order
@@ -212,7 +213,8 @@ def _make_line(page: int, block: int, raw_lines: list[dict]) -> Line:
     for a, b in zip(pieces, pieces[1:]):
         if b[0] - a[2] > gap:  # gap = max(gap, b[0] - a[2])
             gap = b[0] - a[2]
-    return Line(page, (x0, y0, x1, y1), " ".join("".join(parts).split()), spans, size, font, bold, block, horizontal, gap)
+    return Line(page, (x0, y0, x1, y1), " ".join("".join(parts).split()), spans, size, font, bold, block, horizontal,
+                tuple(d), gap)
 
 
 # Spacing accents a math accent prints as a glyph of its own above a letter (\\hat F_{ST}):

@@ -1159,7 +1159,8 @@ class _Content:
 
     width: float  # bp
     height: float
-    spans: list[tuple[str, float, str, tuple, int | None]] = field(default_factory=list)
+    # text, size, font, box, colour, writing direction
+    spans: list[tuple[str, float, str, tuple, int | None, tuple]] = field(default_factory=list)
     # w px, h px, printed box (cut to the page box and clips), whole placed box, xref
     images: list[tuple[int, int, tuple, tuple, int | None]] = field(default_factory=list)
     # (bbox, stroke, fill, width, items, dash, vertex runs)
@@ -1215,7 +1216,8 @@ def _pdf_content(path: str, page_no: int) -> _Content | None:
                         continue
                     x0, y0, x1, y1 = s["bbox"]
                     c.spans.append((s["text"].strip(), float(s["size"]), s.get("font", ""),
-                                    (x0 - ox, y0 - oy, x1 - ox, y1 - oy), s.get("color")))
+                                    (x0 - ox, y0 - oy, x1 - ox, y1 - oy), s.get("color"),
+                                    tuple(line.get("dir", (1.0, 0.0)))))
         # get_image_info interprets the whole page again: only when the page uses images at all.
         # Not get_image_info(xrefs=True): it decodes every image in full (a decompression bomb).
         from figlint.ingest.pdf_layout import cut_from, image_info_xrefs
@@ -1652,9 +1654,9 @@ def _emit(fig: Figure, c: _Content, p: Placed, rel: str, x: float, y: float) -> 
                                       bbox=(round(x, 2), round(y, 2), round(x + p.width, 2), round(y + p.height, 2)),
                                       dpi_x=dpi_x, dpi_y=dpi_y, name=name, dpi_source="placement"))
         return
-    for text, size, font, b, color in c.spans:
+    for text, size, font, b, color, d in c.spans:
         if visible(b) and size * ky >= 0.5:  # as the PDF route: text under 0.5 pt is not meant to be read
-            fig.spans.append(TextSpan(text=text, size=round(size * ky, 2), font=font, bbox=box(b), color=color))
+            fig.spans.append(TextSpan(text=text, size=round(size * ky, 2), font=font, bbox=box(b), color=color, dir=d))
     for w_px, h_px, b, whole, xref in c.images:
         if not visible(b):
             continue

@@ -440,8 +440,11 @@ def inverted_value_axis(fig: Figure, ctx: Context):
     convention (depth, rank, magnitude, pressure, time or age before present as
     "Age [Ma]" or "cal yr BP", a stellar diagram's effective temperature and
     surface gravity, and a spectrum's binding energy, wavenumber or chemical
-    shift) are not reported. An axis title's sub- and superscripts are read with
-    it ("T" with a smaller "eff" beside it is "Teff").
+    shift) are not reported. An axis title is read in reading order, with its
+    sub- and superscripts ("T" with a smaller "eff" beside it is "Teff"), a
+    turned title set in pieces whole ("log", "g": "log g"), and beside a
+    vertical axis from the side nearest its labels (not a column of names
+    printed in the plot).
     Dates the numeric reading does not take ("Jan 2020", "Mar 30", "2019-06",
     "Q3 2018") are read as times: a row of them growing leftward is
     an inverted time axis. Without tick labels, a bar chart drawn upside down is
