@@ -604,10 +604,6 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphic
             white = white_above(ln)
             if step > 1.15 * pitch and white > max(own_white, 0.0) + 0.3 * size:
                 break
-        if rules and any(cur[3] + 0.5 < r[1] and r[3] < ln.bbox[1] + 1 and r[0] < min(x1, ln.bbox[2])
-                         and r[2] > max(x0, ln.bbox[0]) and not _set_in_row(r, ln, cands, x1 - x0, size)
-                         for r in rules):
-            break  # a rule between the caption's last row and this line: what follows is not the caption's
         w = ln.bbox[2] - ln.bbox[0]
         # A hanging caption (the caption package's format=hang) sets its later rows where its
         # words after the label start: under a short title row, the legend starts there and
@@ -615,6 +611,18 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphic
         # width but for a coincidence; the line's rhythm decides the rest).
         hung = hang is not None and abs(ln.bbox[0] - hang) <= 1 and abs(lsize - ref) <= 0.5
         starts = abs(ln.bbox[0] - first.bbox[0]) <= 3 or hung
+        # a line that goes on with the caption's rows where they start, at their pitch and size:
+        # a rule drawn over the page may cross the caption there (_over_the_page)
+        in_step = own and pitch > 0 and starts and abs(lsize - ref) <= 0.3 \
+            and abs(_step(ln, foot, row_foot, row[3]) - pitch) <= 0.1 * size
+        if across is not None and (col is None or right == across) and not _same_row(ln.bbox, row) \
+                and _split_by_gutter(ln, cands, layout):
+            break  # the two columns of text under a caption set across them (figure*)
+        if rules and any(cur[3] + 0.5 < r[1] and r[3] < ln.bbox[1] + 1 and r[0] < min(x1, ln.bbox[2])
+                         and r[2] > max(x0, ln.bbox[0]) and not _set_in_row(r, ln, cands, x1 - x0, size)
+                         and not (in_step and _over_the_page(r, layout, size))
+                         for r in rules):
+            break  # a rule between the caption's last row and this line: what follows is not the caption's
         if across is not None and right < ln.bbox[2] <= across and starts \
                 and abs(lsize - ref) <= 0.5 and layout.column_of(ln.bbox[0], ln.bbox[2]) is None:
             right = across  # the legend of a caption set across the columns
@@ -769,6 +777,37 @@ def _set_in_row(rule, ln: Line, lines: list[Line], measure: float, size: float) 
     # within the row's height: its glyphs (the radical sign's top, a capital's) reach up to it
     top = min(b[1] for b in under)
     return top - 0.3 * size <= rule[1] and rule[3] <= max(b[3] for b in under)
+
+
+def _split_by_gutter(ln: Line, lines: list[Line], layout: Layout) -> bool:
+    """The line is one column's text and another column's line stands beside it on its row,
+    the white between them covering the gutter: two columns of text, as set under a float that
+    spans them (figure*). A caption set across the columns never breaks a row at the gutter; a
+    short last row of it stays within one column with nothing beside it. The white above the
+    text under such a float may be no wider than the caption's own between its rows (a class's
+    small \\dbltextfloatsep, a tall symbol opening the text's first line), so the layout tells
+    where the caption ends."""
+    c = layout.column_of(ln.bbox[0], ln.bbox[2])
+    if c is None or c + 1 >= len(layout.columns) or ln.bbox[2] > layout.columns[c][1] + 3:
+        return False
+    gutter = layout.columns[c + 1][0]
+    return any(o is not ln and _same_row(o.bbox, ln.bbox) and o.bbox[0] >= gutter - 3
+               and layout.column_of(o.bbox[0], o.bbox[2]) == c + 1 for o in lines)
+
+
+def _over_the_page(rule, layout: Layout, size: float) -> bool:
+    """The rule reaches far out of the text block into a margin: page furniture drawn over the
+    page, not a rule set in the text's flow. A running head's rule lies under a head taller than
+    the room the class leaves it (a logo in a head offset into a wide margin, as the PLOS
+    template sets it, when the logo is taller than meant) and crosses the text block, where it
+    may cut through a caption. A rule set in the text (a table's, the footnote rule, a frame
+    round a float) stays within the text block, or overruns it by a few points of an overfull
+    box. The caller also asks that the line under the rule keep the caption's own pitch: a
+    rule in the text's flow takes room of its own, or comes with a change of line (a table's
+    first row)."""
+    if not layout.columns:
+        return False
+    return rule[0] < layout.columns[0][0] - 4 * size or rule[2] > layout.columns[-1][1] + 4 * size
 
 
 def _same_row(box, row) -> bool:
