@@ -258,12 +258,11 @@ def test_a_legend_typed_right_after_a_caption_less_float_captions_it(tmp_path, p
         what = (paper.route, [(f.number, f.caption.text[:40] if f.caption else None) for f in paper.figures])
         assert [f.number for f in paper.figures] == ["1", "2", "3"], what
         assert [f.caption.label for f in paper.figures] == [f"{'Fig.' if style == 'plain' else 'Figure'} {n}" for n in "123"]
-        assert [f.caption.text.split(". ")[0] for f in paper.figures] == [title for title, _ in LEGENDS], what
-    for paper in (sources, both):
-        # (the PDF route may stop an indented legend paragraph short of its last line, set left of
-        # its first: a matter of that route)
-        what = (paper.route, [(f.number, f.caption.text) for f in paper.figures])
+        # the whole legend: its later lines start an indent left of its first (a paragraph's
+        # indent), which the PDF route once took for the end of the caption
         assert [f.caption.text for f in paper.figures] == [f"{title}. {text}" for title, text in LEGENDS], what
+    for paper in (sources, both):
+        what = (paper.route, [(f.number, f.caption.text) for f in paper.figures])
         # the label opening each legend is no citing site; Figure 2's legend cites Figure 1
         assert [sorted(s.sentence for s in f.sites) for f in paper.figures] == [
             ["Each dot is one site; the sites are those of Fig. 1 again.", "The plots are mapped in Fig. 1."],

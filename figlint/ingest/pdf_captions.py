@@ -525,6 +525,14 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphic
     # \onecolumn in a two-column paper): the caption's measure is the block's, not that row's.
     across = layout.columns[-1][1] + 3 if col in (0, None) and len(layout.columns) > 1 else None
     size = first.size
+    # A legend typed as a paragraph of the text (a manuscript's "Figure 1. ..." after its float,
+    # or listed apart) opens with the paragraph's indent and runs to the column's edge; its later
+    # lines start at the column's left edge, an indent left of its first. LaTeX's own captions
+    # have no indent, so a full first row set an indent in is such a paragraph's.
+    indent_left = None
+    if col is not None and 0.5 * size < row_box[0] - layout.columns[col][0] < 3 * size \
+            and row_box[2] >= layout.columns[col][1] - 3:
+        indent_left = layout.columns[col][0]
     ccol = _page_column(lines, layout, col)
     # drawings of text size from the label line down: what can stretch the caption's rows
     # horizontal rules of some length under the label line (a footnote rule, a table's top
@@ -610,7 +618,8 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphic
         # runs on to the column's edge. Exact to a point (a paragraph's indent is no label's
         # width but for a coincidence; the line's rhythm decides the rest).
         hung = hang is not None and abs(ln.bbox[0] - hang) <= 1 and abs(lsize - ref) <= 0.5
-        starts = abs(ln.bbox[0] - first.bbox[0]) <= 3 or hung
+        starts = abs(ln.bbox[0] - first.bbox[0]) <= 3 or hung \
+            or (indent_left is not None and abs(ln.bbox[0] - indent_left) <= 3)
         # a line that goes on with the caption's rows where they start, at their pitch and size:
         # a rule drawn over the page may cross the caption there (_over_the_page)
         in_step = own and pitch > 0 and starts and abs(lsize - ref) <= 0.3 \
