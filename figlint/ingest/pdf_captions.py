@@ -683,6 +683,12 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphic
             # its paragraph ended there. A line set a paragraph's indent in is the text's (LaTeX
             # sets a caption with no paragraph indent), however close under the float it stands.
             break
+        if indent_left is not None and not same_row and abs(row[0] - indent_left) <= 3 \
+                and _row_right(out, row) < x1 - 3 - 2 * size:
+            # A legend typed as an indented paragraph ends with its short last row, set from the
+            # column's edge: the next line (the next paragraph's indented first, or a line set
+            # flush after it) is the text's.
+            break
         if small_caps:
             ref = lsize  # the caption's text goes on at its own size
         if not same_row and (out or not bare) and sum(c.isalpha() for c in row_text) >= 3 \
