@@ -692,18 +692,24 @@ def _link_targets(pages: list[PageData], names: dict[str, dict], caps: list[Capt
                     # a sideways float (rotating's sidewaysfigure) on its page: hyperref set its
                     # anchor where the unturned page's text begins, far from the float as read
                     # turned; a figure's anchor there is the page's one figure's
-                    on_page = [c.number for c in floats if c.page == tp and c.kind == "figure"]
-                    numbers = on_page if len(on_page) == 1 else []
+                    only = _only_figure(floats, tp)
+                    numbers = [only.number] if only is not None else []
             numbers = numbers or _float_at(floats, tp, x, y, strict)
             if not numbers and not strict:
                 # a figure's anchor above the one figure of its page, further up than the
                 # distance allowed (a float page's tall float, its drawing low in a canvas with
                 # white space above it): that figure's, as on a turned page
-                on_page = [c for c in floats if c.page == tp and c.kind == "figure"]
-                if len(on_page) == 1 and y < union([on_page[0].bbox] + ([on_page[0].region] if on_page[0].region else []))[1]:
-                    numbers = [on_page[0].number]
+                only = _only_figure(floats, tp)
+                if only is not None and y < union([only.bbox] + ([only.region] if only.region else []))[1]:
+                    numbers = [only.number]
             out.append((pd.index, link, numbers))
     return out
+
+
+def _only_figure(floats: list[CaptionBlock], page: int) -> CaptionBlock | None:
+    """The figure caption of page `page` when it is the page's only one."""
+    on_page = [c for c in floats if c.page == page and c.kind == "figure"]
+    return on_page[0] if len(on_page) == 1 else None
 
 
 def _float_at(floats: list[CaptionBlock], page: int, x: float, y: float, strict: bool) -> list[str]:

@@ -620,18 +620,19 @@ def _continuation(lines: list[Line], i: int, layout: Layout, bare: bool, graphic
         hung = hang is not None and abs(ln.bbox[0] - hang) <= 1 and abs(lsize - ref) <= 0.5
         starts = abs(ln.bbox[0] - first.bbox[0]) <= 3 or hung \
             or (indent_left is not None and abs(ln.bbox[0] - indent_left) <= 3)
-        # a line that goes on with the caption's rows where they start, at their pitch and size:
-        # a rule drawn over the page may cross the caption there (_over_the_page)
-        in_step = own and pitch > 0 and starts and abs(lsize - ref) <= 0.3 \
-            and abs(_step(ln, foot, row_foot, row[3]) - pitch) <= 0.1 * size
         if across is not None and (col is None or right == across) and not _same_row(ln.bbox, row) \
                 and _split_by_gutter(ln, cands, layout):
             break  # the two columns of text under a caption set across them (figure*)
-        if rules and any(cur[3] + 0.5 < r[1] and r[3] < ln.bbox[1] + 1 and r[0] < min(x1, ln.bbox[2])
-                         and r[2] > max(x0, ln.bbox[0]) and not _set_in_row(r, ln, cands, x1 - x0, size)
-                         and not (in_step and _over_the_page(r, layout, size))
-                         for r in rules):
-            break  # a rule between the caption's last row and this line: what follows is not the caption's
+        if rules:
+            # a line that goes on with the caption's rows where they start, at their pitch and
+            # size: a rule drawn over the page may cross the caption there (_over_the_page)
+            in_step = own and pitch > 0 and starts and abs(lsize - ref) <= 0.3 \
+                and abs(_step(ln, foot, row_foot, row[3]) - pitch) <= 0.1 * size
+            if any(cur[3] + 0.5 < r[1] and r[3] < ln.bbox[1] + 1 and r[0] < min(x1, ln.bbox[2])
+                   and r[2] > max(x0, ln.bbox[0]) and not _set_in_row(r, ln, cands, x1 - x0, size)
+                   and not (in_step and _over_the_page(r, layout, size))
+                   for r in rules):
+                break  # a rule between the caption's last row and this line: what follows is not the caption's
         if across is not None and right < ln.bbox[2] <= across and starts \
                 and abs(lsize - ref) <= 0.5 and layout.column_of(ln.bbox[0], ln.bbox[2]) is None:
             right = across  # the legend of a caption set across the columns

@@ -14,6 +14,7 @@ hard-coded "Figure 3" mentions can be searched in the rest.
 
 from __future__ import annotations
 
+import bisect
 import os
 import re
 from collections import deque
@@ -489,6 +490,12 @@ class _Scanner:
         if b > a:
             self.res.masks.append((a, b))
 
+    def skip(self, a: int, b: int) -> None:
+        """The text from a to b is not scanned (the main loop jumps over it), nor read as text."""
+        bisect.insort(self.skips, (a, b))  # in order: the loop takes them from the front
+        self.res.skipped.append((a, b))
+        self.mask(a, b)
+
     def walker_ctx(self):
         if self.ctx is None or self.ctx_version != self.table.version:
             self.ctx = walker_context(self.table)
@@ -778,9 +785,7 @@ class _Scanner:
                 # the whole argument, braces included
                 a0 = a[0] - 1 if a[0] > 0 and t[a[0] - 1] in "{[" else a[0]
                 a1 = a[1] + 1 if a[1] < len(t) and t[a[1]:a[1] + 1] in ("}", "]") else a[1]
-                self.skips.append((a0, a1))
-                self.res.skipped.append((a0, a1))
-                self.mask(a0, a1)
+                self.skip(a0, a1)
             self.mask(i, pos)
             return pos
         return pos
@@ -993,10 +998,7 @@ class _Scanner:
         else:
             return pos
         skip = args[1] if defined else args[2]
-        a0, a1 = skip[0] - 1, skip[1] + 1  # the braces too
-        self.skips = deque(sorted([*self.skips, (a0, a1)]))
-        self.res.skipped.append((a0, a1))
-        self.mask(a0, a1)
+        self.skip(skip[0] - 1, skip[1] + 1)  # the braces too
         return args[1][0]
 
     def float_type_def(self, d: MacroDef) -> bool:
@@ -1357,9 +1359,10 @@ class _Scanner:
                 named[rec.index] = head
             elif rec.float_info is not None:
                 legend = _legend_after(t, rec.float_info.end)
+                if legend is None or legend[4] in taken:
+                    continue
                 before = _legend_before(t, rec.begin_pos)
-                if legend is not None and legend[4] not in taken and (
-                        before is None or any(v[0] == before[0] for v in after.values())):
+                if before is None or any(v[0] == before[0] for v in after.values()):
                     after[rec.index] = legend
         for idx, (label_at, label_end, a, b, number, macro) in after.items():
             rec = self.res.figures[idx]
@@ -1588,7 +1591,9 @@ def _legend_after(t: str, end: int) -> tuple[int, int, int, int, str, str] | Non
 def _legend_before(t: str, begin: int) -> tuple[int, int, int, int, str, str] | None:
     """A legend typed as the paragraph right before a float beginning at `begin` (no page break
     between), as _legend_after reads one: the float may be that legend's."""
-    j = len(t[:begin].rstrip())
+    j = begin
+    while j > 0 and t[j - 1].isspace():  # the text's end before it (no copy of all that text)
+        j -= 1
     lo = max(0, j - 4000)
     starts = [m.end() for m in _PARAGRAPH_START.finditer(t, lo, j)]
     legend = _legend_after(t, starts[-1] if starts else lo)
