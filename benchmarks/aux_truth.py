@@ -663,7 +663,32 @@ def _figure_type(name: str) -> bool:
     return name.endswith("figure") and name not in ("subfigure", "figure") and name.isalpha()
 
 
-def read_aux(main_aux: Path) -> AuxRecord:
+# A float type a paper declares and names as a figure: float's \floatname{suppfig}{Figure S}
+# (as Quarto writes its supplementary and appendix figures), caption's
+# \DeclareCaptionType{sfig}[Figure A]; the letters after the figure word begin the printed number.
+_FLOAT_NAME = re.compile(r"\\floatname\s*\{(\w+)\}\s*\{([^{}]*)\}"
+                         r"|\\DeclareCaptionType\s*(?:\[[^\]]*\])?\s*\{(\w+)\}\s*\[([^\]]*)\]")
+_FIGURE_NAME = re.compile(r"\s*(?:Figure|Fig\.?)(?:\s|~|\\,|\\ )*([A-Z]{0,2})\s*$")
+
+
+def declared_figure_types(text: str) -> dict[str, str]:
+    """float type -> the series letters its printed name ends with ("" for none), for the types
+    the sources name with a figure's name (`text`: the flattened sources). LaTeX's record has
+    such a float's entry in a list of its own (`\\@writefile{losuppfig}`) and the counter alone
+    as its number ("1" for the printed "Figure S1")."""
+    out = {}
+    for m in _FLOAT_NAME.finditer(text):
+        kind, name = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+        fm = _FIGURE_NAME.match(name)
+        if fm and kind not in ("figure", "table"):
+            out[kind] = fm.group(1)
+    return out
+
+
+def read_aux(main_aux: Path, figure_types: dict[str, str] | None = None) -> AuxRecord:
+    """LaTeX's record of the build: figures, labels, citations. `figure_types`: float types the
+    sources declare as figures (declared_figure_types), their series letters."""
+    figure_types = figure_types or {}
     files = _aux_files(main_aux)
     lof: list[AuxFigure] = []
     labels: dict = {}
@@ -683,16 +708,19 @@ def read_aux(main_aux: Path) -> AuxRecord:
                 if len(gs) > 3 and gs[3].strip():
                     lot_anchors.add(gs[3].strip())  # a table caption's anchor (see below)
                 continue
-            if len(gs) < 3 or (gs[0].strip() != "figure" or target.strip() != "lof") and \
-                    gs[0].strip() not in other_types and not _figure_type(gs[0].strip()):
+            kind = gs[0].strip() if gs else ""
+            if len(gs) < 3 or (kind != "figure" or target.strip() != "lof") and \
+                    kind not in other_types and kind not in figure_types and not _figure_type(kind):
                 continue  # a figure entry of the list of figures, or of a figure type of its own
-            if gs[0].strip() != "figure":
-                other_types.add(gs[0].strip())
+            if kind != "figure":
+                other_types.add(kind)
             entry = gs[1]
             k = entry.find("\\numberline")
             if k >= 0:
                 ng, e, _o = groups(entry, k + len("\\numberline"), 1, optional=False)
                 number = norm_number(ng[0]) if ng else ""
+                if number and kind in figure_types and not number.startswith(figure_types[kind]):
+                    number = figure_types[kind] + number  # the printed "Figure S1"
                 cap = entry[e:].strip()
                 if cap.startswith("{"):
                     g, e2 = read_group(cap, 0)
@@ -735,7 +763,10 @@ def read_aux(main_aux: Path) -> AuxRecord:
         kind = ""
         if anchor:
             kind = anchor.split(".")[0]
-            kind = "figure" if kind in other_types else kind
+            series = figure_types.get(kind, "")
+            if series and value and not value.startswith(series):
+                value = series + value  # \\ref prints the counter; the figure is "S1"
+            kind = "figure" if kind in other_types or kind in figure_types else kind
         if name in cref_kind:
             kind = cref_kind[name] or kind
         out[name] = (value, page, anchor, kind)
@@ -1810,14 +1841,15 @@ def truth(main: Path, pdf: Path, root: Path | None = None, aux_path: Path | None
           ) -> tuple[AuxRecord, SourceRecord]:
     """The full record of one built paper (main .tex next to its .aux, and its PDF); aux_path
     overrides the .aux read (a side run that kept the list of figures a class switched off)."""
-    aux = read_aux(aux_path or main.with_suffix(".aux"))
-    own = main.with_suffix(".aux")
     flat = flatten(main, root)  # the sources, read once
     text = flat.text
+    types = declared_figure_types(text)
+    aux = read_aux(aux_path or main.with_suffix(".aux"), types)
+    own = main.with_suffix(".aux")
     if aux_path and aux_path != own and own.is_file():
         in_env = {" ".join(lb.split()) for a, z in _figure_envs(text)
                   for lb in re.findall(r"\\label\s*\{([^}]*)\}", text[a:z])}
-        complete_side_run(aux, read_aux(own), in_env)
+        complete_side_run(aux, read_aux(own, types), in_env)
     typed_labels(aux, main)
     si_figures(aux, text)
     src = scan_sources(main, aux, root, flat)

@@ -32,7 +32,9 @@ Each case is a convention that once made the truth, not figlint, wrong on a fiel
 - PLOS's supporting figures carry their label as a `\\paragraph*{S1 Fig.}` heading, no \\caption:
   LaTeX records no such figure, and figlint's reports of them were scored as extras;
 - a supplement's float type of its own (`\\DeclareCaptionType{sfigure}[Fig]`, "Fig S1") lists its
-  entries in a list of its own, which the truth did not read: ten printed figures were extras.
+  entries in a list of its own, which the truth did not read: ten printed figures were extras;
+- Quarto names its supplementary and appendix float types "Figure S" and "Figure A" (float's
+  \\floatname), prints "Figure S1" and records the counter alone: the truth counted none of them.
 """
 
 from __future__ import annotations
@@ -401,3 +403,24 @@ def test_a_supplement_figure_type_of_its_own_is_figures(tmp_path, pdflatex):
     assert [f.number for f in aux.figures] == ["1", "2", "S1"]
     assert aux.figures[2].caption == "All times of the supplement."
     assert sorted(s.figure for s in src.sites) == ["1", "S1"]
+
+
+def test_a_float_type_named_as_a_series_figure_is_that_series(tmp_path, pdflatex):
+    # Quarto's supplementary figures: float's \newfloat{suppfig} named "Figure S", the counter
+    # glued to the name by the label format, so the PDF prints "Figure S1" while LaTeX's record
+    # holds "1" in a list of its own (\@writefile{losuppfig}); \ref prints the counter too. A
+    # float type named otherwise (a listing) stays no figure.
+    tex = ("\\documentclass{article}\n\\usepackage{graphicx}\n\\usepackage{float}\n\\usepackage{caption}\n"
+           "\\newfloat{suppfig}{h}{losuppfig}\n\\floatname{suppfig}{Figure S}\n"
+           "\\DeclareCaptionLabelFormat{glued}{#1#2}\n\\captionsetup[suppfig]{labelformat=glued}\n"
+           "\\newfloat{codelisting}{h}{lop}\n\\floatname{codelisting}{Listing}\n\\usepackage{hyperref}\n"
+           "\\begin{document}\nSee Figure~\\ref{fig:1} and Figure S\\ref{sfig:1}.\n\n" + _figs(1)
+           + "\\begin{suppfig}\\centering\\includegraphics[width=0.3\\textwidth]{p.png}"
+           "\\caption{All times of the supplement.}\\label{sfig:1}\\end{suppfig}\n"
+           "\\begin{codelisting}\\caption{A listing of the code.}\\end{codelisting}\n\\end{document}\n")
+    aux, src = _truth(tmp_path / "a", tex)
+    assert "\\@writefile{losuppfig}" in (tmp_path / "a" / "main.aux").read_text()  # the convention is exercised
+    assert sorted(f.number for f in aux.figures) == ["1", "S1"]
+    assert next(f for f in aux.figures if f.number == "S1").caption == "All times of the supplement."
+    assert sorted(s.figure for s in src.sites) == ["1", "S1"]
+    assert at.declared_figure_types("\\floatname{sfig}{Figure A}\\floatname{x}{Listing}") == {"sfig": "A"}
