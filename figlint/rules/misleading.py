@@ -377,6 +377,23 @@ _CONVENTION_WORDS = lazy(
     r"\bdepths?\b|\brank(?:s|ed|ing)?\b|\bmagnitudes?\b|\bmag\b|\bpressure\b|\bhPa\b|\bmbar\b"
     r"|\bago\b|before present|" + _AGE + "|" + _STELLAR + "|" + _SPECTRUM, re.I)
 _SPECTRUM_WORDS = lazy(_SPECTRUM, re.I)
+# Astronomy titles a magnitude axis by the photometric band alone: "G", "g", "V", "K_s", "G_0"
+# (extinction-corrected), "M_G" (absolute), "G [mag]"; brighter (smaller) is up in a
+# colour-magnitude or Hertzsprung-Russell diagram. The bands' case matters (SDSS "g", Gaia "G").
+_BAND = r"(?:[UBVRIJHKugriz]|K\s*_?\s*s|G(?:\s*_?\s*\{?\s*(?:BP|RP)\s*\}?)?|BP|RP|W[1-4]|NUV|FUV)"
+_MAGNITUDE_TITLE = lazy(r"^\s*(?:M\s*_?\s*\{?\s*)?" + _BAND + r"\s*\}?(?:\s*_?\s*\{?\s*0\s*\}?)?"
+                        r"\s*(?:[\[(]\s*(?:mag|dex|AB|Vega)?\s*[\])])?\s*$")
+# A colour index, one band's magnitude less another's ("BP - RP", "G_BP - G_RP", "(g - i)_0",
+# "B-V"): a vertical axis beside it is a colour-magnitude diagram's magnitude, whose title the
+# reading of a raster may have lost (one turned letter).
+_COLOUR_TITLE = lazy(r"^\s*\(?\s*" + _BAND + r"\s*[-−–]\s*" + _BAND + r"\s*\)?(?:\s*_?\s*\{?\s*[0o]\s*\}?)?"
+                     r"\s*(?:[\[(]\s*mag\s*[\])])?\s*$")
+# A map of the sky is drawn as the sky is seen, east to the left: right ascension (and galactic
+# longitude) grows leftward. "α" or "l" name it only beside a declination or latitude axis.
+_SKY_LONGITUDE = lazy(r"^\s*(?:(?-i:R\.?\s?A\.?)(?![A-Za-z])|right\s*ascension|galactic\s*longitude)", re.I)
+_SKY_SYMBOL = lazy(r"^\s*(?:α|ℓ|l)(?:\s*_?\s*\{?\s*(?:J?2000|ICRS)\s*\}?)?\s*(?:[\[(]\s*(?:deg|°|degrees?|h|hr)?\s*[\])])?\s*$")
+_DEGREES = lazy(r"[\[(]\s*(?:deg|°|degrees)\s*[\])]")
+_SKY_LATITUDE = lazy(r"^\s*(?:(?-i:Dec\.?)(?![A-Za-z])|declination|δ|b(?![A-Za-z])|galactic\s*latitude)", re.I)
 
 
 def _conventional(an: FigureAnalysis, ax: Axis) -> bool:
@@ -388,7 +405,25 @@ def _conventional(an: FigureAnalysis, ax: Axis) -> bool:
         return True
     if ax.orient == "y" and _CONVENTION_WORDS.search(rotated_title(an, ax)):
         return True
+    if _astronomical(an, ax):
+        return True
     return not ax.title and any(_SPECTRUM_WORDS.search(t.text) for t in an.tokens)
+
+
+def _astronomical(an: FigureAnalysis, ax: Axis) -> bool:
+    """A magnitude titled by its band alone (_MAGNITUDE_TITLE) or, untitled, beside a colour
+    index (_COLOUR_TITLE), or a horizontal sky longitude (right ascension; "α" or "l" beside a
+    declination, a latitude or another axis in degrees) drawn east-left."""
+    titles = [t for t in (ax.title, ax.title_scripts) if t]
+    if any(_MAGNITUDE_TITLE.match(t) for t in titles):
+        return True
+    others = [o for o in an.axes if o is not ax and o.orient != ax.orient]
+    if ax.orient == "y":
+        return not titles and any(_COLOUR_TITLE.match(o.title or "") for o in others)
+    if any(_SKY_LONGITUDE.match(t) for t in titles):
+        return True
+    return any(_SKY_SYMBOL.match(t) for t in titles) and \
+        any(_SKY_LATITUDE.match(o.title or "") or _DEGREES.search(o.title or "") for o in others)
 
 
 def _inverted_axis(an: FigureAnalysis) -> Axis | None:
