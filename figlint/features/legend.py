@@ -84,8 +84,9 @@ def label_windows(an, near: float, far: float, dy: float):
     return Boxes(windows, max(far - near, 2 * dy, 1.0)).hold
 
 
-def _label_for(an, sw: BBox, u: float, used: set[int]):
-    """The text token starting just right of a swatch, on its line, and the rest of that line."""
+def _label_for(an, sw: BBox, u: float, used: set[int], is_label=_is_label):
+    """The text token starting just right of a swatch, on its line, and the rest of that line
+    (`is_label`: what the first token's text must be)."""
     cy = (sw[1] + sw[3]) / 2
     cys, order = _by_height(an)
     lo = bisect_left(cys, cy - 0.45 * u - 1e-6)
@@ -104,7 +105,7 @@ def _label_for(an, sw: BBox, u: float, used: set[int]):
         return None
     i = best[0]
     first = an.tokens[i]
-    if not _is_label(first.text):
+    if not is_label(first.text):
         return None
     parts, idx, right = [first], [i], first.bbox[2]
     # words of the same entry printed as separate tokens: same line, small gaps
@@ -146,14 +147,34 @@ def _aligned(entries: list[LegendEntry], u: float, lone: bool = True) -> list[Le
 
 # --- vector ------------------------------------------------------------------------------
 
-def _vector_legend(an) -> list[LegendEntry]:
+def numeric_keys(an) -> list[LegendEntry]:
+    """A legend whose labels are numbers (a month, a parameter's value, a block size),
+    each beside a line sample or a patch at least a letter wide: `legend` leaves them out,
+    since a tick label has its tick mark beside it (a right-hand axis' marks stand left of
+    its labels, as a sample does, but are shorter than a letter is wide); markers beside
+    numbers are a scatter's data labels as often. Computed once per analysis."""
+    got = an.derived.get("_numeric_keys")
+    if got is None:
+        read = _vector_legend if an.source == "vector" else _raster_legend if an.source == "raster" else None
+        got = an.derived["_numeric_keys"] = read(an, numeric=True) if read is not None else []
+    return got
+
+
+def _is_number(text: str) -> bool:
+    return bool(_NUMBER.match(text))
+
+
+_NUMBER = re.compile(r"^\s*[-\u2212]?\d+(?:[.,]\d+)?\s*$")
+
+
+def _vector_legend(an, numeric: bool = False) -> list[LegendEntry]:
     u = an.unit_size
     from figlint.features.vector import pieces
 
     if not getattr(an, "drawings", None) or not an.tokens:
         return []
     cands: list[tuple[BBox, str, tuple | None, int]] = []  # (box, style, colour, priority)
-    line_w = (max(4.0, 0.5 * u), 3.5 * u)
+    line_w = (max(4.0, u if numeric else 0.5 * u), 3.5 * u)
     line_h = max(1.6, 0.12 * u)
     styles: dict[int, tuple] = {}  # per Drawing: its patch and marker colours (a group's pieces share them)
     beside_label = label_windows(an, -0.15 * u, 1.3 * u, 0.45 * u)
@@ -175,7 +196,7 @@ def _vector_legend(an) -> list[LegendEntry]:
         if got[0] is not None and items <= 5 and 0.3 * u <= w <= 2.5 * u and 0.2 * u <= h <= 1.2 * u:
             cands.append(((x0, y0, x1, y1), "patch", got[0], 1))
             continue
-        if got[1] is not None and 0.1 * u <= w <= 0.75 * u and 0.1 * u <= h <= 0.75 * u:
+        if not numeric and got[1] is not None and 0.1 * u <= w <= 0.75 * u and 0.1 * u <= h <= 0.75 * u:
             cands.append(((x0, y0, x1, y1), "marker", got[1], 2))
     if not cands:
         return []
@@ -189,7 +210,7 @@ def _vector_legend(an) -> list[LegendEntry]:
     for box, style, colour, _p in cands:
         # the label first: it is looked up among the tokens of the swatch's line only, and
         # most candidates (a scatter's markers) have none beside them
-        got = _label_for(an, box, u, used)
+        got = _label_for(an, box, u, used, _is_number if numeric else _is_label)
         if got is None:
             continue
         if any(_overlaps(box, b) for b in swatch_boxes):
@@ -200,6 +221,8 @@ def _vector_legend(an) -> list[LegendEntry]:
         used.update(idx)
         swatch_boxes.append(box)
         entries.append(LegendEntry(text=text, colour=_rgb(colour), style=style, bbox=ebox, swatch=box, text_x=tx))
+    if numeric:
+        return _aligned(entries, u, lone=False)
     # every swatch-and-label pair before the alignment test, for readers that align them
     # otherwise (legend_cover.py: pgfplots centres its labels, so they share no left edge)
     an.derived["_legend_pairs"] = list(entries)
@@ -218,7 +241,7 @@ def _rgb(c) -> tuple[float, float, float] | None:
 
 # --- raster ------------------------------------------------------------------------------
 
-def _raster_legend(an) -> list[LegendEntry]:
+def _raster_legend(an, numeric: bool = False) -> list[LegendEntry]:
     import numpy as np
 
     m = an.marks
@@ -229,10 +252,11 @@ def _raster_legend(an) -> list[LegendEntry]:
     H, W = fg.shape[:2]
     entries: list[LegendEntry] = []
     used: set[int] = set()
+    is_label = _is_number if numeric else _is_label
     order = sorted(range(len(an.tokens)), key=lambda i: (an.tokens[i].cy, an.tokens[i].bbox[0]))
     for i in order:
         t = an.tokens[i]
-        if i in used or t.rotated or not _is_label(t.text) or t.conf < 0.5:
+        if i in used or t.rotated or not is_label(t.text) or t.conf < 0.5:
             continue
         x1 = int(t.bbox[0] - 0.1 * u)
         x0 = max(int(t.bbox[0] - 4.0 * u), 0)
@@ -258,8 +282,8 @@ def _raster_legend(an) -> list[LegendEntry]:
         rows = band[:, start:end + 1].any(axis=1)
         ry = np.nonzero(rows)[0]
         sw_h = ry[-1] - ry[0] + 1
-        if sw_w < 0.25 * u or sw_w > 3.5 * u or sw_h > 1.1 * u:
-            continue
+        if sw_w < (u if numeric else 0.25 * u) or sw_w > 3.5 * u or sw_h > (2.0 if numeric else 1.1) * u:
+            continue  # numbers' keys: at least a letter wide (a tick mark is shorter), up to a key box
         # the swatch must stand alone: nothing on its left within a short distance (not a curve crossing)
         left0 = max(x0 + start - int(0.6 * u), 0)
         if left0 < x0 + start - 1 and fg[y0:y1, left0:x0 + start - 1].any(axis=0).mean() > 0.4:
@@ -281,7 +305,7 @@ def _raster_legend(an) -> list[LegendEntry]:
             b, g, r = np.median(pix, axis=0)
             colour = (float(r) / 255, float(g) / 255, float(b) / 255)
         sw = (float(x0 + start), float(y0 + ry[0]), float(x0 + end + 1), float(y0 + ry[-1] + 1))
-        got = _label_for(an, sw, u, used)
+        got = _label_for(an, sw, u, used, is_label)
         if got is None:
             continue
         text, ebox, idx, tx = got

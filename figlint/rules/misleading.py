@@ -178,7 +178,7 @@ def _dual_pair(an: FigureAnalysis) -> tuple[Axis, Axis, dict] | None:
             if _mirrored(left, right):
                 continue
             extra = _two_sides(an, left, right)
-            if extra is not None:
+            if extra is not None and not (_legend_column(an, left) or _legend_column(an, right)):
                 return left, right, extra
     # A second axis OCR read only in part (features/second_axis.py): a two-label column
     # completed by reading its predicted labels, or labels on the clean axis' own rows
@@ -426,6 +426,28 @@ def _astronomical(an: FigureAnalysis, ax: Axis) -> bool:
         any(_SKY_LATITUDE.match(o.title or "") or _DEGREES.search(o.title or "") for o in others)
 
 
+def _legend_column(an: FigureAnalysis, ax: Axis) -> bool:
+    """The axis' labels are a legend's: a swatch (line sample, patch) beside each of
+    at least two thirds of them, as a legend of numeric keys sets them ("Month" 1, 3, 6, 9, 12;
+    a parameter's values). Their pitch is the legend's keys', which may stand farther apart
+    than lines of text (features/axes._stacked_lines), so only the swatches tell them from a
+    value axis. Read only for an axis a rule would report."""
+    if len(ax.ticks) > 12:
+        return False
+    from figlint.features.legend import numeric_keys
+
+    entries = numeric_keys(an)
+    if len(entries) < 2:
+        return False
+    along = 1 if ax.orient == "y" else 0
+
+    def keyed(t) -> bool:
+        text = t.text.strip()
+        return any(e.text.strip() == text and e.bbox[along] - 1 <= t.pos <= e.bbox[along + 2] + 1 for e in entries)
+
+    return sum(map(keyed, ax.ticks)) >= max(2, math.ceil(2 * len(ax.ticks) / 3))
+
+
 def _inverted_axis(an: FigureAnalysis) -> Axis | None:
     if an.chart_type in ("heatmap", "photo"):
         return None
@@ -449,6 +471,7 @@ def _inverted_axis(an: FigureAnalysis) -> Axis | None:
     # dates the numeric reading does not take (months, days, quarters): a time axis whose
     # dates grow leftward runs against the reading direction as a value axis does
     found += [ax for ax in time_axes(an) if ax.inverted and ax.side != "top"]
+    found = [ax for ax in found if not _legend_column(an, ax)]
     if any(_conventional(an, ax) for ax in found):
         # the convention holds for the figure: profile panels side by side print the depth
         # or pressure title once, and their other columns are the same quantity
@@ -655,6 +678,8 @@ def _uneven_ticks(an: FigureAnalysis) -> tuple[Axis, str] | None:
             continue
         if an.source == "raster" and (len(ax.ticks) < 5 or _tick_confidence(an, ax) < 0.85):
             continue  # one misread digit makes any scale look irregular
+        if _legend_column(an, ax):
+            continue  # a legend's numeric keys (0.0, 0.1, ..., 0.9 with one left out) are no scale
         ticks = sorted(ax.ticks, key=lambda t: t.pos)
         gaps = [b.pos - a.pos for a, b in zip(ticks, ticks[1:])]
         steps = [abs(b.value - a.value) for a, b in zip(ticks, ticks[1:])]
