@@ -663,7 +663,43 @@ def _figure_type(name: str) -> bool:
     return name.endswith("figure") and name not in ("subfigure", "figure") and name.isalpha()
 
 
-def read_aux(main_aux: Path) -> AuxRecord:
+# A float type of its own named with a series word before the figure's name ("Supplementary
+# Figure", "Extended Data Fig.") counts from 1 in print like the main figures: its figures are a
+# series of their own, numbered with the series' letters as a letter-numbered supplement's are
+# ("S3" for what prints "Supplementary Figure 3", "ED3" for "Extended Data Fig. 3"), not further
+# parts of the main Figure 3.
+_SERIES_WORD = re.compile(r"^\s*(?:(extended\s+data)|supplementa(?:ry|l)|supporting)\b", re.I)
+_DECLARED_NAME = [
+    # newfloat: \DeclareFloatingEnvironment[name=...]{type}; caption: \DeclareCaptionType[name=...]{type}[name]
+    re.compile(r"\\(?:DeclareFloatingEnvironment|DeclareCaptionType)\s*\[(?P<opts>(?:[^\[\]{}]|\{[^{}]*\})*)\]\s*\{(?P<type>\w+)\}"),
+    re.compile(r"\\DeclareCaptionType\s*(?:\[[^\]]*\])?\s*\{(?P<type>\w+)\}\s*\[(?P<name>[^\]]*)\]"),
+    re.compile(r"\\(?:floatname|SetupFloatingEnvironment)\s*\{(?P<type>\w+)\}\s*\{(?P<name>[^{}]*)\}"),
+]
+
+
+def worded_series(text: str) -> dict[str, str]:
+    """Float types whose declared name carries a series word -> the series' letters ("S", "ED")."""
+    out: dict[str, str] = {}
+    for pat in _DECLARED_NAME:
+        for m in pat.finditer(text):
+            name = m.groupdict().get("name")
+            if name is None:
+                nm = re.search(r"(?:^|,)\s*name\s*=\s*\{?([^,{}]*)", m.group("opts"))
+                name = nm.group(1) if nm else None
+            if name is None:
+                continue
+            w = _SERIES_WORD.match(name.replace("~", " "))
+            if w:
+                out[m.group("type")] = "ED" if w.group(1) else "S"
+            else:
+                out.pop(m.group("type"), None)
+    return out
+
+
+def read_aux(main_aux: Path, series: dict[str, str] | None = None) -> AuxRecord:
+    """LaTeX's record of a build. `series`: float types that number a series of their own
+    (worded_series), whose plain numbers are written with its letters."""
+    series = series or {}
     files = _aux_files(main_aux)
     lof: list[AuxFigure] = []
     labels: dict = {}
@@ -701,6 +737,8 @@ def read_aux(main_aux: Path) -> AuxRecord:
             else:
                 mm = re.match(r"\s*(?:Fig(?:ure)?\.?\s*)?([A-Z]?[\d.]+)[:.]?\s*(.*)", tex_plain(entry), re.S)
                 number, cap = (mm.group(1).rstrip("."), mm.group(2)) if mm else ("", entry)
+            if series.get(gs[0].strip()) and number[:1].isdigit():
+                number = series[gs[0].strip()] + number
             lof.append(AuxFigure(number=number, folio=tex_plain(gs[2]), anchor=gs[3].strip() if len(gs) > 3 else None,
                                  caption_tex=cap))
         if not any("\\@writefile{lof}" in q.read_text(errors="replace") for q in files):
@@ -735,6 +773,8 @@ def read_aux(main_aux: Path) -> AuxRecord:
         kind = ""
         if anchor:
             kind = anchor.split(".")[0]
+            if series.get(kind) and value[:1].isdigit():
+                value = series[kind] + value  # a label of the series' figure (its anchor says so)
             kind = "figure" if kind in other_types else kind
         if name in cref_kind:
             kind = cref_kind[name] or kind
@@ -1810,14 +1850,15 @@ def truth(main: Path, pdf: Path, root: Path | None = None, aux_path: Path | None
           ) -> tuple[AuxRecord, SourceRecord]:
     """The full record of one built paper (main .tex next to its .aux, and its PDF); aux_path
     overrides the .aux read (a side run that kept the list of figures a class switched off)."""
-    aux = read_aux(aux_path or main.with_suffix(".aux"))
-    own = main.with_suffix(".aux")
     flat = flatten(main, root)  # the sources, read once
     text = flat.text
+    series = worded_series(text)
+    aux = read_aux(aux_path or main.with_suffix(".aux"), series)
+    own = main.with_suffix(".aux")
     if aux_path and aux_path != own and own.is_file():
         in_env = {" ".join(lb.split()) for a, z in _figure_envs(text)
                   for lb in re.findall(r"\\label\s*\{([^}]*)\}", text[a:z])}
-        complete_side_run(aux, read_aux(own), in_env)
+        complete_side_run(aux, read_aux(own, series), in_env)
     typed_labels(aux, main)
     si_figures(aux, text)
     src = scan_sources(main, aux, root, flat)

@@ -32,7 +32,9 @@ Each case is a convention that once made the truth, not figlint, wrong on a fiel
 - PLOS's supporting figures carry their label as a `\\paragraph*{S1 Fig.}` heading, no \\caption:
   LaTeX records no such figure, and figlint's reports of them were scored as extras;
 - a supplement's float type of its own (`\\DeclareCaptionType{sfigure}[Fig]`, "Fig S1") lists its
-  entries in a list of its own, which the truth did not read: ten printed figures were extras.
+  entries in a list of its own, which the truth did not read: ten printed figures were extras;
+- one named "Supplementary Figure" (newfloat) prints plain numbers, "Supplementary Figure 1": the
+  truth took its figures for second parts of the main Figures 1-4 (a neuroscience manuscript).
 """
 
 from __future__ import annotations
@@ -401,3 +403,20 @@ def test_a_supplement_figure_type_of_its_own_is_figures(tmp_path, pdflatex):
     assert [f.number for f in aux.figures] == ["1", "2", "S1"]
     assert aux.figures[2].caption == "All times of the supplement."
     assert sorted(s.figure for s in src.sites) == ["1", "S1"]
+
+
+@pytest.mark.parametrize("hyperref", [False, True])
+def test_a_figure_type_named_supplementary_is_a_series_of_its_own(tmp_path, pdflatex, hyperref):
+    # newfloat's \DeclareFloatingEnvironment[name={Supplementary Figure}]{suppfigure}, written to
+    # the list of figures with the main ones and counted from 1: "Supplementary Figure 1" is S1
+    tex = ("\\documentclass{article}\n\\usepackage{graphicx}\n\\usepackage{newfloat}\n"
+           "\\DeclareFloatingEnvironment[name={Supplementary Figure},fileext=lof]{suppfigure}\n"
+           + ("\\usepackage{hyperref}\n" if hyperref else "")
+           + "\\begin{document}\nSee Figure~\\ref{fig:1} and Supp. Fig.~\\ref{sfig:1}.\n\n" + _figs(2)
+           + "\\begin{suppfigure}[p]\\centering\\includegraphics[width=0.3\\textwidth]{p.png}"
+           "\\caption{All times of the supplement.}\\label{sfig:1}\\end{suppfigure}\n\\end{document}\n")
+    aux, src = _truth(tmp_path / "a", tex)
+    assert [f.number for f in aux.figures] == ["1", "2", "S1"]
+    assert aux.figures[2].caption == "All times of the supplement."
+    # with hyperref the label's anchor (suppfigure.1) tells its series; without, no place does
+    assert sorted(s.figure for s in src.sites) == (["1", "S1"] if hyperref else ["1"])
