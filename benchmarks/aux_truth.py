@@ -663,31 +663,53 @@ def _figure_type(name: str) -> bool:
     return name.endswith("figure") and name not in ("subfigure", "figure") and name.isalpha()
 
 
-# A float type a paper declares and names as a figure: float's \floatname{suppfig}{Figure S}
-# (as Quarto writes its supplementary and appendix figures), caption's
-# \DeclareCaptionType{sfig}[Figure A]; the letters after the figure word begin the printed number.
-_FLOAT_NAME = re.compile(r"\\floatname\s*\{(\w+)\}\s*\{([^{}]*)\}"
-                         r"|\\DeclareCaptionType\s*(?:\[[^\]]*\])?\s*\{(\w+)\}\s*\[([^\]]*)\]")
+# A float type a paper declares and names as a figure prints its own series: float's
+# \floatname{suppfig}{Figure S} (as Quarto writes its supplementary and appendix figures) or
+# caption's \DeclareCaptionType{sfig}[Figure A], the letters after the figure word beginning the
+# printed number; or a name with a series word before the figure's ("Supplementary Figure",
+# "Extended Data Fig."), which counts from 1 in print like the main figures: its figures are
+# written with the series' letters ("S3" for what prints "Supplementary Figure 3", "ED3" for
+# "Extended Data Fig. 3"), not further parts of the main Figure 3.
+_SERIES_WORD = re.compile(r"^\s*(?:(extended\s+data)|supplementa(?:ry|l)|supporting)\b", re.I)
 _FIGURE_NAME = re.compile(r"\s*(?:Figure|Fig\.?)(?:\s|~|\\,|\\ )*([A-Z]{0,2})\s*$")
+_DECLARED_NAME = [
+    # newfloat: \DeclareFloatingEnvironment[name=...]{type}; caption: \DeclareCaptionType[name=...]{type}[name]
+    re.compile(r"\\(?:DeclareFloatingEnvironment|DeclareCaptionType)\s*\[(?P<opts>(?:[^\[\]{}]|\{[^{}]*\})*)\]\s*\{(?P<type>\w+)\}"),
+    re.compile(r"\\DeclareCaptionType\s*(?:\[[^\]]*\])?\s*\{(?P<type>\w+)\}\s*\[(?P<name>[^\]]*)\]"),
+    re.compile(r"\\(?:floatname|SetupFloatingEnvironment)\s*\{(?P<type>\w+)\}\s*\{(?P<name>[^{}]*)\}"),
+]
 
 
 def declared_figure_types(text: str) -> dict[str, str]:
-    """float type -> the series letters its printed name ends with ("" for none), for the types
-    the sources name with a figure's name (`text`: the flattened sources). LaTeX's record has
-    such a float's entry in a list of its own (`\\@writefile{losuppfig}`) and the counter alone
-    as its number ("1" for the printed "Figure S1")."""
-    out = {}
-    for m in _FLOAT_NAME.finditer(text):
-        kind, name = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+    """float type -> the series letters it prints ("" for none), for the types the sources
+    (`text`, flattened) name as figures (the last declaration of a type decides). LaTeX's
+    record has such a float's entry in a list of its own (`\\@writefile{losuppfig}`) and the
+    counter alone as its number ("1" for the printed "Figure S1")."""
+    found: list[tuple[int, str, str]] = []
+    for pat in _DECLARED_NAME:
+        for m in pat.finditer(text):
+            name = m.groupdict().get("name")
+            if name is None:
+                nm = re.search(r"(?:^|,)\s*name\s*=\s*\{?([^,{}]*)", m.group("opts"))
+                name = nm.group(1) if nm else None
+            if name is not None:
+                found.append((m.start(), m.group("type"), name.replace("~", " ")))
+    out: dict[str, str] = {}
+    for _pos, kind, name in sorted(found):
+        w = _SERIES_WORD.match(name)
         fm = _FIGURE_NAME.match(name)
-        if fm and kind not in ("figure", "table"):
+        if w:
+            out[kind] = "ED" if w.group(1) else "S"
+        elif fm and kind not in ("figure", "table"):
             out[kind] = fm.group(1)
+        else:
+            out.pop(kind, None)
     return out
 
 
 def read_aux(main_aux: Path, figure_types: dict[str, str] | None = None) -> AuxRecord:
     """LaTeX's record of the build: figures, labels, citations. `figure_types`: float types the
-    sources declare as figures (declared_figure_types), their series letters."""
+    sources declare as figures (declared_figure_types), the series letters their numbers print."""
     figure_types = figure_types or {}
     files = _aux_files(main_aux)
     lof: list[AuxFigure] = []
@@ -719,8 +741,6 @@ def read_aux(main_aux: Path, figure_types: dict[str, str] | None = None) -> AuxR
             if k >= 0:
                 ng, e, _o = groups(entry, k + len("\\numberline"), 1, optional=False)
                 number = norm_number(ng[0]) if ng else ""
-                if number and kind in figure_types and not number.startswith(figure_types[kind]):
-                    number = figure_types[kind] + number  # the printed "Figure S1"
                 cap = entry[e:].strip()
                 if cap.startswith("{"):
                     g, e2 = read_group(cap, 0)
@@ -729,6 +749,8 @@ def read_aux(main_aux: Path, figure_types: dict[str, str] | None = None) -> AuxR
             else:
                 mm = re.match(r"\s*(?:Fig(?:ure)?\.?\s*)?([A-Z]?[\d.]+)[:.]?\s*(.*)", tex_plain(entry), re.S)
                 number, cap = (mm.group(1).rstrip("."), mm.group(2)) if mm else ("", entry)
+            if figure_types.get(kind) and number[:1].isdigit():
+                number = figure_types[kind] + number  # the printed "Figure S1", "Supplementary Figure 1"
             lof.append(AuxFigure(number=number, folio=tex_plain(gs[2]), anchor=gs[3].strip() if len(gs) > 3 else None,
                                  caption_tex=cap))
         if not any("\\@writefile{lof}" in q.read_text(errors="replace") for q in files):
@@ -763,9 +785,8 @@ def read_aux(main_aux: Path, figure_types: dict[str, str] | None = None) -> AuxR
         kind = ""
         if anchor:
             kind = anchor.split(".")[0]
-            series = figure_types.get(kind, "")
-            if series and value and not value.startswith(series):
-                value = series + value  # \\ref prints the counter; the figure is "S1"
+            if figure_types.get(kind) and value[:1].isdigit():
+                value = figure_types[kind] + value  # \\ref prints the counter; the figure is "S1"
             kind = "figure" if kind in other_types or kind in figure_types else kind
         if name in cref_kind:
             kind = cref_kind[name] or kind

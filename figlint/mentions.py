@@ -138,6 +138,49 @@ class Mention:
     items: list[tuple[int, int, str, list[str]]] = field(default_factory=list)
 
 
+# ---------------------------------------------------------------- a series named by a word
+# Papers print a supplement's figures in a series of their own without a letter, the series
+# named by a word before the figure's name: "Supplementary Figure 3", "Supp. Fig. 3", "SI Fig. 3",
+# "Supporting Figure 3" are the supplement's (the series "Figure S3" prints with its letter),
+# "Extended Data Fig. 3" is Nature's second series. Such a figure's number is written with its
+# series' letters, "S3" and "ED3", on both routes: the form a series letter already gives a
+# number ("Figure S3" is "S3"), so one number names one figure wherever numbers are compared
+# (normalize_number, the binding of both routes, ranges "S1-S3"), "Supplementary Figure 3" and
+# "Figure S3" name the same figure, and neither is the main Figure 3. The caption's label keeps
+# what prints ("Supplementary Figure 3").
+_SERIES_WORD = (r"(?:(?<![A-Za-z])(?i:(extended\s+data)|(?:supplementary|supplemental|supporting)"
+                r"(?:\s+(?:information|materials?|data|notes?))?|supp\.?|suppl\.?)|\bSI)")
+_SERIES_NAME_RE = lazy(r"^\s*" + _SERIES_WORD + r"[\s~\u00a0]")
+# the word just before a figure word ("Supplementary |Fig. 3") or before its number ("Supp. Fig. |3")
+_SERIES_BEFORE_RE = lazy(_SERIES_WORD + r"[\s~\u00a0]+(?:(?i:" + _FOREIGN_WORDS + r"|fig(?:ure)?s?\.?|figs?\.)"
+                         + _SP + r")?$")
+
+
+def name_series(name: str) -> str:
+    """The series a figure's printed name puts its figures in: "S" for "Supplementary Figure",
+    "Supp. Fig.", "Supporting Figure"; "ED" for "Extended Data Fig."; "" for "Figure"."""
+    m = _SERIES_NAME_RE.match(name.replace("~", " ") + " ")
+    return "" if m is None else ("ED" if m.group(1) else "S")
+
+
+def series_before(text: str, pos: int) -> str:
+    """The series a word just before `pos` names (name_series), where `pos` is a figure word's
+    start or its number's: "Supplementary |Fig. 3", "Extended Data Fig. |3"."""
+    window = text[max(0, pos - 60):pos]
+    low = window.lower()
+    if "supp" not in low and "extended" not in low and "SI" not in window:
+        return ""  # most mentions: no search (a 1 MB line holds 125,000 of them)
+    m = _SERIES_BEFORE_RE.search(window)
+    return "" if m is None else ("ED" if m.group(1) else "S")
+
+
+def in_series(number: str, series: str) -> str:
+    """A figure's number as it is identified, its series' letters before it: "3" printed under
+    "Supplementary Figure" is "S3"; a number that prints a letter of its own ("S3", "A2") is
+    left as printed."""
+    return series + number if series and number[:1].isdigit() else number
+
+
 # a number as its series' prefix and its serial: "A2" (an appendix), "3.7" (chapter 3),
 # "SI 4", "A 1" (a prefix set off by a space), "OA-2"
 _SERIAL = lazy(r"((?:[A-Z]{1,3}[ \u00a0\u2009\u202f.-]?)?(?:\d+" + _CHAPTER_DOT + r")?)(\d+)")
@@ -290,6 +333,11 @@ def find_mentions(text: str, known=None) -> list[Mention]:
                     numbers.append(n)
             for k, v in more_panels.items():
                 panels.setdefault(k, []).extend(x for x in v if x not in panels.get(k, []))
+        series = series_before(text, wm.start()) if wm.start() else ""
+        if series:  # "Supplementary Figs. 2 and 3": the supplement's S2 and S3, not Figures 2 and 3
+            numbers = [in_series(n, series) for n in numbers]
+            panels = {in_series(k, series): v for k, v in panels.items()}
+            items = [(a, b, in_series(n, series), p) for a, b, n, p in items]
         out.append(Mention(wm.start(), end, text[wm.start():end], numbers, panels, items))
         pos = end
     if "Fig" in text:
@@ -377,6 +425,8 @@ def parse_float_label(text: str) -> tuple[str, str, str, str] | None:
         if delim.strip(" \t\u00a0\u2009\u202f~") in ("-", "\u2013", "\u2014") and _ITEM_OF_A_FIGURE.match(rest):
             return None  # eLife's "Figure 1–Figure supplement 2." captions an item of Figure 1, not Figure 1
         label = re.sub(r"\s+", " ", f"{word.strip()} {num}")
+        if kind == "figure":
+            num = in_series(num, name_series(word))  # "Supplementary Figure 3" is the supplement's S3
         return kind, label, num, rest
     m = _NUMBER_FIRST_LABEL.match(text)
     if m:
@@ -484,18 +534,20 @@ _SUPP_AFTER = re.compile(
     r"^\s*\)?\s*,?\s*(?:in|of|from)\s+the\s+(?:online\s+)?"
     r"(?:SI\b|(?i:supplement|supporting\s+information|electronic\s+supplementary))"
 )
-# the supplement's own series: "S1", "S.1", "SI 4" (a prefix set off by a thin space)
-_SUPP_NUMBER = lazy(r"S[A-Z]?[ \u00a0\u2009\u202f.]?\d")
+# the supplement's own series: "S1", "S.1", "SI 4" (a prefix set off by a thin space), and
+# Extended Data's "ED1" ("Extended Data Fig. 1", in_series)
+_SUPP_NUMBER = lazy(r"(?:S[A-Z]?|ED)[ \u00a0\u2009\u202f.]?\d")
 
 
 def external_mention(text: str, start: int, end: int, numbers=(), known=None) -> bool:
     """The mention text[start:end] names a figure of another work or series, by what stands
     before and after it (LaTeX source or printed text alike).
 
-    A mention of the supplement's series ("Supplementary Fig. S1A", "Fig. S2 in the
-    Supplementary Material") is this paper's own when the paper prints those figures: every
-    one of its `numbers` is an S-number among `known` (normalised numbers of the paper's
-    figures), as when the supplement is appended to the same PDF.
+    A mention of the supplement's series ("Supplementary Fig. S1A", "Supplementary Fig. 3",
+    read as S3, "Fig. S2 in the Supplementary Material") is this paper's own when the paper
+    prints those figures: every one of its `numbers` is a series number (S, ED) among `known`
+    (normalised numbers of the paper's figures), as when the supplement is appended to the
+    same PDF.
     """
     before = text[max(0, start - 80):start]
     low = before.lower()

@@ -34,7 +34,9 @@ Each case is a convention that once made the truth, not figlint, wrong on a fiel
 - a supplement's float type of its own (`\\DeclareCaptionType{sfigure}[Fig]`, "Fig S1") lists its
   entries in a list of its own, which the truth did not read: ten printed figures were extras;
 - Quarto names its supplementary and appendix float types "Figure S" and "Figure A" (float's
-  \\floatname), prints "Figure S1" and records the counter alone: the truth counted none of them.
+  \\floatname), prints "Figure S1" and records the counter alone: the truth counted none of them;
+- one named "Supplementary Figure" (newfloat) prints plain numbers, "Supplementary Figure 1": the
+  truth took its figures for second parts of the main Figures 1-4 (a neuroscience manuscript).
 """
 
 from __future__ import annotations
@@ -424,3 +426,20 @@ def test_a_float_type_named_as_a_series_figure_is_that_series(tmp_path, pdflatex
     assert next(f for f in aux.figures if f.number == "S1").caption == "All times of the supplement."
     assert sorted(s.figure for s in src.sites) == ["1", "S1"]
     assert at.declared_figure_types("\\floatname{sfig}{Figure A}\\floatname{x}{Listing}") == {"sfig": "A"}
+
+
+@pytest.mark.parametrize("hyperref", [False, True])
+def test_a_figure_type_named_supplementary_is_a_series_of_its_own(tmp_path, pdflatex, hyperref):
+    # newfloat's \DeclareFloatingEnvironment[name={Supplementary Figure}]{suppfigure}, written to
+    # the list of figures with the main ones and counted from 1: "Supplementary Figure 1" is S1
+    tex = ("\\documentclass{article}\n\\usepackage{graphicx}\n\\usepackage{newfloat}\n"
+           "\\DeclareFloatingEnvironment[name={Supplementary Figure},fileext=lof]{suppfigure}\n"
+           + ("\\usepackage{hyperref}\n" if hyperref else "")
+           + "\\begin{document}\nSee Figure~\\ref{fig:1} and Supp. Fig.~\\ref{sfig:1}.\n\n" + _figs(2)
+           + "\\begin{suppfigure}[p]\\centering\\includegraphics[width=0.3\\textwidth]{p.png}"
+           "\\caption{All times of the supplement.}\\label{sfig:1}\\end{suppfigure}\n\\end{document}\n")
+    aux, src = _truth(tmp_path / "a", tex)
+    assert [f.number for f in aux.figures] == ["1", "2", "S1"]
+    assert aux.figures[2].caption == "All times of the supplement."
+    # with hyperref the label's anchor (suppfigure.1) tells its series; without, no place does
+    assert sorted(s.figure for s in src.sites) == (["1", "S1"] if hyperref else ["1"])

@@ -24,7 +24,7 @@ from figlint.gcpause import paused
 from figlint.mentions import external_mention
 from figlint.ingest.langnames import autoref_figure_word, cref_figure_names
 from figlint.ingest.texparse import TextRenderer, squash
-from figlint.ingest.texscan import FigRec, LabelDef, ScanResult, scan_document
+from figlint.ingest.texscan import FigRec, LabelDef, ScanResult, printed_number, scan_document
 from figlint.ingest.texsource import Document, is_inside, load_document
 from figlint.model import Caption, CitingSite, Figure, Paper, Problem, Subpanel
 
@@ -158,8 +158,11 @@ class _Assembler:
         if not new:
             return
         for idx, num in new.items():
-            # a declared type named "Figure S" prints "Figure S1" over a counter that prints "1"
+            # a declared type named "Figure S" prints "Figure S1" over a counter that prints "1";
+            # one named "Supplementary Figure" prints "1", its series written before it ("S1")
             series = self.scan.float_series.get((recs[idx].env or "").rstrip("*"), "")
+            if recs[idx].series and num[:1].isdigit():
+                series = recs[idx].series
             recs[idx].number = num if num.startswith(series) else series + num
         for lab in self.scan.labels:
             if lab.name in aux.labels and aux.labels[lab.name]:
@@ -290,14 +293,6 @@ class _Assembler:
         return ", ".join(nums)
 
     # ------------------------------------------------------------ figures
-    def _figure_word(self) -> str:
-        d = self.scan.table.latest("figurename")
-        if d is not None and d.nargs == 0:
-            w = squash(self.renderer.latex_to_text(d.body))
-            if w:
-                return w
-        return "Figure"
-
     def _resolve_graphic(self, written: str, rec: FigRec, macro: str) -> tuple[str | None, bool]:
         """(path relative to the root or None, outside the tree?)."""
         name = written.strip().strip('"')
@@ -346,7 +341,6 @@ class _Assembler:
         return None, outside
 
     def build_figures(self) -> None:
-        word = self._figure_word()
         switches = self._column_switches()
         for rec in self.scan.figures:
             cap = rec.caption
@@ -363,9 +357,10 @@ class _Assembler:
                 long_text = self._long_texts.get(rec.index)
                 if long_text is None:
                     long_text = self.renderer.node_text(cap.long_node)
-                own = self.scan.float_names.get(rec.env.rstrip("*"))  # a declared type's "Fig" (texscan)
+                # a declared type's "Fig", else the name set where the figure is (texscan.figure_name)
+                own = self.scan.float_names.get(rec.env.rstrip("*")) or rec.name
                 own = squash(self.renderer.latex_to_text(own)) if own else ""
-                label = f"{own or word} {rec.number}" if rec.number else ""
+                label = f"{own or 'Figure'} {printed_number(rec)}" if rec.number else ""
                 if rec.index in self._typed:
                     label, long_text = self._typed[rec.index]
                 short_text = self.renderer.node_text(cap.short_node) if cap.short_node is not None else None

@@ -17,7 +17,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from figlint.ingest.pdf_layout import BBox, Layout, Line, PageData, break_joiner, is_body_size, is_bold, is_mono
-from figlint.mentions import ITEM_OF_A_FIGURE, parse_float_label
+from figlint.mentions import ITEM_OF_A_FIGURE, in_series, name_series, parse_float_label
 from figlint.model import union
 
 # a float's note under its caption opens with one of these ("Notes: ...", "Source. ...")
@@ -160,7 +160,7 @@ def listed_legend(pd: PageData, layout: Layout, number: str) -> CaptionBlock | N
     lines = pd.lines
     for i, ln in enumerate(lines):
         m = _BARE_LABEL.match(ln.text) if not ln.role and ln.horizontal else None
-        if m is None or m.group(2) != number:
+        if m is None or _bare_found(m, ln)[2] != number:
             continue
         prev = _line_above_in_block(lines, i)
         if prev is not None and _runs_on(prev, layout):
@@ -168,7 +168,7 @@ def listed_legend(pd: PageData, layout: Layout, number: str) -> CaptionBlock | N
         graphics, marks = _graphic_boxes(pd), [d.rect for d in pd.drawings]
         body = [ln] + _continuation(lines, i, layout, bare=False, graphics=graphics, marks=marks)
         text = join_lines([ln.text[m.end():]] + [l.text for l in body[1:]])
-        return CaptionBlock("figure", f"{m.group(1)} {number}", number, pd.index, body, text, 0.0)
+        return CaptionBlock("figure", f"{m.group(1)} {m.group(2)}", number, pd.index, body, text, 0.0)
     return None
 
 
@@ -299,7 +299,13 @@ def _label_set_apart(ln: Line) -> tuple[str, str, str, str] | None:
     return None
 
 
-_BARE_LABEL = re.compile(r"^\s*((?:Supplementary\s+|Supporting\s+)?(?:Figure|Fig\.|FIGURE|FIG\.))[ \u00a0]*((?:[A-Z]{1,2}-|[A-Z][.\u00b7\u22c5]?)?\d+(?:[.\u00b7\u22c5]\d+)?)[ \u00a0]+(?=[A-Z(\u201c\"])")
+_BARE_LABEL = re.compile(r"^\s*((?:Supplementary\s+|Supporting\s+|Extended\s+Data\s+)?(?:Figure|Fig\.|FIGURE|FIG\.))[ \u00a0]*((?:[A-Z]{1,2}-|[A-Z][.\u00b7\u22c5]?)?\d+(?:[.\u00b7\u22c5]\d+)?)[ \u00a0]+(?=[A-Z(\u201c\"])")
+
+
+def _bare_found(m: re.Match, ln: Line) -> tuple[str, str, str, str]:
+    """(kind, label, number, rest) of a _BARE_LABEL match, its number in the series its name
+    names (mentions.in_series: "Supplementary Figure 3" is S3), as parse_float_label reads it."""
+    return "figure", f"{m.group(1)} {m.group(2)}", in_series(m.group(2), name_series(m.group(1))), ln.text[m.end():].strip()
 
 
 def _small_bare_label(ln: Line, layout: Layout) -> tuple[str, str, str, str] | None:
@@ -311,8 +317,7 @@ def _small_bare_label(ln: Line, layout: Layout) -> tuple[str, str, str, str] | N
     m = _BARE_LABEL.match(ln.text)
     if not m or m.group(2).endswith("."):
         return None
-    label = f"{m.group(1)} {m.group(2)}"
-    return "figure", label, m.group(2), ln.text[m.end():].strip()
+    return _bare_found(m, ln)
 
 
 def _bare_label_by_graphic(ln: Line, pd: PageData) -> tuple[str, str, str, str] | None:
@@ -339,7 +344,7 @@ def _bare_label_by_graphic(ln: Line, pd: PageData) -> tuple[str, str, str, str] 
         if _hoverlap(b[0], b[2], ln.bbox[0], ln.bbox[2]) <= 0:
             continue
         if -1 <= ln.bbox[1] - b[3] <= gap or -1 <= b[1] - ln.bbox[3] <= gap:
-            return "figure", f"{m.group(1)} {m.group(2)}", m.group(2), ln.text[m.end():].strip()
+            return _bare_found(m, ln)
     return None
 
 

@@ -19,7 +19,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from figlint.ingest.pdf_layout import BBox, Layout, Line, PageData, break_joiner
-from figlint.mentions import external_mention, find_mentions, normalize_number, sentence_at
+from figlint.mentions import external_mention, find_mentions, in_series, normalize_number, sentence_at, series_before
 from figlint.model import CitingSite, Location, union
 
 _REFS_RE = re.compile(r"^(?:\d+\.?\s*|[A-Z]\.?\s+)?(References|REFERENCES|Bibliography|BIBLIOGRAPHY|Literature Cited|Works Cited)$")
@@ -643,7 +643,12 @@ def link_sites(paras: list[Para], pages: list[PageData], targets: list[tuple[int
         elif twice and normalize_number(twice.group(2)) in keys:
             hits = [(normalize_number(twice.group(2)), [])]
         elif m and m.group(1):
-            hits = [(normalize_number(m.group(1)), [m.group(2)] if m.group(2) else [])]
+            num = m.group(1)
+            if normalize_number(num) not in keys:
+                # "Supplementary Fig. 3" with the link on the "3" \ref prints: the number of the
+                # supplement's S3, the series named before it (mentions.series_before)
+                num = in_series(num, series_before(para.text, a))
+            hits = [(normalize_number(num), [m.group(2)] if m.group(2) else [])]
             hits = [h for h in hits if h[0] in keys]
         elif m and m.group(2):
             hits = [(normalize_number(numbers[0]), [m.group(2)])]  # \subref: "(b)" alone

@@ -31,6 +31,7 @@ from figlint.ingest.texsource import (
     _CMD, Document, _scan_file, _skip_space, decode_bytes, match_brace, read_arg, read_args, shipped_file,
 )
 from figlint.ingest.revisions import class_marks, package_marks
+from figlint.mentions import in_series, name_series
 from figlint.model import Problem
 
 # How a class numbers figures (what `class_numbering` reads from its file, and what pdflatex
@@ -180,6 +181,42 @@ def _key_value(opts: str, key: str) -> str | None:
     return m.group(1).strip().strip("{}").strip() if m else None
 
 
+# a figure's name set in a caption package's key list: name= (caption), figurename=
+_NAME_KEY = re.compile(r"(?:^|,)\s*(?:figure)?name\s*=\s*(\{(?:[^{}]|\{[^{}]*\})*\}|[^,]*)")
+_CAPTIONSETUP = re.compile(r"\\captionsetup\s*(?:\[\s*figure\s*\])?\s*\{")
+# the figure counter set in a macro's body (\beginsupplement's \setcounter{figure}{0})
+_FIGURE_COUNTER_SET = re.compile(r"\\setcounter\s*\{figure\}\s*\{\s*(\d+)\s*\}")
+# a definition added to babel's names of a language: \addto\captionsenglish{\renewcommand...}
+_IN_CAPTIONS_HOOK = re.compile(r"\\(?:addto|appto|gappto|g@addto@macro)\s*\{?\s*\\captions[A-Za-z]+\s*\}?\s*\{[^{}]*$")
+# a figure's name set in a macro's body: \renewcommand{\figurename}{...}, \def\figurename{...}
+_FIGURENAME_DEF = re.compile(r"\\(?:(?:re)?newcommand\*?\s*\{?\s*\\figurename\s*\}?|g?def\s*\\figurename)\s*"
+                             r"\{((?:[^{}]|\{[^{}]*\})*)\}")
+
+
+def _caption_name(keys: str) -> str | None:
+    """The figure name a \\captionsetup key list sets (name=, figurename=), or None."""
+    m = _NAME_KEY.search(keys)
+    return m.group(1).strip().strip("{}").strip() if m else None
+
+
+def _name_set_in(body: str) -> str | None:
+    """The figure name a macro's body sets (the last it sets), or None."""
+    found = None
+    for m in _FIGURENAME_DEF.finditer(body):
+        found = m.group(1)
+    for m in _CAPTIONSETUP.finditer(body):
+        close = body.find("}", m.end())
+        named = _caption_name(body[m.end():close if close >= 0 else len(body)])
+        found = named if named is not None else found
+    return found
+
+
+def printed_number(rec) -> str:
+    """What \\ref prints for figure `rec`: its number without the series a word of its name
+    puts it in (FigRec.series: "S1" of "Supplementary Figure 1" prints "1")."""
+    return rec.number[len(rec.series):] if rec.series and rec.number.startswith(rec.series) else rec.number
+
+
 def labels_in_args(t: str, name: str, spec: str, args) -> list[str]:
     """The labels a reference command names, from its argument ranges in t."""
     if name == "hyperref":
@@ -327,6 +364,10 @@ class FigRec:
     float_index: int = 0  # which caption of its float (0 for the first)
     continues: int | None = None  # \ContinuedFloat: the FigRec whose number it prints again
     sub_end: int = 0  # sub-figure letters used up to here, by it and the parts it continues
+    # the series a word of its name puts it in ("Supplementary Figure", mentions.name_series):
+    # written before its number, "S1", though the page prints "Supplementary Figure 1" and \ref "1"
+    series: str = ""
+    name: str = ""  # the name it prints before its number where the sources set one (LaTeX)
 
 
 @dataclass
@@ -484,6 +525,10 @@ class _Scanner:
         self.mainmatter = True
         self.appendix_figures: tuple[str, bool] | None = None  # a shipped class's \appendix (appendix_numbering)
         self.float_types: dict[str, list[str]] = {}  # declared float types (FLOAT_DECLS): [name, listname]
+        # (position, name, by a definition) where the figure's printed name is set:
+        # \renewcommand{\figurename}, \captionsetup{name=...} outside a float, a macro called
+        # in the body that does either
+        self.figure_names: list[tuple[int, str, bool]] = []
 
     # -- helpers
     def mask(self, a: int, b: int) -> None:
@@ -542,6 +587,10 @@ class _Scanner:
         if name in DEF_NEWCOMMAND or name in DEF_TEX or name in DEF_XPARSE:
             d, end = parse_definition(t, pos, name, star)
             if d is not None:
+                if d.name == "figurename" and d.nargs == 0:
+                    # one babel sets again at \begin{document} unless added to its \captions<language>
+                    reset = i < self.doc.body_start and not _IN_CAPTIONS_HOOK.search(t, max(0, i - 160), i)
+                    self.figure_names.append((i, d.body, reset))
                 if self.float_type_def(d):
                     pass  # a declared float type's number format
                 elif d.name in ("thefigure", "thesection", "thechapter", "thetable", "thesubsection"):
@@ -562,17 +611,23 @@ class _Scanner:
             end = self.declare_float(name, t, pos)
             self.mask(i, end)
             return max(end, pos)
-        if name == "captionsetup" and self.float_types:  # \captionsetup[sfigure]{name=Fig.}
+        if name == "captionsetup":  # \captionsetup[sfigure]{name=Fig.}
             args, _ = read_args(t, pos, "[{")
             ftype = t[args[0][0]:args[0][1]].strip() if args[0] else ""
             if ftype in self.float_types and args[1]:
                 self.name_float(ftype, _key_value(t[args[1][0]:args[1][1]], "name"))
+            elif ftype in ("", "figure") and args[1] and self.cur_float is None:
+                named = _caption_name(t[args[1][0]:args[1][1]])
+                if named is not None:
+                    self.figure_names.append((i, named, False))
         if name == "@ifundefined":
             return self.if_undefined(t, pos)
         if name == "begin":
             return self.begin(i, pos)
         if name == "end":
             return self.end(i, pos)
+        if in_body and name in self.table.defs:
+            self.supplement_macro(self.table.at(name, i), i)
         if name in ("appendix", "beginsupplement", "maketitlesupplementary", "supplementarysection") and in_body:
             if name == "appendix":
                 self.appendix(i)
@@ -915,6 +970,8 @@ class _Scanner:
                     d.pos = -1
                     if not self.table.defs.get(d.name):
                         self.table.add(d)
+                        if d.name == "figurename" and not d.nargs:  # IEEEtran's "Fig."
+                            self.figure_names.insert(0, (-1, d.body, False))
                 k = max(k, end)
         return True
 
@@ -1012,6 +1069,47 @@ class _Scanner:
             self.counters.fmt[d.name[3:]] = d.body
             return True
         return False
+
+    def supplement_macro(self, d: MacroDef, i: int) -> None:
+        """A macro without arguments called at i that opens a supplement (bioRxiv templates'
+        \\beginsupplement): what its body does to the figures from there on, which the scan of
+        its definition did not do: the counter set again (\\setcounter{figure}{0}), the number's
+        format (\\renewcommand{\\thefigure}{S\\arabic{figure}}) and the name
+        (\\renewcommand{\\figurename}{Supplementary Figure}, \\captionsetup{name=...})."""
+        if d.nargs or "figure" not in d.body:
+            return
+        named = _name_set_in(d.body)
+        if named is not None:
+            self.figure_names.append((i, named, False))
+        for m in _FIGURE_COUNTER_SET.finditer(d.body):
+            self.counters.set("figure", int(m.group(1)))
+        for m in _THEFIGURE_DEF.finditer(d.body):
+            j = _skip_space(d.body, m.end())
+            if j < len(d.body) and d.body[j] == "{":
+                self.counters.fmt["figure"] = d.body[j + 1:match_brace(d.body, j) - 1]
+
+    def figure_name(self, env: str, counter: str, i: int, end: int) -> tuple[str, str]:
+        """(the name a figure float at i..end prints before its number, as written in the
+        sources or "" when unknown; the series a word of that name puts it in, "S" for
+        "Supplementary Figure", mentions.name_series). A declared type's name is its own; a
+        figure's is set by \\captionsetup{name=...} inside the float, else by the last
+        \\renewcommand{\\figurename} or \\captionsetup{name=...} before it: a supplement after
+        the main text, its figures renamed "Supplementary Figure" and counted from 1 again."""
+        if counter != "figure":
+            name = self.float_types.get(counter, [""])[0]
+        else:
+            local = _CAPTIONSETUP.search(self.t, i, end)
+            keys = read_arg(self.t, local.end() - 1, "{") if local else None
+            named = _caption_name(self.t[keys[0]:keys[1]]) if keys else None
+            if named is None:
+                # babel (and polyglossia) set \figurename again at \begin{document}: a
+                # \renewcommand of the preamble prints only without them
+                reset = ("babel" in self.res.packages or "polyglossia" in self.res.packages) and self.doc.body_start
+                named = next((n for p, n, by_def in reversed(self.figure_names)
+                              if p <= i and not (reset and by_def and p < reset)), "")
+            name = named
+        plain = re.sub(r"\\[A-Za-z@]+\*?|[{}]", " ", name.replace("~", " "))
+        return name, name_series(plain)
 
     def declared_figure(self, env: str) -> str:
         """The counter of a declared float type `env` (or its starred form) that prints as a
@@ -1138,14 +1236,17 @@ class _Scanner:
             else:
                 others.append(("other", ""))
         cont = self._continued(i, end, info)
+        fname, series = self.figure_name(env, counter, i, end)
         for k, cap in enumerate(info.mains):
             continues = cont if k == 0 and not cap.number else None
             if not cap.number and continues is None:
                 self.counters.step(counter)
-            rec = FigRec(index=len(self.res.figures), number=cap.number or self.counters.the(counter), env=env,
+            number = self.counters.the(counter)
+            rec = FigRec(index=len(self.res.figures), number=cap.number or in_series(number, series), env=env,
                          begin_pos=i, caption=cap, float_info=info, in_appendix=self.in_appendix(cap.pos),
                          graphicspath=list(self.graphicspath), graphics_base=self.doc.dir_at(i),
-                         tikz=info.tikz, float_index=k, continues=continues)
+                         tikz=info.tikz, float_index=k, continues=continues,
+                         series="" if cap.number or number[:1].isalpha() else series, name=fname)
             self.res.figures.append(rec)
             figs.append(rec.index)
             if cap.long_range:
@@ -1170,10 +1271,12 @@ class _Scanner:
             # list-of-figures line, so the figure has a number and no caption
             if cont is None:
                 self.counters.step(counter)
-            rec = FigRec(index=len(self.res.figures), number=self.counters.the(counter), env=env,
+            number = self.counters.the(counter)
+            rec = FigRec(index=len(self.res.figures), number=in_series(number, series), env=env,
                          begin_pos=i, caption=None, float_info=info, in_appendix=self.in_appendix(i),
                          graphicspath=list(self.graphicspath), graphics_base=self.doc.dir_at(i),
-                         tikz=info.tikz, graphics=list(info.graphics), continues=cont)
+                         tikz=info.tikz, graphics=list(info.graphics), continues=cont,
+                         series="" if number[:1].isalpha() else series, name=fname)
             self.res.figures.append(rec)
             figs.append(rec.index)
             for sub in info.subs:
@@ -1205,7 +1308,7 @@ class _Scanner:
                 self.res.labels.append(LabelDef(lpos, lab, kind, fig, printed))
             elif target[0] == "main":
                 fig = figs[target[1]]
-                self.res.labels.append(LabelDef(lpos, lab, "figure", fig, self.res.figures[fig].number))
+                self.res.labels.append(LabelDef(lpos, lab, "figure", fig, printed_number(self.res.figures[fig])))
             elif target[0] == "equation":
                 self.res.labels.append(LabelDef(lpos, lab, "equation", None, "?"))
             elif target[0] == "other-env":
@@ -1220,7 +1323,7 @@ class _Scanner:
                     continue
                 fig = figs[sub.parent]
                 self.res.labels.append(LabelDef(lpos, lab, "subfigure", fig,
-                                                self.res.figures[fig].number + sub.letter, sub.letter))
+                                                printed_number(self.res.figures[fig]) + sub.letter, sub.letter))
 
     def _continued(self, start: int, end: int, info: FloatInfo) -> int | None:
         """The figure a float continues: caption's (and subfig's) \\ContinuedFloat before the
@@ -1419,9 +1522,12 @@ class _Scanner:
                 self.counters.step(counter)
                 outer = next((e for e in reversed(self.env_stack) if e[0] != "document"), None)
                 begin = outer[1] if outer else i
-                rec = FigRec(index=len(self.res.figures), number=self.counters.the(counter), env="captionof",
+                fname, series = self.figure_name("captionof", counter, i, i)
+                number = self.counters.the(counter)
+                rec = FigRec(index=len(self.res.figures), number=in_series(number, series), env="captionof",
                              begin_pos=begin, caption=cap, float_info=None, in_appendix=self.in_appendix(i),
-                             graphicspath=list(self.graphicspath), graphics_base=self.doc.dir_at(i))
+                             graphicspath=list(self.graphicspath), graphics_base=self.doc.dir_at(i),
+                             series="" if number[:1].isalpha() else series, name=fname)
                 # graphics placed in the same environment before the caption
                 if outer is not None:
                     sub = parse_float(t, outer[1], i, outer[0], self.table, self.walker_ctx())

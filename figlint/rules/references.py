@@ -339,18 +339,22 @@ def citation_order(paper: Paper, ctx: Context):
     cited = sorted((f for f in ordered if f.number in firsts), key=lambda f: site_order(firsts[f.number], paper))
     # Only the figures outside the longest run cited in numbering order are out of order:
     # one figure cited late (or early) is one misplaced figure, not every figure after it.
-    in_order = _in_order(cited, rank)
+    # Each series is numbered in its own order: "Supplementary Fig. 3" (S3) cited before
+    # Figure 2 is in order.
+    in_order = set().union(*(_in_order([f for f in cited if _series(f.number) == s], rank)
+                             for s in {_series(f.number) for f in cited}))
     for fig in cited:
         if fig.number in in_order:
             continue
         mine = site_order(firsts[fig.number], paper)
-        earlier = next((e for e in ordered[:rank[fig.number]] if e.number in firsts
+        own = _series(fig.number)
+        earlier = next((e for e in ordered[:rank[fig.number]] if e.number in firsts and _series(e.number) == own
                         and site_order(firsts[e.number], paper) > mine), None)
         if earlier is not None:
             msg = (f"{fig.key} is first cited before {earlier.key}: figures are numbered "
                    "in a different order from the text")
         else:
-            later = max((f for f in cited if rank[f.number] > rank[fig.number]
+            later = max((f for f in cited if rank[f.number] > rank[fig.number] and _series(f.number) == own
                          and site_order(firsts[f.number], paper) < mine), key=lambda f: rank[f.number], default=None)
             if later is None:
                 continue
@@ -364,6 +368,12 @@ def citation_order(paper: Paper, ctx: Context):
                       "sentence": firsts[fig.number].sentence},
             origin="text",
         )
+
+
+def _series(number: str) -> str:
+    """The numbering series a figure number is in: the letters before it ("S" of S3, the
+    supplement's; "ED" of ED3; "" for the main figures, "3" or "3.2")."""
+    return re.match(r"[A-Z]*", number).group(0)
 
 
 def _in_caption(site: CitingSite, captions: list[str]) -> bool:
