@@ -12,11 +12,10 @@ declared type printed as a table ("Table S1") stays a table.
 
 from __future__ import annotations
 
-import shutil
 
 from figlint.ingest import load
 from figlint.ingest.texscan import float_type_is_figure
-from fixtures.pdf_build import compile_tex
+from fixtures.pdf_build import compile_tex, sources_alone
 
 IMAGES = {"p.png": ((300, 200), (90, 140, 200)), "q.png": ((300, 200), (200, 140, 90)),
           "r.png": ((300, 200), (60, 180, 90))}
@@ -53,11 +52,7 @@ def _reading(paper) -> list[tuple[str, str, list[str]]]:
 
 def _sources_alone(tmp_path) -> str:
     """The sources copied without the build's .aux: what the counters alone print."""
-    alone = tmp_path / "alone"
-    alone.mkdir()
-    for name in ["main.tex", *IMAGES]:
-        shutil.copy(tmp_path / name, alone / name)
-    return str(alone / "main.tex")
+    return sources_alone(tmp_path, ["main.tex", *IMAGES])
 
 
 def test_declared_figure_type_read_alike_on_every_route(tmp_path, pdflatex):

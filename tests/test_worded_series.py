@@ -15,13 +15,12 @@ running text near a plain "Figure 2" read as before.
 
 from __future__ import annotations
 
-import shutil
 
 import pytest
 
 from figlint.ingest import load
 from figlint.mentions import find_mentions, parse_caption_label
-from fixtures.pdf_build import compile_tex
+from fixtures.pdf_build import compile_tex, sources_alone
 
 IMAGES = {f"p{k}.png": ((300, 200), (40 * k, 140, 200 - 30 * k)) for k in range(1, 6)}
 TEXT = "The counts rise over the season in every plot of the survey. "
@@ -64,11 +63,7 @@ def _paper(way: str) -> str:
 
 def _sources_alone(tmp_path) -> str:
     """The sources copied without the build's .aux: what the counters alone print."""
-    alone = tmp_path / "alone"
-    alone.mkdir()
-    for name in ["main.tex", *IMAGES]:
-        shutil.copy(tmp_path / name, alone / name)
-    return str(alone / "main.tex")
+    return sources_alone(tmp_path, ["main.tex", *IMAGES])
 
 
 def _sites(fig) -> list[str]:
