@@ -393,3 +393,21 @@ def test_register_assignments_and_environment_arguments_print_no_words(tmp_path)
         "\\begin{tabular}{lc}\nPlots & Figure~\\ref{fig:a}\\\\\n\\end{tabular}\n\\end{document}\n")
     paper = read_latex(str(tmp_path / "main.tex"))
     assert [s.sentence for s in paper.figures[0].sites] == ["The plots are in Figure 1.", "Plots Figure 1"]
+
+
+def test_a_figure_named_alone_in_a_list_item_stays_a_site(tmp_path, pdflatex):
+    """A list's item that names a figure and nothing else ("\\item Figure 1" in an outline of
+    what the figures show) prints its mark before the name: it is read as before on both routes,
+    a site of the figure, as is a sentence opening after a forced line break."""
+    tex = ("\\documentclass{article}\n\\usepackage{graphicx}\n\\begin{document}\n" + TEXT * 4 + "\n\n"
+           "The figures, in order:\n\\begin{itemize}\n\\item Figure~\\ref{fig:a}\n\\item Figure 2\n\\end{itemize}\n"
+           + TEXT * 3 + "\\\\\nFigure 2 shows the sites.\n\n"
+           + "".join(f"\\begin{{figure}}[h]\\centering\\includegraphics[width=0.3\\linewidth]{{{g}.png}}"
+                     f"\\caption{{{title}.}}\\label{{fig:{g}}}\\end{{figure}}\n" for g, (title, _) in zip("ab", LEGENDS))
+           + "\\end{document}\n")
+    built = tmp_path / "built"
+    built.mkdir()
+    pdf = compile_tex(built, tex, IMAGES)
+    for paper in (load(pdf), load(str(built / "main.tex"), pdf=pdf)):
+        sites = {f.number: sorted(s.sentence.lstrip("\u2022 ") for s in f.sites) for f in paper.figures}  # the PDF's bullet
+        assert sites == {"1": ["Figure 1"], "2": ["Figure 2", "Figure 2 shows the sites."]}, (paper.route, sites)

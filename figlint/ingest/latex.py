@@ -613,7 +613,7 @@ class _Assembler:
         names the figure and cites it no more than a heading does; the PDF route reads such a
         line alike (pdf._build). Headings and items are read as before, and so is a label set as
         a heading over what follows (bold, ending its paragraph: texscan.legends_apart decides);
-        a table's row (cells) is not a line of text."""
+        a table's row (cells) is not a line of text, and a list's item prints its mark first."""
         from figlint.ingest.texscan import _figure_heads
         from figlint.mentions import parse_caption_label
 
@@ -626,8 +626,8 @@ class _Assembler:
         la = max((m.end() for m in _LINE_BREAK.finditer(t, a, pos)), default=a)
         nxt = _LINE_BREAK.search(t, end, b)
         lb = nxt.start() if nxt else b
-        if lb - la > 300 or "&" in t[la:lb]:
-            return False
+        if lb - la > 300 or "&" in t[la:lb] or la == a and k >= 0 and ends[k] == a and t.startswith("\\item", starts[k]):
+            return False  # a table's row, a list's item (its mark prints before the name)
         try:
             self.renderer.pos_hint = la  # the macros as defined there
             text = squash(self.renderer.latex_to_text(t[la:lb]))
