@@ -322,3 +322,92 @@ def test_a_paragraph_after_a_float_opening_figure_n_shows_is_no_legend(tmp_path,
             ("1", "Counts over the season."), ("", None), ("", None)], what
     found = lint_path(str(tmp_path / "built" / "main.tex"), Config(pdf=pdf, preview=True)).findings
     assert len([f for f in found if f.code == "FL201"]) == 2, [(f.code, f.message) for f in found]
+
+
+def _figure_pages(label: str) -> str:
+    """A submission whose legends are floats holding only a caption (after the references), then
+    each figure on a page of its own, in no float, with the label the journal asks for to
+    identify it: "Figure N" alone on its line in a box of its own, the authors' names and the
+    journal's on the lines under it (set under the graphic as a J. Comput. Chem. submission
+    does, the box's width and a \\baselineskip assignment typed around it), or over the graphic
+    through \\figurename and the figure's \\ref. The text cites Figures 1 and 2 by \\ref and
+    Figure 3 by its typed number, in sentences of its own lines too."""
+    legends = "".join(f"\\begin{{figure}}[h!]\\caption{{{title}. {text}}}\\label{{fig:{g}}}\\end{{figure}}\n"
+                      for g, (title, text) in zip("abc", LEGENDS))
+    tag = "Hallen, Martin,~\\textit{et al.}\\\\\nJ.\\ Comput.\\ Chem."
+    if label == "under":
+        pages = "".join(f"\\newpage\n\\begin{{center}}\n\\includegraphics[width=3in]{{{g}}}\n\\end{{center}}\n"
+                        f"\\vspace{{0.25in}}\n\\hspace*{{3in}}\n{{\\Large\n\\begin{{minipage}}[t]{{3in}}\n"
+                        f"\\baselineskip = .5\\baselineskip\nFigure {n} \\\\\n{tag}\n\\end{{minipage}}\n}}\n\n"
+                        for n, g in enumerate("abc", 1))
+    else:
+        pages = "".join(f"\\newpage\n\\noindent\\figurename~\\ref{{fig:{g}}}\\\\\n{tag}\n\n\\begin{{center}}\n"
+                        f"\\includegraphics[width=3in]{{{g}}}\n\\end{{center}}\n\n" for g in "abc")
+    return ("\\documentclass[12pt]{article}\n\\usepackage{graphicx}\n\\begin{document}\n"
+            "\\section*{Introduction}\n" + TEXT * 10 + "The plots are mapped in Fig.~\\ref{fig:a}.\n\n" + TEXT * 6
+            + "Their sites are in Figure~\\ref{fig:b}, and the controls in Figure 3.\n\n"
+            + "\\noindent Controls and sites come next.\\\\\nFigure 3 shows the controls.\n\n" + TEXT * 5
+            + "\\section*{References}\nA. Author. A book of counts. 2001.\n\n\\newpage\n" + legends + pages
+            + "\\end{document}\n")
+
+
+@pytest.mark.parametrize("label", ["under", "over"])
+def test_a_label_naming_a_figure_on_its_own_page_is_no_citing_site(tmp_path, pdflatex, label):
+    """Each figure on a page of its own with a label that identifies it, "Figure N" on a line of
+    its own over the authors' names (a J. Comput. Chem. submission of the field audit): the label
+    names the figure, in no sentence, and cites it no more than a heading does. Both routes read
+    it as a citing site (false FL305 on the sources, one per figure page), and the sources' text
+    of it also held the box's width and the \\baselineskip assignment ("3in = .5Figure 1 Hallen,
+    ..."). The text's sentences stay sites, a typed one opening a line of its own too."""
+    pdf, printed, sources, both = _three_routes(tmp_path, _figure_pages(label))
+    import fitz
+
+    with fitz.open(pdf) as doc:  # the figure pages: the label alone on its line, the names under it
+        lines = [ln.strip() for ln in doc[-1].get_text().splitlines() if ln.strip()]
+        assert lines[:3] == ["Figure 3", "Hallen, Martin, et al.", "J. Comput. Chem."], lines
+    for paper in (printed, sources, both):
+        sites = {f.number: sorted(s.sentence for s in f.sites) for f in paper.figures if f.number}
+        assert sites == {"1": ["Each dot is one site; the sites are those of Fig. 1 again.", "The plots are mapped in Fig. 1."],
+                         "2": ["The controls were run as in Fig. 2.", "Their sites are in Figure 2, and the controls in Figure 3."],
+                         "3": ["Figure 3 shows the controls.", "Their sites are in Figure 2, and the controls in Figure 3."]}, \
+            (paper.route, sites)
+    found = lint_path(str(tmp_path / "built" / "main.tex"), Config(pdf=pdf, preview=True)).findings
+    # the typed numbers of the text and the legends are hard-coded, the labels are not
+    assert sorted(f.figure for f in found if f.code == "FL305") == ["1", "2", "3", "3"], [(f.code, f.figure, f.message) for f in found]
+
+
+def test_register_assignments_and_environment_arguments_print_no_words(tmp_path):
+    """A \\baselineskip (or \\parindent, \\tolerance) assignment typed in the text and the
+    arguments of the environment a paragraph opens in (a minipage's width, a tabular's columns)
+    print nothing: the sources route's text of a site never holds them."""
+    from figlint.ingest.latex import read_latex
+    from figlint.ingest.texparse import TextRenderer
+
+    r = TextRenderer(None)
+    assert r.latex_to_text("\\baselineskip = .5\\baselineskip Figure 1") == "Figure 1"
+    assert r.latex_to_text("\\parindent 0pt\\parskip=6pt plus 2pt \\tolerance=1000 Text") == "Text"
+    assert r.latex_to_text("half of \\textwidth, as 0.5\\linewidth shows") == "half of , as 0.5shows"
+    (tmp_path / "main.tex").write_text(
+        "\\documentclass{article}\n\\begin{document}\n\\begin{figure}\\caption{A.}\\label{fig:a}\\end{figure}\n"
+        "\\begin{minipage}[t]{3in}\n\\parindent=1em The plots are in Figure~\\ref{fig:a}.\n\\end{minipage}\n\n"
+        "\\begin{tabular}{lc}\nPlots & Figure~\\ref{fig:a}\\\\\n\\end{tabular}\n\\end{document}\n")
+    paper = read_latex(str(tmp_path / "main.tex"))
+    assert [s.sentence for s in paper.figures[0].sites] == ["The plots are in Figure 1.", "Plots Figure 1"]
+
+
+def test_a_figure_named_alone_in_a_list_item_stays_a_site(tmp_path, pdflatex):
+    """A list's item that names a figure and nothing else ("\\item Figure 1" in an outline of
+    what the figures show) prints its mark before the name: it is read as before on both routes,
+    a site of the figure, as is a sentence opening after a forced line break."""
+    tex = ("\\documentclass{article}\n\\usepackage{graphicx}\n\\begin{document}\n" + TEXT * 4 + "\n\n"
+           "The figures, in order:\n\\begin{itemize}\n\\item Figure~\\ref{fig:a}\n\\item Figure 2\n\\end{itemize}\n"
+           + TEXT * 3 + "\\\\\nFigure 2 shows the sites.\n\n"
+           + "".join(f"\\begin{{figure}}[h]\\centering\\includegraphics[width=0.3\\linewidth]{{{g}.png}}"
+                     f"\\caption{{{title}.}}\\label{{fig:{g}}}\\end{{figure}}\n" for g, (title, _) in zip("ab", LEGENDS))
+           + "\\end{document}\n")
+    built = tmp_path / "built"
+    built.mkdir()
+    pdf = compile_tex(built, tex, IMAGES)
+    for paper in (load(pdf), load(str(built / "main.tex"), pdf=pdf)):
+        sites = {f.number: sorted(s.sentence.lstrip("\u2022 ") for s in f.sites) for f in paper.figures}  # the PDF's bullet
+        assert sites == {"1": ["Figure 1"], "2": ["Figure 2", "Figure 2 shows the sites."]}, (paper.route, sites)

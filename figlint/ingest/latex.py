@@ -23,9 +23,9 @@ from typing import Iterable
 from figlint.gcpause import paused
 from figlint.mentions import external_mention
 from figlint.ingest.langnames import autoref_figure_word, cref_figure_names
-from figlint.ingest.texparse import TextRenderer, squash
+from figlint.ingest.texparse import _WALKER_ENVS, TextRenderer, squash
 from figlint.ingest.texscan import FigRec, LabelDef, ScanResult, printed_number, scan_document
-from figlint.ingest.texsource import Document, is_inside, load_document
+from figlint.ingest.texsource import Document, is_inside, load_document, read_args
 from figlint.model import Caption, CitingSite, Figure, Paper, Problem, Subpanel
 
 GRAPHIC_EXTS = (".pdf", ".png", ".jpg", ".jpeg", ".eps", ".PDF", ".PNG", ".JPG", ".JPEG", ".EPS", ".mps", ".ps")
@@ -37,6 +37,8 @@ _BOUNDARY = re.compile(
     r"|\\(?:part|chapter|section|subsection|subsubsection|paragraph|subparagraph)\*?\s*(?:\[[^\]]*\])?\s*\{(?:[^{}]|\{[^{}]*\})*\}"
     r"|\\(?:maketitle|centering|noindent)(?![A-Za-z@])"
 )
+# a forced line break: a line of a paragraph or a box ends there
+_LINE_BREAK = re.compile(r"\\\\\*?(?:\s*\[[^\]\n]*\])?|\\(?:newline|linebreak)(?![A-Za-z@])")
 _NOT_NL = re.compile(r"[^\n]")
 _MARK = re.compile("[\U000F0000-\U000FFFFD]")
 _FIG_WORD_BEFORE = re.compile(r"(?i)(?<![A-Za-z])(?:fig(?:ure)?s?\.?)[\s~]*(?:\\,|\\ )?$")
@@ -478,9 +480,19 @@ class _Assembler:
                 if k < len(skipped) and skipped[k][0] <= m.start():
                     continue
                 starts.append(m.start())
-                ends.append(m.end())
+                ends.append(self._args_end(m))
             self._bounds = (starts, ends)
         return self._bounds
+
+    def _args_end(self, m: re.Match) -> int:
+        """Where a boundary ends: past the arguments of the environment it begins, which print
+        nothing of their own ("\\begin{minipage}[t]{3in}", "\\begin{tabular}{lcr}": the width
+        and the column types were read as the paragraph's first words)."""
+        b = _BEGIN_AT.match(self.t, m.start())
+        spec = _WALKER_ENVS.get(b.group(1).strip()) if b is not None else None
+        if not spec:
+            return m.end()
+        return max(m.end(), read_args(self.t, b.end(), spec)[1])
 
     def paragraph_bounds(self, pos: int) -> tuple[int, int]:
         for a, b, _ in self.scan.caption_ranges:
@@ -578,7 +590,8 @@ class _Assembler:
         self.hardcoded: list[dict] = []
         for lit in self.literal_mentions():
             events.append(lit)
-        self._attach([ev for ev in events if not self._in_own_caption(ev["pos"], ev["fig"])])
+        self._attach([ev for ev in events if not self._in_own_caption(ev["pos"], ev["fig"])
+                      and not (ev["via"] == "ref" and self._alone_on_line(ev["pos"], ev["end"]))])
 
     def _typed_label_at(self, pos: int) -> bool:
         """pos opens the text of a caption whose typed label is its number (_typed_labels)."""
@@ -586,6 +599,41 @@ class _Assembler:
             if k in self._typed and a <= pos < b and not self.t[a:pos].strip(" \t\n{"):
                 return True
         return False
+
+    def _alone_on_line(self, pos: int, end: int) -> bool:
+        """A figure's name set on a line of its own, in no sentence: what is printed between the
+        line breaks (forced, or a paragraph's or a box's ends) around it is a figure's label and
+        nothing else, as the label a journal asks for under (or over) a figure set on a page of
+        its own ("Figure 1", then the authors' names and the journal's on lines of their own). It
+        names the figure and cites it no more than a heading does; the PDF route reads such a
+        line alike (pdf._build). Headings and items are read as before, and so is a label set as
+        a heading over what follows (bold, ending its paragraph: texscan.legends_apart decides);
+        a table's row (cells) is not a line of text, and a list's item prints its mark first."""
+        from figlint.ingest.texscan import _figure_heads
+        from figlint.mentions import parse_caption_label
+
+        t = self.t
+        starts, ends = self._boundaries()
+        k = bisect.bisect_right(starts, pos) - 1
+        if k >= 0 and ends[k] > pos or any(a <= pos < b for a, b, _ in self.scan.caption_ranges):
+            return False
+        a, b = self.paragraph_bounds(pos)
+        la = max((m.end() for m in _LINE_BREAK.finditer(t, a, pos)), default=a)
+        nxt = _LINE_BREAK.search(t, end, b)
+        lb = nxt.start() if nxt else b
+        if lb - la > 300 or "&" in t[la:lb] or la == a and k >= 0 and ends[k] == a and t.startswith("\\item", starts[k]):
+            return False  # a table's row, a list's item (its mark prints before the name)
+        try:
+            self.renderer.pos_hint = la  # the macros as defined there
+            text = squash(self.renderer.latex_to_text(t[la:lb]))
+        except Exception:
+            return False
+        found = parse_caption_label(text)
+        if found is None or not found[1] or found[2].strip():
+            return False
+        if nxt is None and any(h[0] <= pos < h[1] for h in _figure_heads(t, la, lb)):
+            return False
+        return True
 
     def _in_own_caption(self, pos: int, fig: int) -> bool:
         """A figure naming itself in its own caption or sub-caption ("(a) as in Figure 3b")
@@ -699,6 +747,8 @@ class _Assembler:
                 continue  # "Figure S2.1:" typed as a caption's own label (labelformat=empty)
             if any(a <= m.start < b for a, b in self.scan.figure_heads):
                 continue  # a heading naming the figure set under it or the legend listed under it
+            if self._alone_on_line(m.start, m.end):
+                continue  # a label naming a figure on a line of its own: no sentence cites it
             if self._external(m.start, m.end, m.numbers, known):
                 continue
             loc = self.doc.locate(m.start)

@@ -239,13 +239,18 @@ def _build(paper: Paper, pages: list[PageData], names: dict[str, dict], path: st
         caps.remove(c)
         for ln in c.lines:
             ln.role = ""
-    if legends:
-        # In a manuscript that keeps its legends apart, a heading that names a figure and holds
-        # nothing else names it: an empty entry of the list of legends, a figure page whose
-        # graphic is missing, the heading of one set twice. It is no text, and no citing site
-        for c in cands:
-            if c.kind == "figure" and c.heading and not c.text and c.lines[0].role == "":
-                c.lines[0].role = "heading"
+    # A line that holds a figure's name and nothing else, outside any float, names that figure:
+    # it is no text, and no citing site. In a manuscript that keeps its legends apart, a heading
+    # (an empty entry of the list of legends, a figure page whose graphic is missing, the heading
+    # of one set twice); in any paper, a label no caption took and not set as a heading, the
+    # first line of a block that does not run on as a sentence: the label a journal asks for
+    # under a figure set on a page of its own ("Figure 1" over the authors' names and the
+    # journal's). The sources route reads such a line alike (latex.py: _alone_on_line)
+    for c in cands:
+        if c.kind != "figure" or c.lines[0].role != "":
+            continue
+        if c.heading and not c.text and legends or not c.heading and _bare_label_line(c):
+            c.lines[0].role = "heading"
     # A float headed by a number-first label that has its own caption too (PLoS's "S1 Fig." set
     # over the graphic, "Figure 9: ..." under it, as the sources' \\paragraph* and \\caption print):
     # the caption is the figure's, the heading a heading
@@ -526,6 +531,19 @@ def _broken_figures(caps: list[CaptionBlock], loose: list[tuple[int, BBox]], pag
 def _body_line(ln) -> bool:
     """A line of the running text (not a caption's, a figure's, a header's or a margin's)."""
     return not ln.role and ln.horizontal and bool(ln.text.strip())
+
+
+def _bare_label_line(c: CaptionBlock) -> bool:
+    """A caption candidate's first line is its label and nothing else ("Figure 1", "Fig. 3:"),
+    and the line under it does not go on with the label's sentence ("Figure 3" / "shows the
+    ..." is text broken in a narrow column). find_captions already left out a label the line
+    above runs on into ("... as shown in" / "Figure 3")."""
+    from figlint.mentions import parse_caption_label
+
+    found = parse_caption_label(c.lines[0].text.strip())
+    if found is None or not found[1] or found[2].strip():
+        return False
+    return len(c.lines) < 2 or not c.lines[1].text.strip()[:1].islower()
 
 
 def _figure(c: CaptionBlock, pages: list[PageData], path: str) -> Figure:

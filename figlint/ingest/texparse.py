@@ -155,6 +155,22 @@ _NOISE = {
     "sloppy", "fussy", "frenchspacing", "bigbreak", "crefname", "Crefname", "marginpar",
     "hypertarget", "pdfbookmark", "bookmark", "input", "maketitle", "balance",
 }
+# TeX's assignments to its own length and number registers, typed in the text ("\\baselineskip
+# = .5\\baselineskip", "\\parindent 0pt", "\\tolerance=1000"): they print nothing, but the
+# register alone is a macro the text renders as nothing, so the value after it was read as
+# words ("= .5Figure 1"). The value is a number with a unit or a register (times a factor),
+# with its stretch and shrink; an integer for a number register
+_DIMEN = (r"[-+]?\s*(?:\d+(?:[.,]\d*)?|[.,]\d+)?\s*(?:(?:true\s*)?(?:pt|pc|in|bp|cm|mm|dd|cc|sp|em|ex|mu)(?![A-Za-z])"
+          r"|\\[A-Za-z@]+)")
+_ASSIGNMENT = re.compile(
+    r"\\(?:baselineskip|lineskip|lineskiplimit|parskip|parindent|hsize|vsize|textwidth|textheight|linewidth"
+    r"|columnwidth|columnsep|tabcolsep|arraycolsep|arrayrulewidth|fboxsep|fboxrule|unitlength|leftskip|rightskip"
+    r"|parfillskip|hangindent|emergencystretch|abovedisplayskip|belowdisplayskip|abovecaptionskip|belowcaptionskip"
+    r"|intextsep|floatsep|textfloatsep|topsep|itemsep|partopsep|leftmargin|rightmargin|labelsep|labelwidth)(?![A-Za-z@])"
+    r"(?:\s*=\s*|\s*(?=[-+]?\s*[.,]?\d))" + _DIMEN + r"(?:\s*(?:plus|minus)\s*[-+]?\s*(?:\d+(?:[.,]\d*)?|[.,]\d+)?\s*"
+    r"(?:fil+|pt|pc|in|bp|cm|mm|dd|cc|sp|em|ex|mu)(?![A-Za-z]))*"
+    r"|\\(?:tolerance|pretolerance|looseness|hangafter|hyphenpenalty|exhyphenpenalty|clubpenalty|widowpenalty"
+    r"|interlinepenalty|brokenpenalty|displaywidowpenalty|linepenalty|binoppenalty|relpenalty)(?![A-Za-z@])\s*=?\s*[-+]?\d+")
 _SPACE_MACROS = {"quad": " ", "qquad": " ", "newline": " ", "linebreak": " ", "\\": " ", "enspace": " ",
                  "thinspace": " ", "enskip": " ", ",": " ", ";": " ", ":": " ", "!": "", " ": " "}
 
@@ -1262,6 +1278,8 @@ class TextRenderer:
         if nested:
             self.depth += 1
         try:
+            if "\\" in s:
+                s = _ASSIGNMENT.sub("", s)
             packed, runs = _pack_runs(s)
             w = lw.LatexWalker(packed, latex_context=self.walker_ctx, tolerant_parsing=True)
             try:

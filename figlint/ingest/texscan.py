@@ -1644,12 +1644,13 @@ _LEGEND_STOP = re.compile(r"\n[ \t]*\n|\\end\s*\{|\\begin\s*\{|\\item(?![A-Za-z]
                           r"|\\(?:part|chapter|section|subsection|subsubsection|paragraph|subparagraph)(?![A-Za-z])")
 
 
-def _figure_heads(t: str, start: int) -> list[tuple[int, int, str]]:
-    """(start, end, number) of each heading in the body that names a figure and nothing else."""
+def _figure_heads(t: str, start: int, end: int | None = None) -> list[tuple[int, int, str]]:
+    """(start, end, number) of each heading in the body (or in t[start:end]) that names a figure
+    and nothing else."""
     from figlint.mentions import parse_caption_label
 
     out = []
-    for m in _FIGURE_HEAD.finditer(t, start):
+    for m in _FIGURE_HEAD.finditer(t, start, len(t) if end is None else end):
         inner = next(g for g in m.groups() if g is not None)
         found = parse_caption_label(_TYPED_STRIP.sub("", inner).replace("~", " ").strip())
         if found and found[1] and not found[2].strip():
