@@ -345,6 +345,9 @@ class Placed:
     bbox: tuple[float, float, float, float] | None = None  # where it prints, in the figure's points
     size_known: bool = True  # False: `printed` is assumed (a standalone file recording no DPI)
     parts: tuple[str, ...] = ()  # a mosaic's tiles (their names), empty for one image
+    # the part that prints when a clip cuts the image (\includegraphics[trim, clip], a
+    # viewport): its pixels span `bbox`, of which only this shows (None: all of it)
+    visible: tuple[float, float, float, float] | None = None
 
 
 def placed_images(fig, paper, min_side_px: int = 48, names: set[str] | None = None, mosaics: bool = False):
@@ -407,7 +410,9 @@ def _placed_images(fig, paper, min_side_px: int, names: set[str] | None, mosaics
                 continue
             bgr = _load(path)
             if bgr is not None:
-                yield Placed(im.name, bgr, _is_jpeg_file(path), _size(im.bbox), im.bbox)
+                # the file's pixels span the whole placed image, of which a clip may print a part
+                box = im.placed or im.bbox
+                yield Placed(im.name, bgr, _is_jpeg_file(path), _size(box), box, visible=_visible(im))
         return
     root = Path(paper.root) if paper is not None and paper.root else Path(".")
     for name in fig.graphics:
@@ -480,6 +485,11 @@ def _pdf_images(pdf: str, imgs, min_side_px: int, mosaics: bool):
             and i.width_px * i.height_px <= budget.MAX_DECODE_PIXELS]
     if imgs:
         yield from _from_pdf(pdf, imgs)
+
+
+def _visible(im):
+    """The part of a clipped image that prints (its bbox), or None when all of it does."""
+    return im.bbox if im.placed is not None and tuple(im.placed) != tuple(im.bbox) else None
 
 
 def _size(box):
@@ -634,5 +644,5 @@ def _from_pdf(pdf: str, imgs):
             if arr is not None:
                 # the pixels span the whole placed image, of which a clip may print a part
                 box = im.placed or im.bbox
-                yield Placed(im.name or f"xref {im.xref}", arr, jpeg, _size(box), box)
+                yield Placed(im.name or f"xref {im.xref}", arr, jpeg, _size(box), box, visible=_visible(im))
             del arr  # not held while the caller reads the next one

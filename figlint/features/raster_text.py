@@ -79,12 +79,16 @@ def _read(fig, paper) -> list[RasterLabel]:
         ky = (box[3] - box[1]) / h
         s = reading.scale
         contrasts = _contrasts(reading)
+        shown = p.visible
         for t, size, c in zip(reading.tokens, reading.sizes, contrasts):
             x0, y0, x1, y1 = (v / s for v in t.bbox)
+            at = (round(box[0] + x0 * kx, 2), round(box[1] + y0 * ky, 2),
+                  round(box[0] + x1 * kx, 2), round(box[1] + y1 * ky, 2))
+            if shown is not None and not (shown[0] <= (at[0] + at[2]) / 2 <= shown[2]
+                                          and shown[1] <= (at[1] + at[3]) / 2 <= shown[3]):
+                continue  # in the part of the image its clip cuts away: it does not print
             label = RasterLabel(text=t.text.strip(), size=size, conf=float(t.conf or 0.0), image=p.name,
-                                bbox=(round(box[0] + x0 * kx, 2), round(box[1] + y0 * ky, 2),
-                                      round(box[0] + x1 * kx, 2), round(box[1] + y1 * ky, 2)),
-                                rotated=t.rotated)
+                                bbox=at, rotated=t.rotated)
             if c is not None:
                 label.contrast, label.ink, label.background = c
             out.append(label)
