@@ -5,9 +5,8 @@ the image stream (and the file) still holds all of them. The raster text reading
 OCR'd word onto the whole placed image and kept those outside the printed part: a thesis's
 cropped screenshots gave FL102 (tiny text) and FL106 (low contrast) for interface words no
 reader sees (field audit, audit38a). The same image, trimmed to show its tiny words, still gets
-FL102: on the PDF and on the sources with the PDF alike. From the sources alone the placement
-of a raster file does not apply its trim yet (ingest/placement.py maps the whole file onto the
-printed box): that route is an expected failure until it does.
+FL102: on the PDF, the sources with the PDF and the sources alone alike (there the placement of a
+raster file records the whole file's box beside the part its clip prints, as the PDF does).
 """
 
 from __future__ import annotations
@@ -85,11 +84,13 @@ def results(tmp_path_factory, pdflatex):
     return out
 
 
-@pytest.mark.parametrize("route", [
-    "pdf", "latex+pdf",
-    pytest.param("sources only", marks=pytest.mark.xfail(
-        strict=True, reason="sources alone: a raster file's trim is not applied (placement maps the whole file)")),
-])
+@pytest.mark.parametrize("route", ROUTES)
 def test_words_a_clip_cuts_away_are_not_read(results, route):
     fl102 = {f.figure for f in results[route].findings if f.code == "FL102"}
     assert fl102 == {"2"}, [f"{f.code} {f.figure} {f.message}" for f in results[route].findings]
+
+
+def test_the_three_routes_measure_the_printed_words_alike(results):
+    sizes = {route: [f.evidence["smallest_pt"] for f in results[route].findings if f.code == "FL102"] for route in ROUTES}
+    assert sizes["pdf"] == sizes["latex+pdf"] == sizes["sources only"]
+    assert 3.0 <= sizes["pdf"][0] <= 4.2  # made at 3.5 pt, printed at its natural size

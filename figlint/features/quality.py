@@ -378,10 +378,12 @@ def _placed_images(fig, paper, min_side_px: int, names: set[str] | None, mosaics
         p = str(fig.extra["image_path"])
         bgr = _load(p)
         if bgr is not None:
-            box = fig.images[0].bbox if fig.images else None
+            im = fig.images[0] if fig.images else None
+            box = (im.placed or im.bbox) if im is not None else None  # the whole file, of which a clip may print part
             from figlint.features import print_size_known
 
-            yield Placed(Path(p).name, bgr, _is_jpeg_file(p), _size(box), box, print_size_known(fig))
+            yield Placed(Path(p).name, bgr, _is_jpeg_file(p), _size(box), box, print_size_known(fig),
+                         visible=_visible(im) if im is not None else None)
         return
     pdf = getattr(paper, "pdf_path", None) if paper is not None else None
     if fig.images and pdf and fig.page:

@@ -1650,9 +1650,12 @@ def _emit(fig: Figure, c: _Content, p: Placed, rel: str, x: float, y: float) -> 
         vis_h = h_px * (own_h / ky) / c.height if ky else 0
         dpi_x = vis_w / (own_w / 72.0) if own_w > 0 else 0.0
         dpi_y = vis_h / (own_h / 72.0) if own_h > 0 else 0.0
-        fig.images.append(RasterImage(width_px=w_px, height_px=h_px,
-                                      bbox=(round(x, 2), round(y, 2), round(x + p.width, 2), round(y + p.height, 2)),
-                                      dpi_x=dpi_x, dpi_y=dpi_y, name=name, dpi_source="placement"))
+        shown = (round(x, 2), round(y, 2), round(x + p.width, 2), round(y + p.height, 2))
+        # a clip (trim or viewport with clip) prints part of the bitmap: its pixels span the
+        # whole file's box, placed as that part is (as the PDF route records a clipped image)
+        whole = box((0.0, 0.0, c.width, c.height)) if p.clip_box is not None and not p.rotated else None
+        fig.images.append(RasterImage(width_px=w_px, height_px=h_px, bbox=shown, dpi_x=dpi_x, dpi_y=dpi_y, name=name,
+                                      dpi_source="placement", placed=whole if whole != shown else None))
         return
     for text, size, font, b, color, d in c.spans:
         if visible(b) and size * ky >= 0.5:  # as the PDF route: text under 0.5 pt is not meant to be read
