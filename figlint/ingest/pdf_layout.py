@@ -1029,13 +1029,14 @@ def _mark_wrapped_entries(pd: PageData, layout: Layout) -> None:
             tails.append((ln, None))
         elif ln.role:
             continue
+        elif not any(abs(c1 - ln.bbox[2]) <= 2 for _c0, c1 in layout.columns):
+            continue  # an entry's page number ends at the margin
         elif _PAGE_NO.match(ln.text.strip()):
             row = [t for t in lines if t is not ln and not t.role and _same_row(t.bbox, ln.bbox)
                    and ln.bbox[0] - t.bbox[2] >= ln.size]
             if row:
                 tails.append((max(row, key=lambda t: t.bbox[2]), ln))
-        elif len(pieces) >= 2 and _PAGE_NO.match(pieces[-1]["text"].strip()) \
-                and pieces[-1]["bbox"][0] > pieces[-2]["bbox"][2] and any(abs(c1 - ln.bbox[2]) <= 2 for _c0, c1 in layout.columns):
+        elif len(pieces) >= 2 and _PAGE_NO.match(pieces[-1]["text"].strip()) and pieces[-1]["bbox"][0] > pieces[-2]["bbox"][2]:
             tails.append((ln, pieces[-1]))
     # a walk up stops at another entry's end: leaders, or a number on a line of its own
     ends = {id(t) for t, n in tails if not isinstance(n, dict)}
@@ -1057,8 +1058,7 @@ def _mark_wrapped_entries(pd: PageData, layout: Layout) -> None:
     right = [e[-1].bbox[2] if n is None else n["bbox"][2] if isinstance(n, dict) else n.bbox[2] for e, n in entries]
     for k, (entry, number) in enumerate(entries):
         if number is not None:
-            aligned = any(abs(c1 - right[k]) <= 2 for _c0, c1 in layout.columns) \
-                and any(abs(r - right[k]) <= 1.5 for j, r in enumerate(right) if j != k)
+            aligned = any(abs(r - right[k]) <= 1.5 for j, r in enumerate(right) if j != k)
             if not aligned or any(ln.bbox[0] < entry[0].bbox[0] + ln.size for ln in entry[1:]) \
                     or not _entry_ends(entry[-1], lines):
                 continue
