@@ -941,6 +941,8 @@ def mark_margins(pages: list[PageData], layout: Layout) -> None:
         for ln in pd.lines:
             if not ln.role and _TOC_ENTRY.search(ln.text):
                 ln.role = "toc"
+    for pd in pages:
+        _mark_wrapped_entries(pd, layout)
     _mark_lists_of_figures(pages)
 
 
@@ -1005,6 +1007,72 @@ def _in_graphic(b: BBox, pd: PageData) -> bool:
     cx, cy = (b[0] + b[2]) / 2, (b[1] + b[3]) / 2
     return any(f[0] <= cx <= f[2] and f[1] <= cy <= f[3] and (f[2] - f[0]) * (f[3] - f[1]) < 0.6 * pd.width * pd.height
                for f in pd.frames)
+
+
+def _mark_wrapped_entries(pd: PageData, layout: Layout) -> None:
+    """The lines of a list-of-figures entry that wraps ("Figure 1.1. A long title that runs
+    on" over "onto a second line . . . . 23"): only its last line ends in leaders and the page
+    number, while its first line opens like a caption, and a list headed in a language
+    _LOF_HEAD does not read leaves it one. Up from each entry's last line, through the lines
+    set tight over it, to the line that opens with a float label: the entry's lines.
+    Some classes print no leaders (or the title fills the line and leaves room for none), only
+    the page number at the right margin: such an entry counts when its number ends at a
+    column's right edge, as another entry of the page does, nothing but the next entry runs
+    on under it, and, wrapped, it hangs its lines under its title (a caption's lines run back
+    to its label): a caption ending in a number ("... in 2023") or a table of numbers under
+    its caption does not."""
+    lines = [ln for ln in pd.lines if ln.horizontal and ln.role not in ("header", "footer", "margin")]
+    tails: list[tuple[Line, Line | dict | None]] = []  # (an entry's last line, its number set apart)
+    for ln in lines:
+        pieces = [s for s in ln.spans if s["text"].strip()]
+        if ln.role == "toc":
+            tails.append((ln, None))
+        elif ln.role:
+            continue
+        elif not any(abs(c1 - ln.bbox[2]) <= 2 for _c0, c1 in layout.columns):
+            continue  # an entry's page number ends at the margin
+        elif _PAGE_NO.match(ln.text.strip()):
+            row = [t for t in lines if t is not ln and not t.role and _same_row(t.bbox, ln.bbox)
+                   and ln.bbox[0] - t.bbox[2] >= ln.size]
+            if row:
+                tails.append((max(row, key=lambda t: t.bbox[2]), ln))
+        elif len(pieces) >= 2 and _PAGE_NO.match(pieces[-1]["text"].strip()) and pieces[-1]["bbox"][0] > pieces[-2]["bbox"][2]:
+            tails.append((ln, pieces[-1]))
+    # a walk up stops at another entry's end: leaders, or a number on a line of its own
+    ends = {id(t) for t, n in tails if not isinstance(n, dict)}
+    entries: list[tuple[list[Line], Line | dict | None]] = []
+    for last, number in tails:
+        entry = [last]
+        while not _opens_caption(entry[0]) and len(entry) < 8:
+            cur = entry[0]
+            above = [l for l in lines if l.bbox[3] <= cur.bbox[1] + 0.3 * (cur.bbox[3] - cur.bbox[1])
+                     and min(l.bbox[2], cur.bbox[2]) - max(l.bbox[0], cur.bbox[0]) > 0]
+            prev = max(above, key=lambda l: l.bbox[3], default=None)
+            if prev is None or prev.role or id(prev) in ends or abs(prev.size - cur.size) > 1 \
+                    or cur.bbox[1] - prev.bbox[3] > 0.8 * cur.size:
+                break
+            entry.insert(0, prev)
+        if _opens_caption(entry[0]):
+            entries.append((entry, number))
+    # where each entry's page number ends: its last line's end, or the number's own
+    right = [e[-1].bbox[2] if n is None else n["bbox"][2] if isinstance(n, dict) else n.bbox[2] for e, n in entries]
+    for k, (entry, number) in enumerate(entries):
+        if number is not None:
+            aligned = any(abs(r - right[k]) <= 1.5 for j, r in enumerate(right) if j != k)
+            if not aligned or any(ln.bbox[0] < entry[0].bbox[0] + ln.size for ln in entry[1:]) \
+                    or not _entry_ends(entry[-1], lines):
+                continue
+        for ln in entry + ([number] if isinstance(number, Line) else []):
+            ln.role = "toc"
+
+
+def _entry_ends(last: Line, lines: list[Line]) -> bool:
+    """Nothing runs on under `last` but the next entry: a caption's line that ends in a number
+    (a justified line "... from 1990 to 2023") goes on in the line set tight under it."""
+    below = [l for l in lines if l.bbox[1] >= last.bbox[3] - 0.3 * (last.bbox[3] - last.bbox[1])
+             and min(l.bbox[2], last.bbox[2]) - max(l.bbox[0], last.bbox[0]) > 0 and l is not last]
+    nxt = min(below, key=lambda l: l.bbox[1], default=None)
+    return nxt is None or nxt.bbox[1] - last.bbox[3] > 0.8 * last.size or nxt.role == "toc" or _opens_caption(nxt)
 
 
 # A list of figures repeats every caption (endfloat's "LIST OF FIGURES" before the figures,
