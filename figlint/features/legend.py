@@ -160,11 +160,11 @@ def numeric_keys(an) -> list[LegendEntry]:
     return got
 
 
+_NUMBER = re.compile(r"^\s*[-\u2212]?\d+(?:[.,]\d+)?\s*$")
+
+
 def _is_number(text: str) -> bool:
     return bool(_NUMBER.match(text))
-
-
-_NUMBER = re.compile(r"^\s*[-\u2212]?\d+(?:[.,]\d+)?\s*$")
 
 
 def _vector_legend(an, numeric: bool = False) -> list[LegendEntry]:
@@ -176,6 +176,7 @@ def _vector_legend(an, numeric: bool = False) -> list[LegendEntry]:
     cands: list[tuple[BBox, str, tuple | None, int]] = []  # (box, style, colour, priority)
     line_w = (max(4.0, u if numeric else 0.5 * u), 3.5 * u)
     line_h = max(1.6, 0.12 * u)
+    is_label = _is_number if numeric else _is_label
     styles: dict[int, tuple] = {}  # per Drawing: its patch and marker colours (a group's pieces share them)
     beside_label = label_windows(an, -0.15 * u, 1.3 * u, 0.45 * u)
     for (x0, y0, x1, y1), d, items, run in pieces(an):
@@ -210,7 +211,7 @@ def _vector_legend(an, numeric: bool = False) -> list[LegendEntry]:
     for box, style, colour, _p in cands:
         # the label first: it is looked up among the tokens of the swatch's line only, and
         # most candidates (a scatter's markers) have none beside them
-        got = _label_for(an, box, u, used, _is_number if numeric else _is_label)
+        got = _label_for(an, box, u, used, is_label)
         if got is None:
             continue
         if any(_overlaps(box, b) for b in swatch_boxes):

@@ -24,7 +24,7 @@ from figlint.gcpause import paused
 from figlint.mentions import external_mention
 from figlint.ingest.langnames import autoref_figure_word, cref_figure_names
 from figlint.ingest.texparse import _WALKER_ENVS, TextRenderer, squash
-from figlint.ingest.texscan import FigRec, LabelDef, ScanResult, printed_number, scan_document
+from figlint.ingest.texscan import FigRec, LabelDef, ScanResult, _figure_heads, printed_number, scan_document
 from figlint.ingest.texsource import Document, is_inside, load_document, read_args
 from figlint.model import Caption, CitingSite, Figure, Paper, Problem, Subpanel
 
@@ -609,7 +609,6 @@ class _Assembler:
         line alike (pdf._build). Headings and items are read as before, and so is a label set as
         a heading over what follows (bold, ending its paragraph: texscan.legends_apart decides);
         a table's row (cells) is not a line of text, and a list's item prints its mark first."""
-        from figlint.ingest.texscan import _figure_heads
         from figlint.mentions import parse_caption_label
 
         t = self.t

@@ -176,13 +176,12 @@ def float_type_is_figure(name: str, listname: str = "") -> bool:
 
 
 def _key_value(opts: str, key: str) -> str | None:
-    """The value of key= in a key-value list (braces around it dropped)."""
-    m = re.search(r"(?:^|,)\s*" + key + r"\s*=\s*(\{[^{}]*\}|[^,]*)", opts)
+    """The value of key= in a key-value list (braces around it dropped; a braced value may
+    hold braces of its own, one level: name={Supplementary~\textbf{Figure}})."""
+    m = re.search(r"(?:^|,)\s*" + key + r"\s*=\s*(\{(?:[^{}]|\{[^{}]*\})*\}|[^,]*)", opts)
     return m.group(1).strip().strip("{}").strip() if m else None
 
 
-# a figure's name set in a caption package's key list: name= (caption), figurename=
-_NAME_KEY = re.compile(r"(?:^|,)\s*(?:figure)?name\s*=\s*(\{(?:[^{}]|\{[^{}]*\})*\}|[^,]*)")
 _CAPTIONSETUP = re.compile(r"\\captionsetup\s*(?:\[\s*figure\s*\])?\s*\{")
 # the figure counter set in a macro's body (\beginsupplement's \setcounter{figure}{0})
 _FIGURE_COUNTER_SET = re.compile(r"\\setcounter\s*\{figure\}\s*\{\s*(\d+)\s*\}")
@@ -195,8 +194,7 @@ _FIGURENAME_DEF = re.compile(r"\\(?:(?:re)?newcommand\*?\s*\{?\s*\\figurename\s*
 
 def _caption_name(keys: str) -> str | None:
     """The figure name a \\captionsetup key list sets (name=, figurename=), or None."""
-    m = _NAME_KEY.search(keys)
-    return m.group(1).strip().strip("{}").strip() if m else None
+    return _key_value(keys, "(?:figure)?name")
 
 
 def _name_set_in(body: str) -> str | None:
