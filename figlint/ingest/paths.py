@@ -207,12 +207,42 @@ class PathRecord:
         # is_filled_box, from the kinds already listed
         self.box = bool(kind and "f" in kind and n and (kinds[0] in ("re", "qu") if n == 1 else n <= 4 and kinds.count("l") == n))
         self.lines = polylines(items, ox, oy, kinds=kinds)
-        # a white filled background (pdf_regions.drawing_groups leaves it out)
-        self.white = bool(kind == "f" and fill and min(fill) > 0.97)
-        # the fill's opacity: a confidence band at 5 % is a faint tint, not an opaque ground
-        # (not part of the style: paths merge as they always did)
-        fo = get("fill_opacity")
-        self.alpha = fo if fo is not None and fo < 0.99 and fill is not None else 1.0
+        self.white, self.alpha = _tone(kind, fill, get("fill_opacity"))
+
+    def moved(self, p: dict, rect: tuple, dx: float, dy: float) -> "PathRecord":
+        """This path moved by (dx, dy), with the style of `p` (its dict, moved, segments left
+        out) and the box `rect`: a scatter's marker written from another (pdf_markers)."""
+        new = MovedRecord.__new__(MovedRecord)
+        new.rect = rect
+        new.style = _style(p)
+        new.n = self.n
+        new.shape = self.shape
+        new.box = self.box
+        new.base = self
+        new.dx = dx
+        new.dy = dy
+        new.white, new.alpha = _tone(p.get("type"), p.get("fill"), p.get("fill_opacity"))
+        return new
+
+
+class MovedRecord(PathRecord):
+    """A PathRecord moved from another (PathRecord.moved): its vertex runs are that one's,
+    moved when they are first asked for (merge_paths thins a cloud of markers to MAX_POINTS
+    vertices a Drawing: most are never asked for)."""
+
+    __slots__ = ("base", "dx", "dy")
+
+    @property
+    def lines(self):
+        dx, dy = self.dx, self.dy
+        return [[(x + dx, y + dy) for x, y in run] for run in self.base.lines]
+
+
+def _tone(kind, fill, fo) -> tuple[bool, float]:
+    """(whether a path is a white filled background, which pdf_regions.drawing_groups leaves
+    out; its fill's opacity: a confidence band at 5 % is a faint tint, not an opaque ground;
+    not part of the style, so paths merge as they always did)."""
+    return bool(kind == "f" and fill and min(fill) > 0.97), fo if fo is not None and fo < 0.99 and fill is not None else 1.0
 
 
 def merge_paths(paths) -> list:

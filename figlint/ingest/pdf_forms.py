@@ -32,6 +32,8 @@ import re
 from contextlib import contextmanager
 from functools import lru_cache
 
+from figlint.ingest import pdf_markers
+
 # Forms up to this many bytes of compressed data are decoded once. A marker is about 130
 # bytes; a whole included graphic (a form of megabytes, painted once) is left compressed.
 MAX_FORM_BYTES = 4096
@@ -137,10 +139,10 @@ def inline_form(content: bytes, bbox: tuple) -> bytes | None:
     return b" ".join(content.split())
 
 
-def _pass_bytes(versions: tuple[bytes, bytes, bytes | None]) -> int:
+def _pass_bytes(versions: tuple[bytes, bytes, bytes | None, bytes | None]) -> int:
     """The bytes of a painter's versions for the text and path passes (FormInflater.done lets
     them go; the painter as it is stays)."""
-    return len(versions[1]) + len(versions[2] or b"")
+    return len(versions[1]) + len(versions[2] or b"") + len(versions[3] or b"")
 
 
 def _identity(matrix: str) -> bool:
@@ -174,8 +176,12 @@ class FormInflater:
         self.on_page: dict[int, list[int]] = {}  # page number -> its forms in paths_only
         self.inline: dict[int, bytes | None] = {}  # paths-only form -> its content to write in place
         # a form that paints paths-only forms often -> (as it is, for the text pass, for the path
-        # pass or None), all decoded; None: left as it is
-        self.painters: dict[int, tuple[bytes, bytes, bytes | None] | None] = {}
+        # pass or None, for the path pass with its long runs of markers collapsed (pdf_markers) or None), all decoded; None:
+        # left as it is
+        self.painters: dict[int, tuple[bytes, bytes, bytes | None, bytes | None] | None] = {}
+        self.runs: dict[int, pdf_markers.Run] = {}  # collapsed runs by id (pdf_markers.sentinel)
+        self.runs_of: dict[int, list[int]] = {}  # painter -> the ids of its runs
+        self.next_run = 0
         self.painters_on: dict[int, list[int]] = {}  # page number -> its painters
 
     def page(self, number: int) -> None:
@@ -246,7 +252,7 @@ class FormInflater:
         for parent, used in names.items():
             kept = self.painters.get(parent)
             if kept is not None and kept[1] is None:  # let go after an earlier page (done)
-                versions = self._versions(kept[0], used)
+                versions = self._versions(parent, kept[0], used)
                 if versions is None or self.kept + _pass_bytes(versions) > MAX_TOTAL_BYTES:
                     continue
                 self.kept += _pass_bytes(versions)
@@ -264,7 +270,7 @@ class FormInflater:
                     continue  # damaged: left as it is, its reading reports it as before
                 if len(data) > MAX_PARENT_BYTES or (b"BI" in data and _INLINE_IMAGE.search(data)):
                     continue  # an inline image's bytes could hold anything
-                versions = self._versions(data, used)
+                versions = self._versions(parent, data, used)
                 if versions is None:
                     continue
                 size = sum(len(v) for v in versions if v is not None)
@@ -286,9 +292,10 @@ class FormInflater:
             return None
         return inline_form(self.paths_only[xref], tuple(bbox))
 
-    def _versions(self, data: bytes, used: dict[bytes, int]) -> tuple[bytes, bytes, bytes | None] | None:
+    def _versions(self, parent: int, data: bytes, used: dict[bytes, int]) -> tuple[bytes, bytes, bytes | None, bytes | None] | None:
         """(as it is, without the paints of the forms `used`, with those that can be written in
-        place written in place or None), or None when it paints them fewer than MIN_PAINTS times
+        place written in place or None, that with its long runs collapsed or None: pdf_markers),
+        or None when it paints them fewer than MIN_PAINTS times
         or a paint could not be told from text. A paint is `/Name Do` with one space and then a
         space or a line end (as PDF writers set it; one spelled otherwise is left as it is, which
         paints the same); it is looked for as bytes, so no string may hold "Do"."""
@@ -308,10 +315,19 @@ class FormInflater:
         parts[1::2] = map(left_out.__getitem__, names)
         text = b"".join(parts)
         if not any(inline.get(x) for x in used.values()):
-            return data, text, None
-        written = {**kept, **{n: b"q " + inline[x] + b" Q" for n, x in used.items() if inline.get(x)}}
+            return data, text, None, None
+        by_name = {n: inline.get(x) for n, x in used.items()}
+        parts[1::2] = names
+        out, runs = pdf_markers.collapse(parts, by_name, self.next_run)
+        collapsed = None
+        if runs:
+            self.next_run += len(runs)
+            self.runs.update(runs)
+            self.runs_of[parent] = list(runs)
+            collapsed = b"".join(out)
+        written = {**kept, **{n: b"q " + c + b" Q" for n, c in by_name.items() if c}}
         parts[1::2] = map(written.__getitem__, names)
-        return data, text, b"".join(parts)
+        return data, text, b"".join(parts), collapsed
 
     def done(self, number: int) -> None:
         """Page `number` has been read: its painters' versions for the text and path passes are
@@ -324,7 +340,9 @@ class FormInflater:
             versions = self.painters.get(parent)
             if versions is not None and versions[1] is not None:
                 self.kept -= _pass_bytes(versions)
-                self.painters[parent] = (versions[0], None, None)
+                self.painters[parent] = (versions[0], None, None, None)
+                for rid in self.runs_of.pop(parent, ()):
+                    self.runs.pop(rid, None)
 
     @contextmanager
     def text_pass(self, number: int):
@@ -349,21 +367,29 @@ class FormInflater:
                     doc.update_stream(xref, self.paths_only[xref], compress=False)
 
     @contextmanager
-    def path_pass(self, number: int):
+    def path_pass(self, number: int, collapse: bool = False):
         """While the paths of page `number` are read, its paths-only forms that a painter paints
-        often are written in place where that is the same paint (the module's docstring)."""
-        with self._version(number, 2):
-            yield
+        often are written in place where that is the same paint (the module's docstring).
+        `collapse`: their long runs are collapsed too (pdf_markers), and the runs by id are what
+        this gives, for pdf_paths.read_paths; otherwise it gives None."""
+        with self._version(number, 2, collapse) as collapsed:
+            yield self.runs if collapsed else None
 
     @contextmanager
-    def _version(self, number: int, which: int):
+    def _version(self, number: int, which: int, collapse: bool = False):
         """Page `number`'s painters in their version `which` (1 for the text pass, 2 for the
-        path pass), put back as they are after."""
+        path pass, with `collapse` 3 where a painter has it), put back as they are after. Gives
+        whether a collapsed version is in place."""
         doc = self.doc
         changed = []
+        collapsed = False
         try:
             for parent in self.painters_on.get(number, ()):
-                version = self.painters[parent][which]
+                versions = self.painters[parent]
+                version = versions[which]
+                runs = collapse and versions[3] is not None
+                if runs:
+                    version = versions[3]
                 if version is None:
                     continue
                 try:
@@ -371,7 +397,8 @@ class FormInflater:
                 except Exception:  # noqa: BLE001 - the page is read with it as it is
                     break
                 changed.append(parent)
-            yield
+                collapsed = collapsed or runs
+            yield collapsed
         finally:
             for parent in changed:
                 doc.update_stream(parent, self.painters[parent][0], compress=False)

@@ -257,7 +257,11 @@ def _covered(box: BBox, seqno: int, fills: list[dict]) -> bool:
         r = d["rect"]  # cut to the clip in force
         if not all(r[0] <= x <= r[2] and r[1] <= y <= r[3] for x, y in corners):
             continue
-        if any(all(_in_polygon(p, poly) for p in corners) for poly in _polygons(d.get("items") or ())):
+        # a marker written from another (pdf_markers) has that one's segments: the corners
+        # are moved back onto them
+        sx, sy = d.get("_shift") or (0.0, 0.0)
+        moved = [(x - sx, y - sy) for x, y in corners]
+        if any(all(_in_polygon(p, poly) for p in moved) for poly in _polygons(d.get("items") or ())):
             return True
     return False
 

@@ -26,6 +26,7 @@ from figlint.ingest import mupdf as _mupdf  # noqa: F401 - keeps MuPDF messages 
 from figlint.ingest.pdf_hidden import drop_hidden_text
 from figlint.ingest import pdf_turn as turn
 from figlint.ingest.paths import PathRecord, glyph_marks
+from figlint.ingest.pdf_markers import Collapsed
 from figlint.ingest.pdf_paths import read_paths
 from figlint.ingest.type3 import fix_sizes as fix_type3_sizes
 from figlint.lazyre import lazy
@@ -378,8 +379,7 @@ def read_page(page: pymupdf.Page, forms=None) -> PageData:
     _t1_ligatures(d, texts)
     fix_type3_sizes(page.parent, d)
     _seat_displaced_spans(d)
-    with forms.path_pass(page.number) if forms is not None else nullcontext():
-        data.drawings, data.paths_total, data.frames, fills = read_paths(page, matrix=m)
+    data.drawings, data.paths_total, data.frames, fills = _paths(page, forms, m)
     # a symbol font's glyphs (R's Dingbats points) are marks, not text: lines of "●●●" would
     # outnumber the prose and move the text columns (paths.glyph_marks). They are a figure's
     # marks where a figure is found, not what finds it (a table's check marks are no figure).
@@ -408,6 +408,19 @@ def read_page(page: pymupdf.Page, forms=None) -> PageData:
             r = link["from"]
             link["text"] = " ".join(w[4] for w in words if r.x0 - 1 <= (w[0] + w[2]) / 2 <= r.x1 + 1 and r.y0 - 1 <= (w[1] + w[3]) / 2 <= r.y1 + 1)
     return data
+
+
+def _paths(page: pymupdf.Page, forms, m):
+    """read_paths of the page, its scatters' runs of markers read once each (pdf_markers) and
+    the page read again as it is where a run does not check."""
+    if forms is None:
+        return read_paths(page, matrix=m)
+    try:
+        with forms.path_pass(page.number, collapse=True) as runs:
+            return read_paths(page, matrix=m, runs=runs)
+    except Collapsed:
+        with forms.path_pass(page.number):
+            return read_paths(page, matrix=m)
 
 
 def _links(page: pymupdf.Page) -> list[dict]:

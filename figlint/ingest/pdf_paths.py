@@ -16,7 +16,7 @@ from figlint.ingest.paths import INVISIBLE, PathRecord, printed
 BBox = tuple[float, float, float, float]
 
 
-def read_paths(page, limit: int | None = None, matrix=None) -> tuple[list[PathRecord], int, list[BBox], list[dict]]:
+def read_paths(page, limit: int | None = None, matrix=None, runs: dict | None = None) -> tuple[list[PathRecord], int, list[BBox], list[dict]]:
     """(paths, how many entries the page has in all, frames, opaque fills) of one page.
 
     paths: every path except page-sized backgrounds and paths off the page, its box cut to
@@ -26,9 +26,13 @@ def read_paths(page, limit: int | None = None, matrix=None) -> tuple[list[PathRe
     frames: the outermost clips smaller than half the page, which is how an included
     graphic (a PDF placed by \\includegraphics, whose /BBox clips it) marks its full
     extent, white margins included. fills: opaque filled paths as MuPDF lists them, their
-    "rect" cut to the clip. `matrix`: the page is read turned (pdf_turn), every path and
-    clip through it.
+    "rect" cut to the clip (a marker written from another has that one's segments and its
+    "_shift" from them). `matrix`: the page is read turned (pdf_turn), every path and clip
+    through it. `runs`: the page is read with its scatters' runs of markers collapsed, these
+    by id (pdf_forms.path_pass, pdf_markers); raises pdf_markers.Collapsed where a run does
+    not check, and the page is to be read again without.
     """
+    from figlint.ingest import pdf_markers
     from figlint.ingest import pdf_turn
     from figlint.budget import MAX_PAGE_DRAWINGS
 
@@ -48,11 +52,23 @@ def read_paths(page, limit: int | None = None, matrix=None) -> tuple[list[PathRe
     last_kind = None
     pending: dict | None = None  # a kept fill whose stroke may follow: recorded once that is known
     failed: list[Exception] = []
+    recent: list[dict] = []  # the last paths kept, up to pdf_markers.KEEP (a run's kept paints)
+    counts: list[int] = []  # the entries counted when each of them was kept
+    renumber = 0  # paint numbers of the paints runs took out before this entry
+    keep_recent = pdf_markers.KEEP if runs else 0
 
-    def keep(p: dict) -> None:
+    def keep(p: dict, moved: tuple | None = None) -> None:
+        """`moved`: p is a marker written from another, (that one's record, dx, dy)."""
+        if moved is None and keep_recent:
+            recent.append(p)
+            counts.append(total)
+            if len(recent) > keep_recent:
+                del recent[0], counts[0]
         fo = p.get("fill_opacity")
         so = p.get("stroke_opacity")
         if (fo is not None and fo <= INVISIBLE) or (so is not None and so <= INVISIBLE):
+            if moved is not None:
+                raise pdf_markers.Collapsed  # its kind would change: not written from another
             p = printed(p)  # paint at opacity 0 leaves no mark
             if p is None:
                 return
@@ -77,7 +93,27 @@ def read_paths(page, limit: int | None = None, matrix=None) -> tuple[list[PathRe
         if (fo is None or fo >= 0.99) and "f" in (p.get("type") or "") and p.get("fill") is not None:
             p["rect"] = rect
             fills.append(p)
-        out.append(PathRecord(p, rect))
+        out.append(PathRecord(p, rect) if moved is None else moved[0].moved(p, rect, moved[1], moved[2]))
+
+    def write_run(run, clip: dict) -> None:
+        """The paints a run's sentinel stands for (pdf_markers), kept as MuPDF would give them:
+        each counts the entries each kept paint counted (a transparency group and its path)."""
+        nonlocal total, renumber
+        steps = {b - a for a, b in zip(counts, counts[1:])}
+        if len(steps) != 1 or len(counts) != pdf_markers.KEEP:
+            raise pdf_markers.Collapsed
+        step = steps.pop()
+        base = None
+        for q, dx, dy in run.moved(recent, clip):
+            if base is None:
+                base = PathRecord(recent[-1], recent[-1]["rect"])
+            total += step
+            if total <= limit:
+                keep(q, (base, dx, dy))
+        # the paints taken out took paint numbers: what follows is numbered on from them
+        renumber += (len(run.offsets) - pdf_markers.KEEP) * (recent[-1].get("seqno", 0) - recent[-2].get("seqno", 0))
+        recent.clear()
+        counts.clear()
 
     def take(p: dict) -> bool:
         nonlocal total, last, last_kind, pending
@@ -86,6 +122,8 @@ def read_paths(page, limit: int | None = None, matrix=None) -> tuple[list[PathRe
         try:
             if matrix is not None:
                 p = pdf_turn.path_dict(p, matrix)
+            if renumber and "seqno" in p:
+                p["seqno"] += renumber
             kind = p.get("type")
             if kind == "s" and last_kind == "f" and last.get("items") == p.get("items"):
                 # the fill's entries, and the stroke's where the fill has none
@@ -100,10 +138,17 @@ def read_paths(page, limit: int | None = None, matrix=None) -> tuple[list[PathRe
                 q, pending = pending, None
                 keep(q)
             last, last_kind = p, kind
+            level = p.get("level", 0)
+            if kind == "clip" and runs:
+                rid = pdf_markers.run_id(p)
+                if rid is not None and rid in runs:
+                    while clips and clips[-1][0] >= level:
+                        clips.pop()  # the kept paints' own groups
+                    write_run(runs[rid], p)
+                    return True
             total += 1
             if total > limit:
                 return True
-            level = p.get("level", 0)
             while clips and clips[-1][0] >= level:
                 clips.pop()
             if kind == "clip" or kind == "group":
