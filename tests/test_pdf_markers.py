@@ -26,8 +26,9 @@ from figlint.ingest.pdf_layout import read_page  # noqa: E402
 from figlint.ingest.paths import MovedRecord  # noqa: E402
 from figlint.ingest.pdf_paths import read_paths  # noqa: E402
 
-# MuPDF's transform after hundreds of single-precision translations drifts from the exact sums
-# by about a thousandth of a point; a marker read off by a tenth of that pitch would be a bug.
+# MuPDF's single-precision transform drifts from the exact sums over a run of at most MAX_RUN
+# translations by less than a thousandth of a point (field papers: 0.0007 at most); ten times
+# that would be a bug.
 DRIFT = 0.01
 HIDDEN = "hid"  # the word under the 31st of the large markers
 
@@ -102,22 +103,24 @@ def _drift(a, b) -> float:
 
 def test_runs_are_found_with_their_colours(paper):
     _doc, forms = _inflated(paper)
-    runs = sorted(forms.runs.values(), key=lambda r: len(r.offsets))
-    assert [len(r.offsets) for r in runs] == [60, 300]
-    big, cloud = runs
-    assert not any(big.fills) and not any(big.strokes)  # one colour: set before the run
-    assert len({f for f in cloud.fills if f}) >= 20  # the colour map's colours, set between paints
+    runs = list(forms.runs.values())
+    # the cloud's 300 paints in runs of at most MAX_RUN, then the 60 large markers
+    assert sum(len(r.offsets) for r in runs) == 360 and max(len(r.offsets) for r in runs) == pdf_markers.MAX_RUN
+    big = runs[-1]
+    assert len(big.offsets) == 60 and not any(big.fills) and not any(big.strokes)  # one colour, set before
+    colours = {f for r in runs[:-1] for f in r.fills if f}
+    assert len(colours) >= 20  # the colour map's colours, set between paints
     (painter,) = forms.painters_on[0]
     _as_is, _text, written, collapsed = forms.painters[painter]
     assert len(collapsed) < len(written) / 2  # the paints after the sentinels are gone
 
 
 def test_page_reads_the_same_with_runs_collapsed(paper):
-    _forms, (a, total_a, frames_a, fills_a), (b, total_b, frames_b, fills_b) = _both(paper)
+    forms, (a, total_a, frames_a, fills_a), (b, total_b, frames_b, fills_b) = _both(paper)
     assert total_b == total_a and frames_b == frames_a
     assert len(b) == len(a) >= 360
     moved = [r for r in b if isinstance(r, MovedRecord)]
-    assert len(moved) == 360 - 2 * pdf_markers.KEEP  # every paint after each sentinel
+    assert len(moved) == 360 - len(forms.runs) * pdf_markers.KEEP  # every paint after each sentinel
     for x, y in zip(a, b):
         assert (x.style, x.n, x.shape, x.box, x.white, x.alpha) == (y.style, y.n, y.shape, y.box, y.white, y.alpha)
         assert _drift(x, y) < DRIFT
@@ -129,7 +132,7 @@ def test_page_reads_the_same_with_runs_collapsed(paper):
 def test_text_under_a_moved_marker_is_hidden(paper):
     """The word under the 31st large marker (one written by figlint, not read by MuPDF) is
     painted over: it is not read, as when the page is read as painted."""
-    _forms, _plain, (_paths, _total, _frames, fills) = _both(paper)
+    written, _plain, (_paths, _total, _frames, fills) = _both(paper)
     doc, forms = _inflated(paper)
     words = [ln.text for ln in read_page(doc[0], forms).lines]
     assert not [w for w in words if HIDDEN in w], words
@@ -137,7 +140,7 @@ def test_text_under_a_moved_marker_is_hidden(paper):
     plain = pymupdf.open(paper)
     assert HIDDEN in plain[0].get_text()  # the word is there, under the marker
     assert not [ln.text for ln in read_page(plain[0]).lines if HIDDEN in ln.text]
-    assert sum("_shift" in f for f in fills) == 360 - 2 * pdf_markers.KEEP
+    assert sum("_shift" in f for f in fills) == 360 - len(written.runs) * pdf_markers.KEEP
 
 
 def test_a_run_that_does_not_check_is_read_as_painted(paper, monkeypatch):
@@ -199,6 +202,14 @@ def test_collapse_keeps_state_and_splits_runs_at_other_operators():
 ])
 def test_markable(content, ok):
     assert pdf_markers.markable(content) is ok
+
+
+def test_a_long_run_is_cut_so_each_part_is_anchored_where_mupdf_reads():
+    paint = b"1 0 0 1 2 1 cm /P0 Do\n"
+    total = 2 * pdf_markers.MAX_RUN + pdf_markers.MIN_RUN + 5
+    out, runs = pdf_markers.collapse(_split(paint * total), {b"P0": MARK}, 0)
+    assert [len(r.offsets) for r in runs.values()] == [pdf_markers.MAX_RUN] * 2 + [pdf_markers.MIN_RUN + 5]
+    assert b"".join(out).count(b"B Q") == 3 * pdf_markers.KEEP
 
 
 def test_a_short_run_is_left_as_it_is():

@@ -9,7 +9,7 @@ Yet all those markers are one path moved: the same segments, the same style but 
 the stream sets.
 
 So, for the path pass of a page read by pdf_layout (`FormInflater.path_pass(collapse=True)`), a
-run of at least MIN_RUN paints of one such form, with nothing between two paints but those
+run of at least MIN_RUN paints (cut into runs of at most MAX_RUN) of one such form, with nothing between two paints but those
 translations and RGB colours, keeps its first KEEP paints and, after them, a SENTINEL: a clip
 (clips take no paint number, `seqno`, and paint nothing) of four lines from the origin of the
 transform in force, to (u, 0), to (0, u), back, and out to (R u, 0), R telling which run it ends.
@@ -21,9 +21,12 @@ step apart, or nothing is written and the page is read again without runs (`Coll
 every paint taken out is written as the last kept one moved (its box, vertex runs and, for the
 hidden-text check, an opaque fill's segments as a shift of that one's), numbered on from it.
 
-MuPDF works in single precision: its transform after thousands of translations has drifted from
-the exact sums used here by hundredths of a point at most (test_pdf_markers measures it on a
-compiled scatter), far below anything a rule reads.
+MuPDF works in single precision: its transform after many translations drifts from the exact
+sums used here, which is why a run is at most MAX_RUN paints from MuPDF's own reading of its
+first ones, and a written box is rounded to single precision as MuPDF's are. What remains is a
+few ten-thousandths of a point (test_pdf_markers measures it on a compiled scatter), far below
+anything a rule reads; only a marker whose box a clip cuts to nothing or to a line exactly
+could be kept by one reading and not the other.
 """
 
 from __future__ import annotations
@@ -34,6 +37,10 @@ from dataclasses import dataclass
 
 # A run shorter than this is read as it is (its paints cost less than the checks).
 MIN_RUN = 16
+# A longer run is cut into runs of this many paints, each anchored at paints MuPDF reads: MuPDF's
+# single-precision transform drifts from exact sums as translations add up (by about a
+# thousandth of a point over 300 paints), so a run written from one anchor is kept short.
+MAX_RUN = 64
 # Paints of a run MuPDF reads before the sentinel: the first one is what the others are moved
 # from; the next ones check that moving it gives what MuPDF gives (colours, boxes, numbers).
 KEEP = 3
@@ -78,6 +85,23 @@ def sentinel(run_id: int) -> bytes:
 def _f32(values) -> list[float]:
     """Numbers as MuPDF holds them: single precision."""
     return array("f", values).tolist()
+
+
+def _reader():
+    """A number of a content stream as MuPDF reads it (fz_atof: single precision, and not
+    always the nearest single to the decimal, so Python's own reading would differ now and
+    then in the last bit of a colour), each distinct one read once."""
+    from figlint.ingest import mupdf as _mupdf
+
+    atof = _mupdf.pymupdf.mupdf.fz_atof
+    seen: dict[bytes, float] = {}
+
+    def read(text: bytes) -> float:
+        got = seen.get(text)
+        if got is None:
+            got = seen[text] = atof(text.decode("ascii"))
+        return got
+    return read
 
 
 @dataclass
@@ -129,7 +153,7 @@ class Run:
                 q["fill"] = fill
             if stroke is not None and "color" in q:
                 q["color"] = stroke
-            q["rect"] = (r0 + dx, r1 + dy, r2 + dx, r3 + dy)
+            q["rect"] = tuple(_f32((r0 + dx, r1 + dy, r2 + dx, r3 + dy)))  # on MuPDF's grid
             q["seqno"] = seqno
             q["_shift"] = (dx, dy)  # its segments are the last kept paint's, moved by this
             yield q, dx, dy
@@ -154,9 +178,17 @@ def _same(got: dict, first: dict, dx: float, dy: float, colours: tuple) -> bool:
     if len(gi) != len(fi):
         return False
     for a, b in zip(gi, fi):
-        if a[0] != b[0] or a[0] not in ("l", "c") or len(a) != len(b):
+        kind = a[0]
+        if kind != b[0] or len(a) != len(b):
             return False
-        for p, q in zip(a[1:], b[1:]):
+        if kind == "re":  # a box (x0, y0, x1, y1) and its orientation
+            if a[2:] != b[2:] or not _close(a[1], (b[1][0] + dx, b[1][1] + dy, b[1][2] + dx, b[1][3] + dy), _TOL):
+                return False
+            continue
+        points = zip(a[1], b[1]) if kind == "qu" else zip(a[1:], b[1:]) if kind in ("l", "c") else None
+        if points is None:
+            return False
+        for p, q in points:
             if abs(p[0] - q[0] - dx) > _TOL or abs(p[1] - q[1] - dy) > _TOL:
                 return False
     return True
@@ -205,6 +237,7 @@ def collapse(parts: list[bytes], inline: dict[bytes, bytes | None], first_id: in
     the runs by id from `first_id` on)."""
     out = list(parts)
     runs: dict[int, Run] = {}
+    read = None
     names = parts[1::2]
     n = len(names)
     for k, name in enumerate(names):
@@ -218,30 +251,34 @@ def collapse(parts: list[bytes], inline: dict[bytes, bytes | None], first_id: in
         if movable.get(name):
             while end < n and names[end] == name and _BETWEEN.fullmatch(parts[2 * end]):
                 end += 1
-        if end - k >= MIN_RUN:
+        while end - k >= MIN_RUN:
+            stop = min(end, k + MAX_RUN)
             rid = first_id + len(runs)
-            runs[rid] = _run(parts, k, end)
+            read = read or _reader()
+            runs[rid] = _run(parts, k, stop, read)
             out[2 * (k + KEEP - 1) + 1] += b" " + sentinel(rid)
-            for j in range(k + KEEP, end):
+            for j in range(k + KEEP, stop):
                 out[2 * j + 1] = b""
+            k = stop
         k = end
     return out, runs
 
 
-def _run(parts: list[bytes], start: int, end: int) -> Run:
-    """The translations and colours of paints start..end-1 (module docstring)."""
+def _run(parts: list[bytes], start: int, end: int, read) -> Run:
+    """The translations and colours of paints start..end-1 (module docstring), their numbers as
+    MuPDF reads them (`read`)."""
     ox = oy = 0.0
     fill = stroke = None
     offsets, fills, strokes = [(0.0, 0.0)], [None], [None]
     for j in range(start + 1, end):
         for a, b, c, op in _STEP.findall(parts[2 * j]):
             if op == b"cm":
-                ox += float(b)
-                oy += float(c)
+                ox += read(b)
+                oy += read(c)
             elif op == b"rg":
-                fill = tuple(_f32((float(a), float(b), float(c))))
+                fill = (read(a), read(b), read(c))
             else:
-                stroke = tuple(_f32((float(a), float(b), float(c))))
+                stroke = (read(a), read(b), read(c))
         offsets.append((ox, oy))
         fills.append(fill)
         strokes.append(stroke)

@@ -91,7 +91,8 @@ def read_paths(page, limit: int | None = None, matrix=None, runs: dict | None = 
         rect = (x0, y0, x1, y1)
         # pdf_hidden._opaque_fill, with the fill's opacity already read (printed() keeps it)
         if (fo is None or fo >= 0.99) and "f" in (p.get("type") or "") and p.get("fill") is not None:
-            p["rect"] = rect
+            if rect != p["rect"]:
+                p = {**p, "rect": rect}  # a copy: a run's kept paints are moved by their own box
             fills.append(p)
         out.append(PathRecord(p, rect) if moved is None else moved[0].moved(p, rect, moved[1], moved[2]))
 
