@@ -509,8 +509,10 @@ _SUPP_WORDS = ("supp", "supporting", "extended data", "si ")
 _CITATION = (r"(?:~?\\[A-Za-z]*cite[A-Za-z]*\b|\[\s*(?:\d|\?|[A-Z][A-Za-z+]{0,5}\d{2}[a-z]?\])"
              r"|\(\s*\?(?:\s*[,;]\s*\?)*\s*\)|\?(?![?\w])"
              r"|\([A-Z][\w'\u2019-]+(?:\s+et\s+al\.?|,?\s+(?:and|&)\s+[A-Z][\w'\u2019-]+)?,?\s+(?:19|20)\d{2}[a-z]?[,;)])")
+# (no closing parenthesis before it: "(Figure 2.3) [77]" cites the sentence's source, and the
+# figure in parentheses is this paper's)
 _EXT_AFTER = re.compile(
-    r"^\s*\)?\s*,?\s*(?:\\cite|~\\cite|\\citep|\\citet|\[\d|\[\s*\?\s*[\],;]"
+    r"^\s*,?\s*(?:\\cite|~\\cite|\\citep|\\citet|\[\d|\[\s*\?\s*[\],;]"
     # joined by of/in/from ("of~\cite{x}" in the sources): a figure of the cited work
     r"|(?:in|of|from)(?:\s|~|\\ )+(?:" + _CITATION + r"|\(\d|the\s+(?:original|cited)"
     # "Fig. 11 of Ref.~\cite{x}", "of Refs. [3,4]", "in ref. [?]", "of Reference 12"

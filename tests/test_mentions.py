@@ -319,6 +319,10 @@ def test_abbreviations_joined_to_a_word_do_not_break_sentences():
     ("see Figure 4 in the Supporting Information", True),
     ("see Figure 2 of the SI for the fit", True),
     ("see Fig. 2 in the Sign test table", False),
+    # a figure in parentheses, then the sentence's own citation: this paper's figure
+    ("the signal runs down the cascade (Figure 2.3) [77]. In turn", False),
+    ("the signal runs down the cascade (Fig.~3)~\\cite{lee} and back", False),
+    ("the signal runs down the cascade (Fig.~3 of~\\cite{lee}) and back", True),
 ])
 def test_a_figure_of_another_work_or_series(text, external):
     from figlint.mentions import external_mention
