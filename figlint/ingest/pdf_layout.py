@@ -251,7 +251,58 @@ def _lines_of_block(page: int, bno: int, block: dict) -> list[Line]:
         groups.append([rl])
     if len(groups) > 1:
         groups = _join_row_pieces(groups)
+    if len(groups) > 2:
+        groups = _join_stretched(groups)
     return [_make_line(page, bno, g) for g in groups]
+
+
+def _word_gap(g: list[dict]) -> float:
+    """The widest gap between the consecutive pieces of a group (0: one piece)."""
+    boxes = sorted((rl["bbox"] for rl in g), key=lambda b: b[0])
+    return max((b[0] - a[2] for a, b in zip(boxes, boxes[1:])), default=0.0)
+
+
+def _join_stretched(groups: list[list[dict]]) -> list[list[dict]]:
+    """Join the pieces of a justified line TeX stretched far, split where its widest space is.
+
+    A long word that cannot break (an identifier, a URL) pushed to the next line leaves the
+    line before it stretched: MuPDF then gives each word its own line, and the space after a
+    sentence's or a label's full stop stretches three times as much as the others (twice that
+    where the source adds a space of its own: "\\caption{⏎Text"), past the first pass's gap;
+    "Figure 5." stood as a line of its own beside the rest of its caption's first row. Two
+    pieces of one block on one baseline, in one size, join when the gap between them is at most
+    six times the widest space inside them, that space itself stretched (half the type size or
+    more, so MuPDF split the words), and a line of the same paragraph just above or below runs
+    across the gap: a gutter between columns, subcaptions side by side or table cells is a
+    white channel no line crosses, and tick labels and line numbers hold no space of their own.
+    """
+    out = list(groups)
+    boxes = [union([l["bbox"] for l in g]) for g in out]
+    i = 0
+    while i + 1 < len(out):
+        a, b = out[i], out[i + 1]
+        la, lb = boxes[i], boxes[i + 1]
+        left, right = (a, b) if la[0] < lb[0] else (b, a)
+        lk, rk = (la, lb) if la[0] < lb[0] else (lb, la)
+        gap = rk[0] - lk[2]
+        ba, bb = _baseline(a), _baseline(b)
+        joined = False
+        if (gap > 0 and ba is not None and bb is not None and ba[0] == bb[0] and abs(ba[1] - bb[1]) < 0.3
+                and a[0].get("dir") == b[0].get("dir")):
+            space = max(_word_gap(left), _word_gap(right))
+            size = ba[1]
+            if space >= 0.5 * size and gap <= 6 * space:
+                near = 2.5 * size
+                joined = any(k not in (i, i + 1) and ok[0] <= lk[2] and ok[2] >= rk[0]
+                             and (abs(ok[1] - lk[1]) <= near or abs(ok[3] - lk[3]) <= near)
+                             for k, ok in enumerate(boxes))
+        if joined:
+            out[i] = left + right
+            boxes[i] = union([lk, rk])
+            del out[i + 1], boxes[i + 1]
+        else:
+            i += 1
+    return out
 
 
 # Spacing accents a math accent prints as a glyph of its own above a letter.
