@@ -843,9 +843,25 @@ def find_layout(pages: list[PageData], body: float, font: str) -> Layout:
     # Full lines of running text only: a running head ("4 SPECIALIZED INSTALLATIONS") is
     # long and at body size too, but much shorter than a line of a paragraph.
     full = 0.6 * statistics.median(ln.bbox[2] - ln.bbox[0] for ln in cand)
+    # Nor is a page's first or last line running text when it is printed alike, at the same
+    # height, on three pages or more and set apart from the text: an APA manuscript's running
+    # head, the title in capitals at body size, is two thirds of a line, and taken for the text
+    # block's first line it left every running head in the text.
+    pages_at: dict[tuple[str, int], set[int]] = {}
+    for ln in cand:
+        pages_at.setdefault((_shape(ln.text), round(ln.bbox[1])), set()).add(ln.page)
+    repeated = {k for k, on in pages_at.items() if len(on) >= 3}
+    line_gap = _line_gap(cand, body)
+    apart = line_gap + 0.8 * body  # a head's distance from the text: wider than a line's
     for pd in pages:
-        ys = [ln.bbox for ln in pd.lines if ln.horizontal and is_body_size(ln.size, body) and len(ln.text) >= 25
-              and ln.bbox[2] - ln.bbox[0] >= full and ln.gap < 1.5 * ln.size]
+        full_lines = sorted((ln for ln in pd.lines if ln.horizontal and is_body_size(ln.size, body)
+                             and len(ln.text) >= 25 and ln.bbox[2] - ln.bbox[0] >= full and ln.gap < 1.5 * ln.size),
+                            key=lambda l: l.bbox[1])
+        while len(full_lines) > 1 and _set_apart(full_lines[0], full_lines[1], repeated, apart):
+            del full_lines[0]
+        while len(full_lines) > 1 and _set_apart(full_lines[-1], full_lines[-2], repeated, apart):
+            del full_lines[-1]
+        ys = [ln.bbox for ln in full_lines]
         if ys:
             tops.append(min(b[1] for b in ys))
             bottoms.append(max(b[3] for b in ys))
@@ -854,7 +870,15 @@ def find_layout(pages: list[PageData], body: float, font: str) -> Layout:
     bottoms.sort(reverse=True)
     text_top = tops[len(tops) // 10] if tops else 0.0
     text_bottom = bottoms[len(bottoms) // 10] if bottoms else pages[0].height
-    return Layout(body, font, columns, text_top, text_bottom, _line_gap(cand, body))
+    return Layout(body, font, columns, text_top, text_bottom, line_gap)
+
+
+def _set_apart(ln: Line, nxt: Line, repeated: set, apart: float) -> bool:
+    """ln, a page's first (last) full line, is printed alike at that height on three pages or
+    more and stands further from the next (previous) line than lines of text do: a running head
+    (foot), not the text block's edge. Repetitive text inside the block is as close as any."""
+    gap = nxt.bbox[1] - ln.bbox[3] if nxt.bbox[1] >= ln.bbox[1] else ln.bbox[1] - nxt.bbox[3]
+    return (_shape(ln.text), round(ln.bbox[1])) in repeated and gap > apart
 
 
 def _merge_columns(found: list[tuple[float, float, int]]) -> list[tuple[float, float]]:
