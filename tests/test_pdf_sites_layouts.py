@@ -186,3 +186,28 @@ def test_a_folio_read_with_its_running_head_is_page_furniture(tmp_path, pdflatex
     (tmp_path / "n").mkdir()
     pdf = _compile(tmp_path / "n", tex.replace("\\thepage\\quad", "7\\quad"))
     assert any("7 A. Author" in p for p in paragraphs_read(pdf))
+
+
+APA_HEAD = "BRIDGING TWO MODELS OF MEMORY IN SERIAL RECALL"
+
+
+def _running_head(head: str) -> str:
+    return ("\\documentclass[12pt]{article}\n\\usepackage{graphicx}\n\\usepackage{fancyhdr}\n"
+            "\\pagestyle{fancy}\\fancyhf{}\\renewcommand{\\headrulewidth}{0pt}\n"
+            "\\fancyhead[L]{" + head + "}\\fancyhead[R]{\\thepage}\n\\begin{document}\n" + FIG
+            + long_sentence(0, 60) + "\n\n" + long_sentence(1, 3) + "\n\n" + FILLER + "\n\\end{document}\n")
+
+
+def test_a_long_running_head_in_capitals_is_no_text(tmp_path, pdflatex):
+    """An APA manuscript's running head, the title in capitals at body size, is two thirds of a
+    line: it was taken for the text block's first line, so every page's head was read as text
+    and cut the sentence that runs over the page turn (a mention at the top of the next page
+    lost its sentence). A short running head read the same before (the negative case)."""
+    for head in (APA_HEAD, "SHORT HEAD"):
+        folder = tmp_path / head.split()[0].lower()
+        folder.mkdir()
+        pdf = _compile(folder, _running_head(head))
+        (fig,) = read_pdf(pdf).figures
+        assert len(fig.sites) == 63 and cut_sentences(fig) == [], (head, cut_sentences(fig)[:2])
+        assert _starts(pdf) == ["Sentence 0", "Sentence 1"], (head, _starts(pdf))
+        assert not any(head in p for p in paragraphs_read(pdf)), head

@@ -252,7 +252,58 @@ def _lines_of_block(page: int, bno: int, block: dict) -> list[Line]:
         groups.append([rl])
     if len(groups) > 1:
         groups = _join_row_pieces(groups)
+    if len(groups) > 2:
+        groups = _join_stretched(groups)
     return [_make_line(page, bno, g) for g in groups]
+
+
+def _word_gap(g: list[dict]) -> float:
+    """The widest gap between the consecutive pieces of a group (0: one piece)."""
+    boxes = sorted((rl["bbox"] for rl in g), key=lambda b: b[0])
+    return max((b[0] - a[2] for a, b in zip(boxes, boxes[1:])), default=0.0)
+
+
+def _join_stretched(groups: list[list[dict]]) -> list[list[dict]]:
+    """Join the pieces of a justified line TeX stretched far, split where its widest space is.
+
+    A long word that cannot break (an identifier, a URL) pushed to the next line leaves the
+    line before it stretched: MuPDF then gives each word its own line, and the space after a
+    sentence's or a label's full stop stretches three times as much as the others (twice that
+    where the source adds a space of its own: "\\caption{⏎Text"), past the first pass's gap;
+    "Figure 5." stood as a line of its own beside the rest of its caption's first row. Two
+    pieces of one block on one baseline, in one size, join when the gap between them is at most
+    six times the widest space inside them, that space itself stretched (half the type size or
+    more, so MuPDF split the words), and a line of the same paragraph just above or below runs
+    across the gap: a gutter between columns, subcaptions side by side or table cells is a
+    white channel no line crosses, and tick labels and line numbers hold no space of their own.
+    """
+    out = list(groups)
+    boxes = [union([l["bbox"] for l in g]) for g in out]
+    i = 0
+    while i + 1 < len(out):
+        a, b = out[i], out[i + 1]
+        la, lb = boxes[i], boxes[i + 1]
+        left, right = (a, b) if la[0] < lb[0] else (b, a)
+        lk, rk = (la, lb) if la[0] < lb[0] else (lb, la)
+        gap = rk[0] - lk[2]
+        ba, bb = _baseline(a), _baseline(b)
+        joined = False
+        if (gap > 0 and ba is not None and bb is not None and ba[0] == bb[0] and abs(ba[1] - bb[1]) < 0.3
+                and a[0].get("dir") == b[0].get("dir")):
+            space = max(_word_gap(left), _word_gap(right))
+            size = ba[1]
+            if space >= 0.5 * size and gap <= 6 * space:
+                near = 2.5 * size
+                joined = any(k not in (i, i + 1) and ok[0] <= lk[2] and ok[2] >= rk[0]
+                             and (abs(ok[1] - lk[1]) <= near or abs(ok[3] - lk[3]) <= near)
+                             for k, ok in enumerate(boxes))
+        if joined:
+            out[i] = left + right
+            boxes[i] = union([lk, rk])
+            del out[i + 1], boxes[i + 1]
+        else:
+            i += 1
+    return out
 
 
 # Spacing accents a math accent prints as a glyph of its own above a letter.
@@ -805,9 +856,25 @@ def find_layout(pages: list[PageData], body: float, font: str) -> Layout:
     # Full lines of running text only: a running head ("4 SPECIALIZED INSTALLATIONS") is
     # long and at body size too, but much shorter than a line of a paragraph.
     full = 0.6 * statistics.median(ln.bbox[2] - ln.bbox[0] for ln in cand)
+    # Nor is a page's first or last line running text when it is printed alike, at the same
+    # height, on three pages or more and set apart from the text: an APA manuscript's running
+    # head, the title in capitals at body size, is two thirds of a line, and taken for the text
+    # block's first line it left every running head in the text.
+    pages_at: dict[tuple[str, int], set[int]] = {}
+    for ln in cand:
+        pages_at.setdefault((_shape(ln.text), round(ln.bbox[1])), set()).add(ln.page)
+    repeated = {k for k, on in pages_at.items() if len(on) >= 3}
+    line_gap = _line_gap(cand, body)
+    apart = line_gap + 0.8 * body  # a head's distance from the text: wider than a line's
     for pd in pages:
-        ys = [ln.bbox for ln in pd.lines if ln.horizontal and is_body_size(ln.size, body) and len(ln.text) >= 25
-              and ln.bbox[2] - ln.bbox[0] >= full and ln.gap < 1.5 * ln.size]
+        full_lines = sorted((ln for ln in pd.lines if ln.horizontal and is_body_size(ln.size, body)
+                             and len(ln.text) >= 25 and ln.bbox[2] - ln.bbox[0] >= full and ln.gap < 1.5 * ln.size),
+                            key=lambda l: l.bbox[1])
+        while len(full_lines) > 1 and _set_apart(full_lines[0], full_lines[1], repeated, apart):
+            del full_lines[0]
+        while len(full_lines) > 1 and _set_apart(full_lines[-1], full_lines[-2], repeated, apart):
+            del full_lines[-1]
+        ys = [ln.bbox for ln in full_lines]
         if ys:
             tops.append(min(b[1] for b in ys))
             bottoms.append(max(b[3] for b in ys))
@@ -816,7 +883,15 @@ def find_layout(pages: list[PageData], body: float, font: str) -> Layout:
     bottoms.sort(reverse=True)
     text_top = tops[len(tops) // 10] if tops else 0.0
     text_bottom = bottoms[len(bottoms) // 10] if bottoms else pages[0].height
-    return Layout(body, font, columns, text_top, text_bottom, _line_gap(cand, body))
+    return Layout(body, font, columns, text_top, text_bottom, line_gap)
+
+
+def _set_apart(ln: Line, nxt: Line, repeated: set, apart: float) -> bool:
+    """ln, a page's first (last) full line, is printed alike at that height on three pages or
+    more and stands further from the next (previous) line than lines of text do: a running head
+    (foot), not the text block's edge. Repetitive text inside the block is as close as any."""
+    gap = nxt.bbox[1] - ln.bbox[3] if nxt.bbox[1] >= ln.bbox[1] else ln.bbox[1] - nxt.bbox[3]
+    return (_shape(ln.text), round(ln.bbox[1])) in repeated and gap > apart
 
 
 def _merge_columns(found: list[tuple[float, float, int]]) -> list[tuple[float, float]]:
