@@ -126,6 +126,7 @@ class _Assembler:
         self._typed: dict[int, tuple[str, str]] = {}  # FigRec index -> (label, caption after it)
         self._typed_labels()
         self._bounds = None
+        self._breaks: dict[tuple[int, int], tuple[list[int], list[int]]] = {}
 
     def _numbers_as_printed(self, aux) -> None:
         """Figure numbers and what each `\\ref` prints, as the build recorded them in its .aux.
@@ -600,6 +601,46 @@ class _Assembler:
                 return True
         return False
 
+    def _line_breaks(self, a: int, b: int) -> tuple[list[int], list[int]]:
+        """Starts and ends of _LINE_BREAK's matches in t[a:b] (finditer from a, the string cut
+        at b), found once per stretch: _alone_on_line asks about every mention in it, and a
+        scan of the stretch per mention was quadratic (a megabyte line of "Fig. 1, " took 98 s)."""
+        got = self._breaks.get((a, b))
+        if got is None:
+            found = list(_LINE_BREAK.finditer(self.t, a, b))
+            got = self._breaks[(a, b)] = ([m.start() for m in found], [m.end() for m in found])
+        return got
+
+    def _last_break_end(self, a: int, pos: int, b: int) -> int:
+        """`max((m.end() for m in _LINE_BREAK.finditer(t, a, pos)), default=a)`.
+        The scan cut at pos finds the stretch's matches that end by pos, as they are (no match
+        of the pattern looks past its own end but the lookahead after \\newline): it differs
+        only from a match that runs past pos (it may end sooner there, or fail) or a
+        \\newline ending at pos (its lookahead then sees the cut). Both start within 20
+        characters of pos or at the first match running past it, so that tail is scanned again."""
+        if not a <= pos <= b:
+            return max((m.end() for m in _LINE_BREAK.finditer(self.t, a, pos)), default=a)
+        starts, ends = self._line_breaks(a, b)
+        j = bisect.bisect_right(ends, pos)  # matches 0..j-1 end by pos
+        last = ends[j - 1] if j else a
+        q = max(last, pos - 20)
+        if j < len(starts) and starts[j] < q:
+            q = starts[j]
+        return max((m.end() for m in _LINE_BREAK.finditer(self.t, q, pos)), default=last)
+
+    def _next_break_start(self, a: int, end: int, b: int) -> int | None:
+        """`_LINE_BREAK.search(t, end, b).start()`, or None when there is none. Whether
+        the pattern matches at a position does not depend on where a scan began, and the scan
+        from a tried every position outside its matches: the first match at or after `end` is
+        the answer unless a match begins before `end` and runs past it (positions inside it were
+        never tried), when the search is run as it was."""
+        starts, ends = self._line_breaks(a, b)
+        j = bisect.bisect_left(starts, end)
+        if end < a or j and ends[j - 1] > end:
+            m = _LINE_BREAK.search(self.t, end, b)
+            return m.start() if m else None
+        return starts[j] if j < len(starts) else None
+
     def _alone_on_line(self, pos: int, end: int) -> bool:
         """A figure's name set on a line of its own, in no sentence: what is printed between the
         line breaks (forced, or a paragraph's or a box's ends) around it is a figure's label and
@@ -617,9 +658,9 @@ class _Assembler:
         if k >= 0 and ends[k] > pos or any(a <= pos < b for a, b, _ in self.scan.caption_ranges):
             return False
         a, b = self.paragraph_bounds(pos)
-        la = max((m.end() for m in _LINE_BREAK.finditer(t, a, pos)), default=a)
-        nxt = _LINE_BREAK.search(t, end, b)
-        lb = nxt.start() if nxt else b
+        la = self._last_break_end(a, pos, b)
+        nxt = self._next_break_start(a, end, b)
+        lb = nxt if nxt is not None else b
         if lb - la > 300 or "&" in t[la:lb] or la == a and k >= 0 and ends[k] == a and t.startswith("\\item", starts[k]):
             return False  # a table's row, a list's item (its mark prints before the name)
         try:
