@@ -170,19 +170,24 @@ def test_same_findings_with_every_marker_painted(paper, monkeypatch):
     assert got == _findings(paper)
 
 
-def _split(body: bytes) -> list[bytes]:
+MARK = b"0 -3 m 3 0 l 0 3 l h B"
+
+
+def _collapse(body: bytes, first_id: int):
+    """pdf_markers.collapse of a painter's content whose /P0 marks are MARK, each written in place
+    as the path pass writes it."""
     from figlint.ingest.pdf_forms import _PAINT
 
-    return _PAINT.split(body)
-
-
-MARK = b"0 -3 m 3 0 l 0 3 l h B"
+    parts = _PAINT.split(body)
+    names = parts[1::2]
+    parts[1::2] = [b"q " + MARK + b" Q"] * len(names)
+    return pdf_markers.collapse(parts, names, {b"P0": MARK}, first_id)
 
 
 def test_collapse_keeps_state_and_splits_runs_at_other_operators():
     paint = b"1 0 0 1 2 1 cm /P0 Do\n"
     body = paint * 20 + b"0.5 w\n" + paint * 30 + b"0 0 1 rg " + paint * 5
-    out, runs = pdf_markers.collapse(_split(body), {b"P0": MARK}, 7)
+    out, runs = _collapse(body, 7)
     text = b"".join(out)
     assert sorted(len(r.offsets) for r in runs.values()) == [20, 35] and min(runs) == 7
     assert text.count(b"W n Q") == 2  # one sentinel a run
@@ -207,12 +212,12 @@ def test_markable(content, ok):
 def test_a_long_run_is_cut_so_each_part_is_anchored_where_mupdf_reads():
     paint = b"1 0 0 1 2 1 cm /P0 Do\n"
     total = 2 * pdf_markers.MAX_RUN + pdf_markers.MIN_RUN + 5
-    out, runs = pdf_markers.collapse(_split(paint * total), {b"P0": MARK}, 0)
+    out, runs = _collapse(paint * total, 0)
     assert [len(r.offsets) for r in runs.values()] == [pdf_markers.MAX_RUN] * 2 + [pdf_markers.MIN_RUN + 5]
     assert b"".join(out).count(b"B Q") == 3 * pdf_markers.KEEP
 
 
 def test_a_short_run_is_left_as_it_is():
     paint = b"1 0 0 1 2 1 cm /P0 Do\n"
-    out, runs = pdf_markers.collapse(_split(paint * (pdf_markers.MIN_RUN - 1)), {b"P0": MARK}, 0)
+    out, runs = _collapse(paint * (pdf_markers.MIN_RUN - 1), 0)
     assert not runs and b"W n" not in b"".join(out)

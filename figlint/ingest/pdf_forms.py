@@ -317,16 +317,15 @@ class FormInflater:
         if not any(inline.get(x) for x in used.values()):
             return data, text, None, None
         by_name = {n: inline.get(x) for n, x in used.items()}
-        parts[1::2] = names
-        out, runs = pdf_markers.collapse(parts, by_name, self.next_run)
+        written = {**kept, **{n: b"q " + c + b" Q" for n, c in by_name.items() if c}}
+        parts[1::2] = map(written.__getitem__, names)
+        out, runs = pdf_markers.collapse(parts, names, by_name, self.next_run)
         collapsed = None
         if runs:
             self.next_run += len(runs)
             self.runs.update(runs)
             self.runs_of[parent] = list(runs)
             collapsed = b"".join(out)
-        written = {**kept, **{n: b"q " + c + b" Q" for n, c in by_name.items() if c}}
-        parts[1::2] = map(written.__getitem__, names)
         return data, text, b"".join(parts), collapsed
 
     def done(self, number: int) -> None:

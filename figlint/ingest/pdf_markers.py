@@ -230,19 +230,17 @@ def run_id(clip: dict) -> int | None:
     return got
 
 
-def collapse(parts: list[bytes], inline: dict[bytes, bytes | None], first_id: int) -> tuple[list[bytes], dict[int, Run]]:
-    """The painting form's content split at its paints (`parts`: text, name, text, name, ...,
-    text), each paint written in place as `inline` gives it (name -> content, or None to keep
-    the paint as it is), with its long runs collapsed (module docstring): (the parts to join,
-    the runs by id from `first_id` on)."""
+def collapse(parts: list[bytes], names: list[bytes], inline: dict[bytes, bytes | None],
+             first_id: int) -> tuple[list[bytes], dict[int, Run]]:
+    """The painting form's content as the path pass writes it (`parts`: text, paint, text,
+    paint, ..., text, each paint of a paths-only form written in place), with its long runs
+    collapsed (module docstring): (the parts to join, the runs by id from `first_id` on).
+    `names`: the name each paint paints; `inline`: name -> the content written in place, or
+    None where the paint is left as it is."""
     out = list(parts)
     runs: dict[int, Run] = {}
     read = None
-    names = parts[1::2]
     n = len(names)
-    for k, name in enumerate(names):
-        content = inline.get(name)
-        out[2 * k + 1] = b"q " + content + b" Q" if content else b"/" + name + b" Do"
     movable = {name: bool(c) and markable(c) for name, c in inline.items()}
     k = 0
     while k < n:
